@@ -1,0 +1,54 @@
+import type { Command } from "commander";
+import { formatKeyPath, isTable } from "../../config/mod.ts";
+import { type CliContext, withCommonOptions } from "../context.ts";
+
+/** `trellis config show [--json]`: the effective config and, per value, the layer it came from. */
+export function registerConfigCommand(program: Command, ctx: CliContext): void {
+  const config = program.command("config").description("inspect configuration");
+  withCommonOptions(
+    config.command("show").description("print the effective config and where each value came from"),
+  )
+    .option("--json", "print JSON")
+    .action(async (options) => {
+      const loaded = await ctx.loadConfig(options);
+      const values: { key: string; value: unknown; source: string }[] = [];
+      walk(loaded.config as Record<string, unknown>, [], (keyPath, value) => {
+        const key = formatKeyPath(keyPath);
+        values.push({ key, value, source: loaded.provenance.get(key) ?? "built-in" });
+      });
+      if (options.json) {
+        await ctx.out(
+          JSON.stringify(
+            {
+              config: loaded.config,
+              values,
+              layers: loaded.layers.map((l) => ({ kind: l.kind, source: l.source })),
+              project: { root: loaded.paths.projectRoot, trusted: loaded.projectTrusted },
+              profile: loaded.profile ?? null,
+            },
+            null,
+            2,
+          ) + "\n",
+        );
+        return;
+      }
+      const width = Math.min(48, Math.max(...values.map((v) => v.key.length), 10));
+      const lines = values.map((v) => `${v.key.padEnd(width)} = ${JSON.stringify(v.value)}    # ${v.source}`);
+      lines.push("", `# layers: ${loaded.layers.map((l) => `${l.kind} (${l.source})`).join(" < ")}`);
+      lines.push(
+        `# project: ${loaded.paths.projectRoot} (${loaded.projectTrusted ? "trusted" : "not trusted"})`,
+      );
+      await ctx.out(lines.join("\n") + "\n");
+    });
+}
+
+function walk(
+  node: Record<string, unknown>,
+  prefix: string[],
+  visit: (p: string[], v: unknown) => void,
+): void {
+  for (const [key, value] of Object.entries(node)) {
+    if (isTable(value) && Object.keys(value).length > 0) walk(value, [...prefix, key], visit);
+    else visit([...prefix, key], value);
+  }
+}

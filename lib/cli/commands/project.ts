@@ -1,0 +1,26 @@
+import type { Command } from "commander";
+import { resolvePaths, setProjectTrust } from "../../config/mod.ts";
+import type { CliContext } from "../context.ts";
+
+/** `trellis project trust|untrust [DIR]`: Codex's `[projects."<abs path>"] trust_level` in the user config. */
+export function registerProjectCommand(program: Command, ctx: CliContext): void {
+  const project = program.command("project").description("manage project trust");
+  for (const trusted of [true, false]) {
+    project.command(trusted ? "trust" : "untrust")
+      .description(
+        trusted
+          ? "trust a project (default: the current one) so its .trellis config, .mcp.json and hooks may load"
+          : "stop trusting a project",
+      )
+      .argument("[dir]", "project directory (default: the project root of the current directory)")
+      .action(async (dir?: string) => {
+        const paths = await resolvePaths(ctx.platform.fs, {
+          cwd: dir ?? ctx.platform.cwd(),
+          env: ctx.platform.env,
+        });
+        const target = dir ? paths.cwd : paths.projectRoot;
+        const canonical = await setProjectTrust(ctx.platform.fs, paths.userConfig, target, trusted);
+        await ctx.out(`${trusted ? "Trusted" : "No longer trusting"} ${canonical} (${paths.userConfig})\n`);
+      });
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The command line: one file per command under `commands/`; the only layer that prints.
+ *
+ * @example
+ * ```ts
+ * import { runCli } from "./lib/cli/mod.ts";
+ * import { platform } from "./lib/platform/mod.ts";
+ * platform.exit(await runCli(["--version"], platform));
+ * ```
+ * @module
+ */
+export { runCli } from "./run_cli.ts";
+export { VERSION } from "./version.ts";

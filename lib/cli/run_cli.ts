@@ -1,0 +1,58 @@
+import { Command, CommanderError } from "commander";
+import type { Platform } from "../platform/mod.ts";
+import { isTrellisError } from "../shared/mod.ts";
+import { createContext } from "./context.ts";
+import { registerConfigCommand } from "./commands/config.ts";
+import { registerProjectCommand } from "./commands/project.ts";
+import { registerMcpCommand } from "./commands/mcp.ts";
+import { registerSkillsCommand } from "./commands/skills.ts";
+import { registerHooksCommand } from "./commands/hooks.ts";
+import { registerPluginCommand } from "./commands/plugin.ts";
+import { registerExecCommand } from "./commands/exec.ts";
+import { registerDebugCommand } from "./commands/debug.ts";
+import { VERSION } from "./version.ts";
+
+/** Runs the CLI and returns the exit code; user mistakes print one line, never a stack. */
+export async function runCli(argv: string[], platform: Platform): Promise<number> {
+  const ctx = createContext(platform);
+  const program = new Command("trellis")
+    .description("A single-binary agent runtime with MCP, Skills, Plugins and Hooks")
+    .version(VERSION, "-V, --version")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => void ctx.out(text),
+      writeErr: (text) => ctx.err(text),
+    })
+    .showHelpAfterError("(run with --help for usage)");
+  registerExecCommand(program, ctx);
+  registerDebugCommand(program, ctx);
+  registerConfigCommand(program, ctx);
+  registerProjectCommand(program, ctx);
+  registerMcpCommand(program, ctx);
+  registerSkillsCommand(program, ctx);
+  registerHooksCommand(program, ctx);
+  registerPluginCommand(program, ctx);
+  for (const command of program.commands) propagateExitOverride(command);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return ctx.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
+          error.code === "commander.help"
+        ? 0
+        : 2;
+    }
+    if (isTrellisError(error)) {
+      ctx.err(`error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    ctx.err(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+function propagateExitOverride(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) propagateExitOverride(sub);
+}

@@ -1,0 +1,160 @@
+import * as path from "node:path";
+import { parse as parseToml, TomlError } from "smol-toml";
+import { type Diagnostic, UsageError } from "../shared/mod.ts";
+import type { FileSystem } from "../platform/mod.ts";
+import { BUILT_IN_DEFAULTS } from "./defaults.ts";
+import { isTable, mergeInto } from "./merge.ts";
+import { parseOverride } from "./overrides.ts";
+import { resolvePaths, type TrellisPaths } from "./paths.ts";
+import type { TrellisConfig } from "./schema/mod.ts";
+import { validateLayer } from "./validate.ts";
+
+export type LayerKind = "default" | "system" | "user" | "project" | "profile" | "session";
+
+export interface ConfigLayer {
+  kind: LayerKind;
+  /** File the layer came from; "-c" for session flags; "built-in" for defaults. */
+  source: string;
+  /** Validated table of this layer alone. */
+  table: TrellisConfig;
+  /** For project layers: the `.trellis` folder. */
+  dir?: string;
+}
+
+export interface LoadedConfig {
+  /** Merged and validated; unset keys are absent (see BUILT_IN_DEFAULTS for the defaults layer). */
+  config: TrellisConfig;
+  /** Loaded layers, low → high precedence. */
+  layers: ConfigLayer[];
+  /** Dotted key path → layer source that set it. */
+  provenance: Map<string, string>;
+  diagnostics: Diagnostic[];
+  paths: TrellisPaths;
+  /** True when the user trusted this project (its layers loaded). */
+  projectTrusted: boolean;
+  /** Active profile name, if any. */
+  profile?: string;
+}
+
+export interface LoadConfigOptions {
+  cwd: string;
+  env: (name: string) => string | undefined;
+  /** `-c key.path=value` flags, in order. */
+  overrides?: string[];
+  profile?: string;
+}
+
+/** Reads one TOML file; absent → null; malformed → UsageError naming file and line. */
+export async function readTomlFile(
+  fs: FileSystem,
+  file: string,
+): Promise<{ raw: Record<string, unknown>; text: string } | null> {
+  let text: string;
+  try {
+    text = await fs.readTextFile(file);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw new UsageError(`Cannot read config "${file}": ${(error as Error).message}`, { file });
+  }
+  try {
+    return { raw: parseToml(text) as Record<string, unknown>, text };
+  } catch (error) {
+    if (error instanceof TomlError) {
+      const first = error.message.split("\n")[0];
+      throw new UsageError(`Invalid TOML in ${file}:${error.line}:${error.column}: ${first}`, {
+        file,
+        line: error.line,
+      }, "config_parse");
+    }
+    throw error;
+  }
+}
+
+/** Builds the layered configuration: defaults < /etc < user < trusted project dirs < profile < -c. */
+export async function loadConfig(fs: FileSystem, options: LoadConfigOptions): Promise<LoadedConfig> {
+  const diagnostics: Diagnostic[] = [];
+  const layers: ConfigLayer[] = [{ kind: "default", source: "built-in", table: BUILT_IN_DEFAULTS }];
+  const basePaths = await resolvePaths(fs, { cwd: options.cwd, env: options.env });
+
+  const addFile = async (kind: LayerKind, file: string, dir?: string) => {
+    const read = await readTomlFile(fs, file);
+    if (!read) return;
+    const { value, diagnostics: d } = validateLayer(read.raw, { file, text: read.text });
+    diagnostics.push(...d);
+    layers.push({ kind, source: file, table: value, dir });
+  };
+
+  await addFile("system", path.join(basePaths.systemDir, "config.toml"));
+  await addFile("user", basePaths.userConfig);
+
+  const session: Record<string, unknown> = {};
+  for (const spec of options.overrides ?? []) mergeInto(session, parseOverride(spec), "-c", new Map());
+  const sessionLayer = session && Object.keys(session).length > 0
+    ? validateLayer(session, { file: "-c" })
+    : undefined;
+  diagnostics.push(...(sessionLayer?.diagnostics ?? []));
+
+  // Trust and root markers come only from layers a repository cannot write.
+  const trusted = [...layers, ...(sessionLayer ? [{ table: sessionLayer.value }] : [])];
+  const markers = trusted.map((l) => l.table.project_root_markers).filter((m) => m !== undefined).at(-1);
+  const paths = markers ? await resolvePaths(fs, { cwd: options.cwd, env: options.env, markers }) : basePaths;
+  const projects = Object.assign({}, ...trusted.map((l) => l.table.projects ?? {}));
+  const projectTrusted = [paths.projectRoot, paths.cwd].some((dir) =>
+    projects[dir]?.trust_level === "trusted"
+  );
+
+  for (const dir of paths.projectDirs) {
+    const configDir = path.join(dir, ".trellis");
+    const file = path.join(configDir, "config.toml");
+    if (projectTrusted) await addFile("project", file, configDir);
+    else if (await fs.stat(file)) {
+      diagnostics.push({
+        level: "info",
+        message: `Skipped ${file}: this project is not trusted (run \`trellis project trust\` to load it)`,
+        file,
+      });
+    }
+  }
+
+  const merged: Record<string, unknown> = {};
+  const provenance = new Map<string, string>();
+  for (const layer of layers) {
+    mergeInto(merged, layer.table as Record<string, unknown>, layer.source, provenance);
+  }
+  const profileName = options.profile ?? (session.profile as string | undefined) ??
+    (merged.profile as string | undefined);
+  if (profileName) {
+    const profile = (merged.profiles as Record<string, unknown> | undefined)?.[profileName];
+    if (!isTable(profile)) {
+      const known = Object.keys((merged.profiles as object | undefined) ?? {});
+      throw new UsageError(
+        `Cannot use profile "${profileName}": no [profiles.${profileName}] table${
+          known.length ? ` (known: ${known.join(", ")})` : ""
+        }`,
+        { field: `profiles.${profileName}` },
+      );
+    }
+    const source = `profile ${profileName}`;
+    layers.push({ kind: "profile", source, table: profile as TrellisConfig });
+    mergeInto(merged, profile, source, provenance);
+  }
+  if (sessionLayer) {
+    layers.push({ kind: "session", source: "-c", table: sessionLayer.value });
+    mergeInto(merged, sessionLayer.value as Record<string, unknown>, "-c", provenance);
+  }
+  return {
+    config: merged as TrellisConfig,
+    layers,
+    provenance,
+    diagnostics,
+    paths,
+    projectTrusted,
+    profile: profileName,
+  };
+}
+
+/** Tables of the layers a project cannot write (user and session flags), low → high. */
+export function userControlledLayers(loaded: LoadedConfig): ConfigLayer[] {
+  return loaded.layers.filter((l) => l.kind === "user" || l.kind === "session");
+}

@@ -1,0 +1,61 @@
+import * as path from "node:path";
+import type { FileSystem } from "../platform/mod.ts";
+
+export interface TrellisPaths {
+  /** $TRELLIS_HOME, default ~/.trellis. */
+  home: string;
+  userConfig: string;
+  /** /etc/trellis (overridable for tests with TRELLIS_SYSTEM_DIR). */
+  systemDir: string;
+  cwd: string;
+  /** Nearest ancestor of cwd holding a project root marker (.git), else cwd. */
+  projectRoot: string;
+  /** Every directory from the project root down to cwd, root first. */
+  projectDirs: string[];
+  userHome: string;
+}
+
+export async function resolvePaths(
+  fs: FileSystem,
+  options: { cwd: string; env: (name: string) => string | undefined; markers?: string[] },
+): Promise<TrellisPaths> {
+  const userHome = options.env("HOME") ?? "/";
+  const home = path.resolve(options.env("TRELLIS_HOME") ?? path.join(userHome, ".trellis"));
+  const cwd = path.resolve(options.cwd);
+  const projectRoot = await findProjectRoot(fs, cwd, options.markers ?? [".git"]);
+  return {
+    home,
+    userConfig: path.join(home, "config.toml"),
+    systemDir: path.resolve(options.env("TRELLIS_SYSTEM_DIR") ?? "/etc/trellis"),
+    cwd,
+    projectRoot,
+    projectDirs: dirsBetween(projectRoot, cwd),
+    userHome,
+  };
+}
+
+async function findProjectRoot(fs: FileSystem, cwd: string, markers: string[]): Promise<string> {
+  if (markers.length === 0) return cwd;
+  let dir = cwd;
+  while (true) {
+    for (const marker of markers) {
+      if (await fs.lstat(path.join(dir, marker))) return dir;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return cwd;
+    dir = parent;
+  }
+}
+
+/** Directories from `top` down to `bottom` inclusive (bottom must be inside top). */
+export function dirsBetween(top: string, bottom: string): string[] {
+  const rel = path.relative(top, bottom);
+  const dirs = [top];
+  if (rel === "" || rel.startsWith("..")) return dirs;
+  let current = top;
+  for (const part of rel.split(path.sep)) {
+    current = path.join(current, part);
+    dirs.push(current);
+  }
+  return dirs;
+}

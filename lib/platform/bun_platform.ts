@@ -1,0 +1,102 @@
+import { watch as nodeWatch } from "node:fs";
+import process from "node:process";
+import { nodeFileSystem } from "./node_fs.ts";
+import { killGroup, supervise } from "./_termination.ts";
+import { lineReader } from "./_line_reader.ts";
+import type { ChildProcess, Platform, SpawnOptions } from "./platform.ts";
+
+// deno-lint-ignore no-explicit-any
+const B = (globalThis as any).Bun;
+
+/** Bun hands out a FileSink for stdin; the platform interface promises a WritableStream. */
+// deno-lint-ignore no-explicit-any
+function sinkToStream(sink: any): WritableStream<Uint8Array> {
+  return new WritableStream<Uint8Array>({
+    async write(chunk) {
+      sink.write(chunk);
+      await sink.flush();
+    },
+    async close() {
+      await sink.end();
+    },
+    async abort() {
+      await sink.end();
+    },
+  });
+}
+
+function spawn(options: SpawnOptions): ChildProcess {
+  const child = B.spawn(options.cmd, {
+    cwd: options.cwd,
+    env: options.env,
+    stdin: options.stdin === "piped" ? "pipe" : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
+  const exited = child.exited.then((code: number) => ({
+    code: child.signalCode ? null : code,
+    signal: child.signalCode ?? null,
+  }));
+  return {
+    pid: child.pid,
+    stdin: options.stdin === "piped" ? sinkToStream(child.stdin) : null,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    status: supervise(child.pid, exited, options),
+    kill: (signal) => killGroup(child.pid, signal),
+  };
+}
+
+const encoder = new TextEncoder();
+const readLine = lineReader(() => B.stdin.stream());
+
+export const bunPlatform: Platform = {
+  runtime: "bun",
+  fs: nodeFileSystem,
+  spawn,
+  watch(paths, onEvent) {
+    const watchers = paths.map((path) =>
+      nodeWatch(path, { recursive: true }, (kind, file) => {
+        onEvent({ kind, paths: [file ? `${path}/${file}` : path] });
+      })
+    );
+    return { close: () => watchers.forEach((w) => w.close()) };
+  },
+  serveHttp(handler, options) {
+    const server = B.serve({
+      hostname: options.hostname ?? "127.0.0.1",
+      port: options.port ?? 0,
+      fetch: handler,
+    });
+    return Promise.resolve({
+      port: server.port,
+      hostname: server.hostname,
+      close: async () => {
+        await server.stop(true);
+      },
+    });
+  },
+  onSignal(signal, handler) {
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  },
+  env: (name) => process.env[name],
+  envAll: () => ({ ...process.env }) as Record<string, string>,
+  cwd: () => process.cwd(),
+  args: () => process.argv.slice(2),
+  exit: (code) => process.exit(code),
+  isTerminal: (stream) => Boolean(process[stream].isTTY),
+  readStdin: () => new Response(B.stdin.stream()).text(),
+  readLine,
+  async writeStdout(text) {
+    await B.write(B.stdout, encoder.encode(text));
+  },
+  writeStderr(text) {
+    process.stderr.write(text);
+  },
+  homeDir: () => process.env.HOME ?? "/",
+  tempDir: () => process.env.TMPDIR ?? "/tmp",
+  execPath: () => process.execPath,
+  pid: () => process.pid,
+};

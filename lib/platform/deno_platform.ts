@@ -1,0 +1,95 @@
+import { nodeFileSystem } from "./node_fs.ts";
+import { killGroup, supervise } from "./_termination.ts";
+import { lineReader } from "./_line_reader.ts";
+import type { ChildProcess, Platform, SpawnOptions } from "./platform.ts";
+
+// deno-lint-ignore no-explicit-any
+const D = (globalThis as any).Deno;
+
+function spawn(options: SpawnOptions): ChildProcess {
+  const [cmd, ...args] = options.cmd;
+  const child = new D.Command(cmd, {
+    args,
+    cwd: options.cwd,
+    env: options.env,
+    clearEnv: true,
+    stdin: options.stdin ?? "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  const exited = child.status.then((s: { code: number; signal: string | null }) => ({
+    code: s.signal ? null : s.code,
+    signal: s.signal,
+  }));
+  return {
+    pid: child.pid,
+    stdin: options.stdin === "piped" ? child.stdin : null,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    status: supervise(child.pid, exited, options),
+    kill: (signal) => killGroup(child.pid, signal),
+  };
+}
+
+const encoder = new TextEncoder();
+const readLine = lineReader(() => D.stdin.readable);
+
+export const denoPlatform: Platform = {
+  runtime: "deno",
+  fs: nodeFileSystem,
+  spawn,
+  watch(paths, onEvent) {
+    const watcher = D.watchFs(paths, { recursive: true });
+    (async () => {
+      try {
+        for await (const event of watcher) onEvent({ kind: event.kind, paths: event.paths });
+      } catch {
+        // closed
+      }
+    })();
+    return { close: () => watcher.close() };
+  },
+  serveHttp(handler, options) {
+    return new Promise((resolve) => {
+      const server = D.serve({
+        hostname: options.hostname ?? "127.0.0.1",
+        port: options.port ?? 0,
+        onListen: () => {},
+      }, handler);
+      resolve({
+        port: server.addr.port,
+        hostname: server.addr.hostname,
+        close: () => server.shutdown(),
+      });
+    });
+  },
+  onSignal(signal, handler) {
+    D.addSignalListener(signal, handler);
+    return () => D.removeSignalListener(signal, handler);
+  },
+  env: (name) => D.env.get(name),
+  envAll: () => D.env.toObject(),
+  cwd: () => D.cwd(),
+  args: () => [...D.args],
+  exit: (code) => D.exit(code) as never,
+  isTerminal: (stream) => D[stream].isTerminal(),
+  async readStdin() {
+    return await new Response(D.stdin.readable).text();
+  },
+  readLine,
+  async writeStdout(text) {
+    const bytes = encoder.encode(text);
+    let written = 0;
+    while (written < bytes.length) written += await D.stdout.write(bytes.subarray(written));
+  },
+  writeStderr(text) {
+    const bytes = encoder.encode(text);
+    let written = 0;
+    while (written < bytes.length) written += D.stderr.writeSync(bytes.subarray(written));
+  },
+  homeDir: () => D.env.get("HOME") ?? "/",
+  tempDir: () => D.env.get("TMPDIR") ?? "/tmp",
+  execPath: () => D.execPath(),
+  pid: () => D.pid,
+};

@@ -1,0 +1,34 @@
+/**
+ * The only door to the operating system: subprocesses (process-group kill, timeouts, abort),
+ * file system, native file watching, HTTP listening, signals and the process itself, implemented
+ * for Deno and for Bun and chosen once at start-up.
+ *
+ * @example
+ * ```ts
+ * import { platform, runCommand, childEnv } from "./lib/platform/mod.ts";
+ * const result = await runCommand(platform, { cmd: ["true"], env: childEnv(platform.envAll()) });
+ * ```
+ * @module
+ */
+import { bunPlatform } from "./bun_platform.ts";
+import { denoPlatform } from "./deno_platform.ts";
+import type { Platform } from "./platform.ts";
+
+export type {
+  ChildProcess,
+  DirEntry,
+  ExitStatus,
+  FileInfo,
+  FileSystem,
+  HttpServer,
+  Platform,
+  SpawnOptions,
+  Watcher,
+  WatchEvent,
+} from "./platform.ts";
+export { childEnv, DEFAULT_INHERITED_ENV } from "./child_env.ts";
+export { runCommand } from "./run_command.ts";
+export type { CommandResult } from "./run_command.ts";
+
+/** The platform of the running process: Bun inside the compiled binary, Deno otherwise. */
+export const platform: Platform = "Bun" in globalThis ? bunPlatform : denoPlatform;

@@ -1,0 +1,95 @@
+import * as fsp from "node:fs/promises";
+import * as nodePath from "node:path";
+import process from "node:process";
+import type { DirEntry, FileInfo, FileSystem } from "./platform.ts";
+
+// Both runtimes implement node:fs/promises natively, so one file system serves Deno and Bun.
+
+function toInfo(s: import("node:fs").Stats): FileInfo {
+  return {
+    isFile: s.isFile(),
+    isDirectory: s.isDirectory(),
+    isSymlink: s.isSymbolicLink(),
+    size: s.size,
+    mtimeMs: s.mtimeMs,
+    mode: s.mode,
+  };
+}
+
+function isNotFound(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+let tempCounter = 0;
+
+export const nodeFileSystem: FileSystem = {
+  readTextFile: (path) => fsp.readFile(path, "utf8"),
+  readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
+  async readFilePrefix(path, maxBytes) {
+    const handle = await fsp.open(path, "r");
+    try {
+      const buffer = new Uint8Array(maxBytes);
+      const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  },
+  async writeFileAtomic(path, data, options = {}) {
+    const dir = nodePath.dirname(path);
+    await fsp.mkdir(dir, { recursive: true });
+    const temp = nodePath.join(
+      dir,
+      `.${nodePath.basename(path)}.tmp-${process.pid}-${Date.now()}-${tempCounter++}`,
+    );
+    try {
+      await fsp.writeFile(temp, data, { mode: options.mode ?? 0o644 });
+      await fsp.rename(temp, path);
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+  },
+  writeTextFile: (path, data) => fsp.writeFile(path, data),
+  appendTextFile: (path, data) => fsp.appendFile(path, data),
+  async stat(path) {
+    try {
+      return toInfo(await fsp.stat(path));
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  },
+  async lstat(path) {
+    try {
+      return toInfo(await fsp.lstat(path));
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  },
+  realPath: (path) => fsp.realpath(path),
+  async readDir(path) {
+    const entries = await fsp.readdir(path, { withFileTypes: true });
+    return entries.map((e): DirEntry => ({
+      name: e.name,
+      isFile: e.isFile(),
+      isDirectory: e.isDirectory(),
+      isSymlink: e.isSymbolicLink(),
+    }));
+  },
+  mkdir: async (path) => {
+    await fsp.mkdir(path, { recursive: true });
+  },
+  remove: (path, options = {}) => fsp.rm(path, { recursive: options.recursive ?? false, force: true }),
+  rename: (from, to) => fsp.rename(from, to),
+  copyFile: (from, to) => fsp.copyFile(from, to),
+  symlink: (target, path) => fsp.symlink(target, path),
+  chmod: (path, mode) => fsp.chmod(path, mode),
+  makeTempDir: (prefix = "trellis-", parent) => fsp.mkdtemp(nodePath.join(parent ?? tmpdirOf(), prefix)),
+};
+
+function tmpdirOf(): string {
+  return process.env.TMPDIR || "/tmp";
+}

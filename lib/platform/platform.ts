@@ -1,0 +1,116 @@
+/**
+ * The runtime interface. Everything outside lib/platform talks to the operating system through this,
+ * so the same code runs on Deno and inside the Bun-compiled binary.
+ */
+
+export interface SpawnOptions {
+  /** argv; cmd[0] is looked up on PATH. */
+  cmd: string[];
+  cwd?: string;
+  /** The complete environment of the child (build it with `childEnv`); the parent's is never inherited. */
+  env: Record<string, string>;
+  stdin?: "piped" | "null";
+  /** Kill the whole process group after this many milliseconds. */
+  timeoutMs?: number;
+  /** Abort kills the whole process group. */
+  signal?: AbortSignal;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface ChildProcess {
+  pid: number;
+  stdin: WritableStream<Uint8Array> | null;
+  stdout: ReadableStream<Uint8Array>;
+  stderr: ReadableStream<Uint8Array>;
+  status: Promise<ExitStatus>;
+  /** Signal the whole process group (default SIGKILL). */
+  kill(signal?: "SIGTERM" | "SIGKILL" | "SIGINT"): void;
+}
+
+export interface FileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+  size: number;
+  mtimeMs: number;
+  mode: number;
+}
+
+export interface DirEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+}
+
+export interface WatchEvent {
+  kind: string;
+  paths: string[];
+}
+
+export interface Watcher {
+  close(): void;
+}
+
+export interface HttpServer {
+  port: number;
+  hostname: string;
+  close(): Promise<void>;
+}
+
+export interface FileSystem {
+  readTextFile(path: string): Promise<string>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Reads at most `maxBytes` from the start of the file. */
+  readFilePrefix(path: string, maxBytes: number): Promise<Uint8Array>;
+  /** Writes a temp file beside `path` then renames it over `path`: readers never see half a file. */
+  writeFileAtomic(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  writeTextFile(path: string, data: string): Promise<void>;
+  appendTextFile(path: string, data: string): Promise<void>;
+  stat(path: string): Promise<FileInfo | null>;
+  lstat(path: string): Promise<FileInfo | null>;
+  realPath(path: string): Promise<string>;
+  readDir(path: string): Promise<DirEntry[]>;
+  mkdir(path: string): Promise<void>;
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  copyFile(from: string, to: string): Promise<void>;
+  symlink(target: string, path: string): Promise<void>;
+  chmod(path: string, mode: number): Promise<void>;
+  makeTempDir(prefix?: string, parent?: string): Promise<string>;
+}
+
+export interface Platform {
+  readonly runtime: "deno" | "bun";
+  readonly fs: FileSystem;
+  spawn(options: SpawnOptions): ChildProcess;
+  /** Native recursive watcher; throws when it cannot start. */
+  watch(paths: string[], onEvent: (event: WatchEvent) => void): Watcher;
+  serveHttp(
+    handler: (request: Request) => Response | Promise<Response>,
+    options: { hostname?: string; port?: number },
+  ): Promise<HttpServer>;
+  /** Calls `handler` on each SIGINT; returns a function that removes it. */
+  onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): () => void;
+  env(name: string): string | undefined;
+  envAll(): Record<string, string>;
+  cwd(): string;
+  args(): string[];
+  exit(code: number): never;
+  isTerminal(stream: "stdin" | "stdout" | "stderr"): boolean;
+  readStdin(): Promise<string>;
+  /** Reads one line from stdin (for prompts on a TTY); null at end of input. */
+  readLine(): Promise<string | null>;
+  writeStdout(text: string): Promise<void>;
+  writeStderr(text: string): void;
+  homeDir(): string;
+  tempDir(): string;
+  execPath(): string;
+  pid(): number;
+}

@@ -1,0 +1,66 @@
+/**
+ * Provider-neutral conversation items and model stream events. The model subsystem translates them
+ * to and from the wire formats; the loop only ever sees these.
+ */
+
+export type JsonSchema = Record<string, unknown>;
+
+/** A part of a tool output beyond plain text (MCP images, audio). */
+export type OutputPart =
+  | { type: "text"; text: string }
+  | { type: "image"; mimeType: string; data: string }
+  | { type: "audio"; mimeType: string; data: string };
+
+export type CallOutputStatus = "success" | "error" | "denied" | "aborted";
+
+export type ConversationItem =
+  | { type: "message"; role: "user" | "developer" | "system" | "assistant"; content: string; id?: string }
+  | { type: "reasoning"; summary: string; id?: string }
+  | { type: "function_call"; callId: string; name: string; arguments: string; id?: string }
+  | {
+    type: "function_call_output";
+    callId: string;
+    output: string;
+    status: CallOutputStatus;
+    content?: OutputPart[];
+  };
+
+export interface ToolDeclaration {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface Usage {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+}
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+  };
+}
+
+export interface ModelRequest {
+  model: string;
+  instructions: string;
+  input: ConversationItem[];
+  tools: ToolDeclaration[];
+  parallelToolCalls: boolean;
+}
+
+export type ModelStreamEvent =
+  | { type: "text_delta"; delta: string }
+  | { type: "reasoning_delta"; delta: string }
+  | { type: "item_done"; item: ConversationItem }
+  | { type: "completed"; usage: Usage };

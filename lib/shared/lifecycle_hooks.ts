@@ -1,0 +1,91 @@
+/**
+ * The port through which the loop runs lifecycle hooks. The hooks subsystem implements it; the loop
+ * calls it at each point of a turn; with no hooks configured the loop uses `noLifecycleHooks`.
+ */
+
+/** Fields every hook stdin payload carries, supplied by the loop. */
+export interface HookTurnContext {
+  sessionId: string;
+  turnId: string;
+  cwd: string;
+  model: string;
+  /** Claude Code's names: default | acceptEdits | plan | dontAsk | bypassPermissions. */
+  permissionMode: string;
+  transcriptPath: string | null;
+  signal: AbortSignal;
+}
+
+export interface ToolHookInput {
+  /** Canonical hook name (Bash, Read, mcp__server__tool). */
+  toolName: string;
+  /** Matcher aliases of the same tool (e.g. shell, shell_command). */
+  aliases: string[];
+  toolInput: unknown;
+  toolUseId: string;
+}
+
+export interface PreToolUseOutcome {
+  block?: { reason: string };
+  /** Replacement hook-facing tool_input from the last-completed rewriting handler. */
+  updatedInput?: unknown;
+  additionalContexts: string[];
+}
+
+export interface PermissionRequestOutcome {
+  decision?: "allow" | "deny";
+  message?: string;
+}
+
+export interface PostToolUseOutcome {
+  /** When set, replaces the model-visible tool output (block or continue:false). */
+  feedback?: string;
+  additionalContexts: string[];
+}
+
+export interface ContextOutcome {
+  additionalContexts: string[];
+  /** continue:false — end the turn (SessionStart/UserPromptSubmit). */
+  stop?: { reason: string };
+}
+
+export interface UserPromptOutcome extends ContextOutcome {
+  block?: { reason: string };
+}
+
+export interface StopOutcome {
+  /** One per blocking handler with a non-empty reason, in configured order. */
+  continuations: { runId: string; reason: string }[];
+  shouldStop: boolean;
+}
+
+export interface LifecycleHooks {
+  sessionStart(
+    ctx: HookTurnContext,
+    input: { source: "startup" | "resume" | "clear" | "compact" },
+  ): Promise<ContextOutcome>;
+  userPromptSubmit(ctx: HookTurnContext, input: { prompt: string }): Promise<UserPromptOutcome>;
+  preToolUse(ctx: HookTurnContext, input: ToolHookInput): Promise<PreToolUseOutcome>;
+  permissionRequest(
+    ctx: HookTurnContext,
+    input: ToolHookInput & { reason: string },
+  ): Promise<PermissionRequestOutcome>;
+  postToolUse(
+    ctx: HookTurnContext,
+    input: ToolHookInput & { toolResponse: unknown },
+  ): Promise<PostToolUseOutcome>;
+  stop(
+    ctx: HookTurnContext,
+    input: { stopHookActive: boolean; lastAssistantMessage: string | null },
+  ): Promise<StopOutcome>;
+  preCompact?(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
+  postCompact?(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
+}
+
+export const noLifecycleHooks: LifecycleHooks = {
+  sessionStart: () => Promise.resolve({ additionalContexts: [] }),
+  userPromptSubmit: () => Promise.resolve({ additionalContexts: [] }),
+  preToolUse: () => Promise.resolve({ additionalContexts: [] }),
+  permissionRequest: () => Promise.resolve({}),
+  postToolUse: () => Promise.resolve({ additionalContexts: [] }),
+  stop: () => Promise.resolve({ continuations: [], shouldStop: false }),
+};

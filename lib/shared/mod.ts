@@ -1,0 +1,47 @@
+/**
+ * Leaf types shared by every subsystem: errors, outcomes, conversation items, the tool contract and
+ * the event stream.
+ *
+ * @example
+ * ```ts
+ * import { UsageError } from "./lib/shared/mod.ts";
+ * throw new UsageError('Cannot read config "x.toml": not found', { file: "x.toml" });
+ * ```
+ * @module
+ */
+export { CancelledError, describeError, isTrellisError, TrellisError, UsageError } from "./errors.ts";
+export type { ErrorData, TrellisErrorCode } from "./errors.ts";
+export { errorDiagnostic, warning } from "./outcome.ts";
+export type { Diagnostic, DiagnosticLevel, Outcome } from "./outcome.ts";
+export { addUsage, emptyUsage } from "./conversation.ts";
+export type {
+  CallOutputStatus,
+  ConversationItem,
+  JsonSchema,
+  ModelRequest,
+  ModelStreamEvent,
+  OutputPart,
+  ToolDeclaration,
+  Usage,
+} from "./conversation.ts";
+export type {
+  ApprovalNeed,
+  ToolDefinition,
+  ToolResult,
+  ToolRunContext,
+  ToolSource,
+} from "./tool_contract.ts";
+export { discardEvents, EVENT_SCHEMA_VERSION } from "./events.ts";
+export type { EventSink, ThreadItem, TrellisEvent, TrellisEventBody } from "./events.ts";
+export { noLifecycleHooks } from "./lifecycle_hooks.ts";
+export type {
+  ContextOutcome,
+  HookTurnContext,
+  LifecycleHooks,
+  PermissionRequestOutcome,
+  PostToolUseOutcome,
+  PreToolUseOutcome,
+  StopOutcome,
+  ToolHookInput,
+  UserPromptOutcome,
+} from "./lifecycle_hooks.ts";

@@ -1,0 +1,56 @@
+/**
+ * What every tool (built-in, MCP, skills, plugin install) looks like to the loop. Peers build these;
+ * the loop calls them; neither imports the other.
+ */
+
+import type { CallOutputStatus, JsonSchema, OutputPart } from "./conversation.ts";
+import type { EventSink } from "./events.ts";
+
+export type ToolSource =
+  | { kind: "builtin" }
+  | { kind: "mcp"; server: string; tool: string; plugin?: string }
+  | { kind: "mcp_resource" }
+  | { kind: "skills" }
+  | { kind: "plugins" };
+
+export interface ToolResult {
+  output: string;
+  status: CallOutputStatus;
+  content?: OutputPart[];
+}
+
+/** Whether a call needs a person's (or a hook's) approval before it runs. */
+export type ApprovalNeed =
+  | { kind: "none" }
+  | { kind: "required"; reason: string }
+  | { kind: "forbidden"; reason: string };
+
+export interface ToolRunContext {
+  callId: string;
+  cwd: string;
+  signal: AbortSignal;
+  emit: EventSink;
+  /** True when a person or hook approved running this call outside the sandbox. */
+  escalated: boolean;
+}
+
+export interface ToolDefinition {
+  /** Model-facing name, unique within one step's catalog. */
+  name: string;
+  /** Canonical hook-facing name (Claude Code names for built-ins, mcp__server__tool for MCP). */
+  hookName: string;
+  /** Other names a hook matcher may use for this tool; stdin always carries `hookName`. */
+  hookAliases: string[];
+  description: string;
+  parameters: JsonSchema;
+  /** May run concurrently with other calls of the same step. */
+  parallel: boolean;
+  source: ToolSource;
+  /** Decide before running whether approval is needed; args are already validated. */
+  approval(args: unknown, ctx: { cwd: string }): ApprovalNeed;
+  run(args: unknown, ctx: ToolRunContext): Promise<ToolResult>;
+  /** Validate and normalise model arguments; a thrown error becomes an error output for the model. */
+  parseArguments(raw: unknown): unknown;
+  /** Hook-facing tool_input for these arguments (defaults to the arguments). */
+  toHookInput?(args: unknown): unknown;
+}

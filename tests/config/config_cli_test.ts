@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { platform } from "../../lib/platform/mod.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
+
+Deno.test("config show reports the layer each value came from", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, 'model = "m-user"\n');
+  const run = await runCliCaptured(["config", "show", "--json", "-c", "approval_policy=never"], {
+    env,
+    cwd: root,
+  });
+  assert.deepStrictEqual(run.code, 0, run.stderr);
+  const shown = JSON.parse(run.stdout);
+  const byKey = Object.fromEntries(
+    shown.values.map((v: { key: string; source: string }) => [v.key, v.source]),
+  );
+  assert.deepStrictEqual(byKey, {
+    model: `${env.TRELLIS_HOME}/config.toml`,
+    model_provider: "built-in",
+    approval_policy: "-c",
+    sandbox_mode: "built-in",
+  });
+});
+
+Deno.test("config show exits 2 naming file, line and key for a wrong type", async () => {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/config.toml`;
+  await platform.fs.writeTextFile(
+    file,
+    '# comment\nmodel = "ok"\n\n[sandbox_workspace_write]\nnetwork_access = "yes"\n',
+  );
+  const run = await runCliCaptured(["config", "show"], { env, cwd: root });
+  assert.deepStrictEqual(run.code, 2);
+  assert.match(run.stderr, new RegExp(`${file}:5: sandbox_workspace_write.network_access`));
+  assert.doesNotMatch(run.stderr, /at .*\.ts/);
+});
+
+Deno.test("config show exits 2 naming file and line for malformed TOML", async () => {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/config.toml`;
+  await platform.fs.writeTextFile(file, 'model = "ok"\nthis is not toml\n');
+  const run = await runCliCaptured(["config", "show"], { env, cwd: root });
+  assert.deepStrictEqual(run.code, 2);
+  assert.match(run.stderr, new RegExp(`Invalid TOML in ${file}:2`));
+});
+
+Deno.test("project layers load only after `trellis project trust`", async () => {
+  const { root, env } = await makeSandboxHome();
+  const project = `${root}/repo`;
+  await platform.fs.mkdir(`${project}/.git`);
+  await platform.fs.mkdir(`${project}/.trellis`);
+  await platform.fs.writeTextFile(`${project}/.trellis/config.toml`, 'model = "from-project"\n');
+  const before = await runCliCaptured(["config", "show", "--json"], { env, cwd: project });
+  assert.deepStrictEqual(JSON.parse(before.stdout).config.model, "gpt-5");
+  assert.match(before.stderr, /trellis project trust/);
+  const userConfig = `${env.TRELLIS_HOME}/config.toml`;
+  await platform.fs.writeTextFile(userConfig, "# keep me\nmodel_context_window = 1000\n");
+  const trust = await runCliCaptured(["project", "trust"], { env, cwd: project });
+  assert.deepStrictEqual(trust.code, 0, trust.stderr);
+  assert.deepStrictEqual(
+    await platform.fs.readTextFile(userConfig),
+    `# keep me\nmodel_context_window = 1000\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
+  );
+  const after = await runCliCaptured(["config", "show", "--json"], { env, cwd: project });
+  assert.deepStrictEqual(JSON.parse(after.stdout).config.model, "from-project");
+});
+
+Deno.test("unknown keys are warnings, not errors", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, 'modle = "typo"\n');
+  const run = await runCliCaptured(["config", "show"], { env, cwd: root });
+  assert.deepStrictEqual(run.code, 0);
+  assert.match(run.stderr, /warning: Unknown config key "modle"/);
+});

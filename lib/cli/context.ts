@@ -11,6 +11,8 @@ export interface CliContext {
   /** Loads config for the common flags (-c, -p/--profile, --cd), printing its diagnostics to stderr. */
   loadConfig(options: CommonOptions): Promise<LoadedConfig>;
   exitCode: number;
+  /** Resolves when everything written so far has reached stdout. */
+  flush(): Promise<void>;
 }
 
 export interface CommonOptions {
@@ -45,9 +47,15 @@ export function printDiagnostics(ctx: Pick<CliContext, "err">, diagnostics: Diag
 }
 
 export function createContext(platform: Platform): CliContext {
+  // Writes are chained so output keeps its order even when a caller does not await (commander).
+  let pending = Promise.resolve();
   const ctx: CliContext = {
     platform,
-    out: (text) => platform.writeStdout(text),
+    out(text) {
+      pending = pending.then(() => platform.writeStdout(text));
+      return pending;
+    },
+    flush: () => pending,
     err: (text) => platform.writeStderr(text),
     exitCode: 0,
     async loadConfig(options) {

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from "commander";
 import type { Platform } from "../platform/mod.ts";
 import { isTrellisError } from "../shared/mod.ts";
-import { createContext } from "./context.ts";
+import { type CliContext, createContext } from "./context.ts";
 import { registerConfigCommand } from "./commands/config.ts";
 import { registerProjectCommand } from "./commands/project.ts";
 import { registerMcpCommand } from "./commands/mcp.ts";
@@ -15,6 +15,14 @@ import { VERSION } from "./version.ts";
 /** Runs the CLI and returns the exit code; user mistakes print one line, never a stack. */
 export async function runCli(argv: string[], platform: Platform): Promise<number> {
   const ctx = createContext(platform);
+  try {
+    return await runProgram(argv, ctx);
+  } finally {
+    await ctx.flush();
+  }
+}
+
+async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
   const program = new Command("trellis")
     .description("A single-binary agent runtime with MCP, Skills, Plugins and Hooks")
     .version(VERSION, "-V, --version")

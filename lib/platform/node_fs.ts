@@ -1,11 +1,12 @@
 import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import process from "node:process";
+import type { Stats } from "node:fs";
 import type { DirEntry, FileInfo, FileSystem } from "./platform.ts";
 
 // Both runtimes implement node:fs/promises natively, so one file system serves Deno and Bun.
 
-function toInfo(s: import("node:fs").Stats): FileInfo {
+function toInfo(s: Stats): FileInfo {
   return {
     isFile: s.isFile(),
     isDirectory: s.isDirectory(),

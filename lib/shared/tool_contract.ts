@@ -53,4 +53,6 @@ export interface ToolDefinition {
   parseArguments(raw: unknown): unknown;
   /** Hook-facing tool_input for these arguments (defaults to the arguments). */
   toHookInput?(args: unknown): unknown;
+  /** Invocation arguments for a hook-facing tool_input (applies a PreToolUse rewrite). */
+  fromHookInput?(input: unknown): unknown;
 }

@@ -1,6 +1,197 @@
 import type { Command } from "commander";
-import type { CliContext } from "../context.ts";
+import { editConfigFile, type LoadedConfig, removeTomlValue, setTomlValue } from "../../config/mod.ts";
+import {
+  createHookEngine,
+  doctorHooks,
+  type HookHandlerInfo,
+  type HookRunRecord,
+  loadHooks,
+  type PluginHookSource,
+  reviewNotice,
+  testHookEvent,
+} from "../../hooks/mod.ts";
+import { discardEvents, UsageError } from "../../shared/mod.ts";
+import { type CliContext, type CommonOptions, printDiagnostics, withCommonOptions } from "../context.ts";
 
-/** `trellis hooks …` (filled in by the hooks subsystem work). */
-export function registerHooksCommand(_program: Command, _ctx: CliContext): void {
+export interface HooksCommandDeps {
+  /** Plugin hook sources for this config (wired by the app once plugins load); default none. */
+  pluginSources?: (loaded: LoadedConfig) => Promise<PluginHookSource[]>;
+}
+
+/** `trellis hooks list|trust|untrust|enable|disable|test|doctor`. */
+export function registerHooksCommand(program: Command, ctx: CliContext, deps: HooksCommandDeps = {}): void {
+  const hooks = program.command("hooks").description("list, trust, test and diagnose lifecycle hooks");
+  const load = async (options: CommonOptions, quiet = false) => {
+    const loaded = await ctx.loadConfig({ ...options, quietDiagnostics: quiet });
+    const pluginSources = deps.pluginSources ? await deps.pluginSources(loaded) : [];
+    const result = await loadHooks({ loaded, platform: ctx.platform, pluginSources });
+    if (!quiet) printDiagnostics(ctx, result.diagnostics);
+    return { loaded, ...result };
+  };
+
+  withCommonOptions(hooks.command("list").description("list every hook with its trust status"))
+    .option("--json", "print JSON")
+    .action(async (options) => {
+      const { handlers, needsReview } = await load(options);
+      if (options.json) {
+        await ctx.out(JSON.stringify({ hooks: handlers.map(listEntry), needsReview }, null, 2) + "\n");
+        return;
+      }
+      if (handlers.length === 0) return void await ctx.out("No hooks configured.\n");
+      const lines = handlers.map((h) =>
+        `${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}\n    ${h.event}${
+          h.matcher ? ` [${h.matcher}]` : ""
+        }: ` +
+        `${h.command}${h.plugin ? ` (plugin ${h.plugin.pluginId})` : ""}\n    ${h.hash}`
+      );
+      const notice = reviewNotice(needsReview);
+      await ctx.out(
+        lines.join("\n") + "\n" + (notice ? `\n${notice} (then: trellis hooks trust KEY|--all)\n` : ""),
+      );
+    });
+
+  withCommonOptions(
+    hooks.command("trust").description("trust a hook's current content (writes its hash to user config)"),
+  )
+    .argument("[key]", "hook key from `trellis hooks list`")
+    .option("--all", "trust every untrusted or modified hook")
+    .action(async (key: string | undefined, options) => {
+      const { loaded, handlers } = await load(options, true);
+      if (!key && !options.all) throw new UsageError("Cannot trust hooks: give a KEY or --all");
+      const targets = options.all
+        ? handlers.filter((h) => h.trust === "untrusted" || h.trust === "modified")
+        : [findHook(handlers, key!, "trust")];
+      const managed = targets.filter((h) => h.managed);
+      if (managed.length > 0) return void await ctx.out(`${managed[0].key} is managed; it always runs.\n`);
+      await editConfigFile(
+        ctx.platform.fs,
+        loaded.paths.userConfig,
+        (text) =>
+          targets.reduce((t, h) => setTomlValue(t, ["hooks", "state", h.key], "trusted_hash", h.hash), text),
+      );
+      const lines = targets.map((h) => `Trusted ${h.key} (${h.hash})`);
+      await ctx.out((lines.length ? lines.join("\n") : "No hooks need review.") + "\n");
+    });
+
+  const stateCommand = (name: string, describe: string, edit: (text: string, key: string) => string) =>
+    withCommonOptions(hooks.command(name).description(describe))
+      .argument("<key>", "hook key from `trellis hooks list`")
+      .action(async (key: string, options) => {
+        const { loaded, handlers } = await load(options, true);
+        const hook = handlers.find((h) => h.key === key);
+        if (hook?.managed && name === "disable") {
+          throw new UsageError(`Cannot disable hook "${key}": it is managed`, { field: key });
+        }
+        if (!hook && name !== "untrust") findHook(handlers, key, name);
+        await editConfigFile(ctx.platform.fs, loaded.paths.userConfig, (text) => edit(text, key));
+        await ctx.out(`${name[0].toUpperCase()}${name.slice(1)}d ${key} (${loaded.paths.userConfig})\n`);
+      });
+  const state = (key: string) => ["hooks", "state", key];
+  stateCommand(
+    "untrust",
+    "forget a hook's trusted hash",
+    (t, k) => removeTomlValue(t, state(k), "trusted_hash"),
+  );
+  stateCommand("enable", "enable a disabled hook", (t, k) => removeTomlValue(t, state(k), "enabled"));
+  stateCommand("disable", "disable a hook", (t, k) => setTomlValue(t, state(k), "enabled", false));
+
+  registerTestCommand(hooks, ctx, load);
+  withCommonOptions(
+    hooks.command("doctor").description("spawn every trusted hook once and report the ones that cannot run"),
+  )
+    .action(async (options) => {
+      const { loaded, handlers } = await load(options);
+      const findings = await doctorHooks(handlers, { platform: ctx.platform, cwd: loaded.paths.cwd });
+      const bad = findings.filter((f) => !f.ok);
+      const lines = findings.map((f) =>
+        `${f.ok ? "ok  " : "FAIL"} ${f.key}${f.problem ? `: ${f.problem}` : ""}`
+      );
+      const skipped = handlers.filter((h) => !h.runnable).length;
+      lines.push(
+        `${findings.length - bad.length} of ${findings.length} runnable hook(s) work` +
+          (skipped ? `; ${skipped} not run (untrusted, modified or disabled)` : ""),
+      );
+      await ctx.out(lines.join("\n") + "\n");
+      if (bad.length > 0) ctx.exitCode = 1;
+    });
+}
+
+function registerTestCommand(
+  hooks: Command,
+  ctx: CliContext,
+  load: (o: CommonOptions) => Promise<{ loaded: LoadedConfig; handlers: HookHandlerInfo[] }>,
+): void {
+  withCommonOptions(hooks.command("test").description("dispatch a synthetic event through the real engine"))
+    .argument("<event>", "PreToolUse, PostToolUse, Stop, …")
+    .option("--tool <name>", "canonical tool name for tool events", "Bash")
+    .option("--input <json>", "tool_input for tool events; event fields (prompt, source, …) otherwise")
+    .action(async (eventName: string, options) => {
+      const { loaded, handlers } = await load(options);
+      let input: unknown;
+      if (options.input !== undefined) {
+        try {
+          input = JSON.parse(options.input);
+        } catch (error) {
+          throw new UsageError(`Cannot parse --input "${options.input}": ${(error as Error).message}`, {
+            field: "input",
+          });
+        }
+      }
+      const engine = createHookEngine({
+        handlers,
+        platform: ctx.platform,
+        events: discardEvents,
+        home: loaded.paths.home,
+        threadId: "hooks-test",
+      });
+      const hookCtx = {
+        sessionId: "trellis-hooks-test",
+        turnId: "hooks-test-turn",
+        cwd: loaded.paths.cwd,
+        model: loaded.config.model ?? "",
+        permissionMode: "default",
+        transcriptPath: null,
+        signal: new AbortController().signal,
+      };
+      const result = await testHookEvent(engine, eventName, hookCtx, { tool: options.tool, input });
+      const skipped = handlers.filter((h) => h.event === result.event && !h.runnable);
+      const lines = result.runs.map(describeRun);
+      for (const h of skipped) lines.push(`skipped ${h.key}: ${h.enabled ? h.trust : "disabled"}`);
+      if (lines.length === 0) lines.push(`no ${result.event} hook matched`);
+      lines.push(`outcome: ${JSON.stringify(result.outcome)}`);
+      await ctx.out(lines.join("\n") + "\n");
+    });
+}
+
+function describeRun(run: HookRunRecord): string {
+  const head = `${run.status} ${run.handler.key} (${run.durationMs} ms, finished #${
+    run.completionIndex + 1
+  })`;
+  return [head, ...run.entries.map((e) => `    ${e.kind}: ${e.text}`)].join("\n");
+}
+
+function findHook(handlers: HookHandlerInfo[], key: string, action: string): HookHandlerInfo {
+  const hook = handlers.find((h) => h.key === key);
+  if (!hook) {
+    throw new UsageError(`Cannot ${action} hook "${key}": no such hook (see \`trellis hooks list\`)`, {
+      field: key,
+    });
+  }
+  return hook;
+}
+
+function listEntry(h: HookHandlerInfo) {
+  return {
+    key: h.key,
+    event: h.event,
+    matcher: h.matcher ?? null,
+    command: h.command,
+    source: h.sourcePath,
+    sourceKind: h.sourceKind,
+    plugin: h.plugin?.pluginId ?? null,
+    trust: h.trust,
+    hash: h.hash,
+    enabled: h.enabled,
+    runnable: h.runnable,
+  };
 }

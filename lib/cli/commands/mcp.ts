@@ -1,6 +1,335 @@
 import type { Command } from "commander";
-import type { CliContext } from "../context.ts";
+import {
+  editConfigFile,
+  type LoadedConfig,
+  removeTomlTable,
+  setTomlTable,
+  setTomlValue,
+  type TomlValue,
+} from "../../config/mod.ts";
+import {
+  callManagerTool,
+  createMcpRuntime,
+  listManagerTools,
+  listResourcesOutput,
+  type McpRuntime,
+  mcpServersFromConfig,
+  noUiElicitationResponder,
+  readResourceOutput,
+  type ResolvedCatalog,
+  summarizeServer,
+  ttyElicitationResponder,
+} from "../../mcp/mod.ts";
+import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mod.ts";
+import { type CliContext, collect, withCommonOptions } from "../context.ts";
 
-/** `trellis mcp …` (filled in by the mcp subsystem work). */
-export function registerMcpCommand(_program: Command, _ctx: CliContext): void {
+const NAME = /^[A-Za-z0-9_-]+$/;
+
+/** `trellis mcp …`: manage `[mcp_servers.*]` in $TRELLIS_HOME/config.toml and debug live servers. */
+export function registerMcpCommand(program: Command, ctx: CliContext): void {
+  const mcp = program.command("mcp").description("manage and debug MCP servers");
+  registerConfigCommands(mcp, ctx);
+  registerDebugCommands(mcp, ctx);
+}
+
+async function loadCatalog(ctx: CliContext, options: Record<string, unknown>) {
+  const loaded = await ctx.loadConfig(options);
+  const { catalog, diagnostics } = await mcpServersFromConfig(loaded, {
+    platform: ctx.platform,
+    pluginServers: [],
+  });
+  for (const d of diagnostics) ctx.err(`${d.level === "error" ? "error" : "warning"}: ${d.message}\n`);
+  return { loaded, catalog };
+}
+
+function summaries(catalog: ResolvedCatalog) {
+  return [
+    ...catalog.servers.map((r) => summarizeServer(r, true)),
+    ...catalog.disabled.map((r) => summarizeServer(r, false)),
+  ].sort((a, b) => a.name < b.name ? -1 : 1);
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
+
+function checkName(name: string): void {
+  if (!NAME.test(name)) {
+    throw new UsageError(`Cannot use MCP server name "${name}": use only letters, digits, "_" and "-"`, {
+      server: name,
+    });
+  }
+}
+
+function parsePairs(pairs: string[] | undefined, flag: string): Record<string, string> {
+  return Object.fromEntries((pairs ?? []).map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`Cannot parse ${flag} "${pair}": expected KEY=VALUE`, { field: flag });
+    return [pair.slice(0, eq), pair.slice(eq + 1)];
+  }));
+}
+
+function registerConfigCommands(mcp: Command, ctx: CliContext): void {
+  withCommonOptions(mcp.command("list").description("list configured MCP servers")).option(
+    "--json",
+    "print JSON",
+  )
+    .action(async (options) => {
+      const { catalog } = await loadCatalog(ctx, options);
+      const all = summaries(catalog);
+      if (options.json) return void await ctx.out(json(all));
+      if (all.length === 0) {
+        return void await ctx.out("No MCP servers configured. Add one with `trellis mcp add`.\n");
+      }
+      const rows = all.map((s) => [
+        s.name,
+        s.transport.type === "stdio" ? [s.transport.command, ...s.transport.args].join(" ") : s.transport.url,
+        s.enabled ? "enabled" : "disabled",
+        s.source,
+      ]);
+      await ctx.out(table([["Name", "Command / URL", "Status", "Source"], ...rows]));
+      for (const c of catalog.conflicts) {
+        ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);
+      }
+    });
+  withCommonOptions(mcp.command("get").description("show one MCP server").argument("<name>"))
+    .option("--json", "print JSON")
+    .action(async (name: string, options) => {
+      const { catalog } = await loadCatalog(ctx, options);
+      const found = summaries(catalog).find((s) => s.name === name);
+      if (!found) throw new UsageError(`No MCP server named '${name}' found.`, { server: name });
+      if (options.json) return void await ctx.out(json(found));
+      const lines = Object.entries(found).map(([k, v]) =>
+        `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`
+      );
+      await ctx.out(lines.join("\n") + "\n");
+    });
+  mcp.command("add").description(
+    "add a stdio (-- CMD ARGS…) or streamable HTTP (--url) server to config.toml",
+  )
+    .argument("<name>").argument("[command...]", "after --: the command and its arguments")
+    .option("--env <KEY=VALUE>", "environment variable for a stdio server; repeatable", collect)
+    .option("--url <url>", "streamable HTTP endpoint")
+    .option("--bearer-token-env-var <VAR>", "environment variable holding the bearer token")
+    .option("--header <KEY=VALUE>", "HTTP header; repeatable", collect)
+    .action(async (name: string, command: string[], options) => {
+      checkName(name);
+      const entries = addEntries(command, options);
+      const file = await userConfigPath(ctx);
+      await editConfigFile(
+        ctx.platform.fs,
+        file,
+        (text) => setTomlTable(text, ["mcp_servers", name], entries),
+      );
+      await ctx.out(`Added MCP server '${name}' to ${file}\n`);
+    });
+  mcp.command("remove").description("remove a server from config.toml").argument("<name>")
+    .action(async (name: string) => {
+      checkName(name);
+      const file = await userConfigPath(ctx);
+      let found = false;
+      await editConfigFile(ctx.platform.fs, file, (text) => {
+        const next = removeTomlTable(text, ["mcp_servers", name]);
+        found = next !== text;
+        return next;
+      });
+      if (!found) throw new UsageError(`No MCP server named '${name}' found.`, { server: name, file });
+      await ctx.out(`Removed MCP server '${name}' from ${file}\n`);
+    });
+  for (const enabled of [true, false]) {
+    mcp.command(enabled ? "enable" : "disable").description(
+      `${enabled ? "enable" : "disable"} a server in config.toml`,
+    )
+      .argument("<name>")
+      .action(async (name: string) => {
+        checkName(name);
+        const file = await userConfigPath(ctx);
+        const { raw } = await readUserServers(ctx, file);
+        if (!raw[name]) throw new UsageError(`No MCP server named '${name}' found.`, { server: name, file });
+        await editConfigFile(
+          ctx.platform.fs,
+          file,
+          (text) => setTomlValue(text, ["mcp_servers", name], "enabled", enabled),
+        );
+        await ctx.out(`${enabled ? "Enabled" : "Disabled"} MCP server '${name}' in ${file}\n`);
+      });
+  }
+}
+
+function addEntries(command: string[], options: Record<string, any>): Record<string, TomlValue> {
+  if (options.url && command.length > 0) {
+    throw new UsageError("Cannot add an MCP server with both --url and a command");
+  }
+  if (!options.url && command.length === 0) {
+    throw new UsageError("Cannot add an MCP server without a transport: give --url URL or -- COMMAND ARGS…");
+  }
+  if (options.url) {
+    if (options.env) {
+      throw new UsageError("Cannot use --env with --url: env is not supported for streamable_http", {
+        field: "env",
+      });
+    }
+    const entries: Record<string, TomlValue> = { url: options.url };
+    if (options.bearerTokenEnvVar) entries.bearer_token_env_var = options.bearerTokenEnvVar;
+    const headers = parsePairs(options.header, "--header");
+    if (Object.keys(headers).length) entries.http_headers = headers;
+    return entries;
+  }
+  if (options.bearerTokenEnvVar || options.header) {
+    throw new UsageError("Cannot use --bearer-token-env-var or --header with a stdio command", {
+      field: "url",
+    });
+  }
+  const entries: Record<string, TomlValue> = { command: command[0] };
+  if (command.length > 1) entries.args = command.slice(1);
+  const env = parsePairs(options.env, "--env");
+  if (Object.keys(env).length) entries.env = env;
+  return entries;
+}
+
+async function userConfigPath(ctx: CliContext): Promise<string> {
+  const loaded = await ctx.loadConfig({ quietDiagnostics: true });
+  return loaded.paths.userConfig;
+}
+
+async function readUserServers(ctx: CliContext, file: string): Promise<{ raw: Record<string, unknown> }> {
+  const loaded = await ctx.loadConfig({ quietDiagnostics: true });
+  const layer = loaded.layers.find((l) => l.source === file);
+  return { raw: (layer?.table.mcp_servers ?? {}) as Record<string, unknown> };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => i === r.length - 1 ? c : c.padEnd(widths[i])).join("  ")).join(
+    "\n",
+  ) + "\n";
+}
+
+/** Starts the selected servers (all, or one), waits for them, runs `work`, shuts down. */
+async function withRuntime<T>(
+  ctx: CliContext,
+  options: Record<string, unknown>,
+  server: string | undefined,
+  work: (runtime: McpRuntime, loaded: LoadedConfig) => Promise<T>,
+): Promise<T> {
+  const { loaded, catalog } = await loadCatalog(ctx, options);
+  const servers = catalog.servers.filter((s) => server === undefined || s.config.name === server);
+  if (server !== undefined && servers.length === 0) {
+    throw new UsageError(`No MCP server named '${server}' found.`, { server });
+  }
+  const tty = ctx.platform.isTerminal("stdin");
+  const runtime = createMcpRuntime({
+    platform: ctx.platform,
+    catalog: { ...catalog, servers },
+    events: (e) => printEvent(ctx, e),
+    cwd: loaded.paths.cwd,
+    home: loaded.paths.home,
+    elicitation: tty
+      ? ttyElicitationResponder({ readLine: () => ctx.platform.readLine(), write: (t) => ctx.err(t) })
+      : noUiElicitationResponder,
+    approvalPolicy: loaded.config.approval_policy ?? "on-request",
+    outputBudgetBytes: loaded.config.tool_output_max_bytes,
+  });
+  runtime.start();
+  try {
+    const graceMs = Math.max(0, ...servers.map((s) => s.config.startupTimeoutMs));
+    await runtime.awaitStartup({ graceMs });
+    return await work(runtime, loaded);
+  } catch (error) {
+    if (error instanceof TrellisError) throw error;
+    // A server's protocol error is the server's problem, not a Trellis bug: one line, no stack.
+    throw new TrellisError("mcp_protocol", (error as Error).message, { server });
+  } finally {
+    await runtime.shutdown();
+  }
+}
+
+function printEvent(ctx: CliContext, e: TrellisEventBody): void {
+  if (e.type === "mcp.server_status" && e.status !== "starting") {
+    const took = e.duration_ms !== undefined ? ` in ${e.duration_ms} ms` : "";
+    ctx.err(`mcp: ${e.server} ${e.status}${took}${e.error ? `: ${e.error}` : ""}\n`);
+  } else if (e.type === "warning") ctx.err(`warning: ${e.message}\n`);
+  else if (e.type === "mcp.tool_progress") {
+    ctx.err(`mcp: ${e.server}/${e.tool} progress ${e.progress}${e.total ? `/${e.total}` : ""}\n`);
+  }
+}
+
+function registerDebugCommands(mcp: Command, ctx: CliContext): void {
+  withCommonOptions(
+    mcp.command("tools").description("start servers and show their tools").argument("[server]"),
+  )
+    .option("--json", "print JSON")
+    .action((server: string | undefined, options) =>
+      withRuntime(ctx, options, server, async (runtime) => {
+        const tools = listManagerTools(runtime.manager);
+        const startup = [...runtime.manager.servers.values()].map(({ connection }) => ({
+          server: connection.config.name,
+          ...connection.status,
+          ...(connection.status.state === "ready" ? { tools: connection.status.tools.length } : {}),
+        }));
+        if (options.json) return void await ctx.out(json({ servers: startup, tools }));
+        const lines = tools.map((t) =>
+          `${t.modelName}${t.visible ? "" : " [hidden from model]"}${
+            t.allowed ? "" : " [disabled by filter]"
+          }` +
+          `${t.approvalMode !== "auto" ? ` [approval: ${t.approvalMode}]` : ""}\n  ${
+            t.description.split("\n")[0]
+          }\n` +
+          `  input: ${JSON.stringify(t.inputSchema)}`
+        );
+        await ctx.out(lines.join("\n") + (lines.length ? "\n" : "No tools.\n"));
+      })
+    );
+  withCommonOptions(mcp.command("call").description("call one tool").argument("<server>").argument("<tool>"))
+    .option("--args <json>", "tool arguments as a JSON object", "{}")
+    .action((server: string, tool: string, options) => {
+      let args: unknown;
+      try {
+        args = JSON.parse(options.args);
+      } catch (error) {
+        throw new UsageError(`Cannot parse --args "${options.args}": ${(error as Error).message}`, {
+          field: "args",
+        });
+      }
+      return withRuntime(ctx, options, server, async (runtime) => {
+        const result = await callManagerTool(runtime.manager, {
+          server,
+          tool,
+          args: args as Record<string, unknown>,
+        }, {
+          callId: "cli",
+          signal: new AbortController().signal,
+        }, { events: (e) => printEvent(ctx, e), budgetBytes: Number.MAX_SAFE_INTEGER });
+        await ctx.out(result.output + "\n");
+        for (const part of result.content ?? []) {
+          if (part.type !== "text") {
+            ctx.err(`(${part.type} ${part.mimeType}, ${part.data.length} base64 chars)\n`);
+          }
+        }
+        if (result.status !== "success") ctx.exitCode = 1;
+      });
+    });
+  for (const kind of ["resources", "templates"] as const) {
+    withCommonOptions(
+      mcp.command(kind).description(`list ${kind === "resources" ? "resources" : "resource templates"}`),
+    )
+      .argument("[server]").option("--json", "print JSON")
+      .action((server: string | undefined, options) =>
+        withRuntime(ctx, options, server, async (runtime) => {
+          const out = await listResourcesOutput(runtime.manager, kind, {}, (e) => printEvent(ctx, e));
+          const items = (out.resources ?? out.resourceTemplates) as Record<string, unknown>[];
+          if (options.json) return void await ctx.out(json(items));
+          const lines = items.map((r) =>
+            `${r.server}  ${r.uri ?? r.uriTemplate}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}`
+          );
+          await ctx.out(lines.join("\n") + (lines.length ? "\n" : `No ${kind}.\n`));
+        })
+      );
+  }
+  withCommonOptions(
+    mcp.command("read").description("read one resource").argument("<server>").argument("<uri>"),
+  )
+    .action((server: string, uri: string, options) =>
+      withRuntime(ctx, options, server, async (runtime) => {
+        await ctx.out(json(await readResourceOutput(runtime.manager, server, uri)));
+      })
+    );
 }

@@ -1,6 +1,220 @@
 import type { Command } from "commander";
-import type { CliContext } from "../context.ts";
+import type { LoadedConfig } from "../../config/mod.ts";
+import {
+  activeVersion,
+  addMarketplace,
+  configuredPlugins,
+  installById,
+  installedPluginIds,
+  loadMarketplaces,
+  loadPlugins,
+  removeMarketplace,
+  removePluginConfig,
+  requirePluginId,
+  setPluginEnabled,
+  storeLayout,
+  uninstallPlugin,
+  updateById,
+  updateMarketplaces,
+  verifyPlugin,
+} from "../../plugins/mod.ts";
+import { UsageError } from "../../shared/mod.ts";
+import { type CliContext, type CommonOptions, printDiagnostics, withCommonOptions } from "../context.ts";
 
-/** `trellis plugin …` (filled in by the plugin subsystem work). */
-export function registerPluginCommand(_program: Command, _ctx: CliContext): void {
+/** `trellis plugin …`: marketplaces, install/uninstall/update/verify, enable/disable, list/show. */
+export function registerPluginCommand(program: Command, ctx: CliContext): void {
+  const plugin = program.command("plugin").description("manage plugins and plugin marketplaces");
+  registerMarketplaceCommands(plugin, ctx);
+  const load = (options: CommonOptions) => ctx.loadConfig(options);
+
+  withCommonOptions(plugin.command("install").argument("<id>", "<plugin>@<marketplace>"))
+    .description("install a plugin from a configured marketplace and enable it")
+    .action(async (id: string, options) => {
+      const loaded = await load(options);
+      const result = await installById({ platform: ctx.platform, loaded, id });
+      printDiagnostics(ctx, result.diagnostics);
+      await ctx.out(`Installed ${result.id} ${result.version} (${result.digest})\n`);
+    });
+
+  withCommonOptions(plugin.command("uninstall").argument("<id>", "<plugin>@<marketplace>"))
+    .description("remove a plugin (its data dir is kept unless --purge)")
+    .option("--purge", "also delete the plugin's data dir")
+    .action(async (id: string, options) => {
+      const loaded = await load(options);
+      const pid = requirePluginId(id);
+      const done = await uninstallPlugin(ctx.platform.fs, storeLayout(loaded.paths.home), pid, {
+        purge: options.purge,
+      });
+      await removePluginConfig(ctx.platform.fs, loaded.paths.userConfig, pid.key);
+      if (!done.removed) {
+        throw new UsageError(`Cannot uninstall "${id}": it is not installed`, { plugin: id });
+      }
+      await ctx.out(`Uninstalled ${pid.key}${done.purged ? " (data deleted)" : ""}\n`);
+    });
+
+  withCommonOptions(
+    plugin.command("update").argument("[id]", "<plugin>@<marketplace> (default: all installed)"),
+  )
+    .description("re-fetch plugins and install any whose content digest changed")
+    .action(async (id: string | undefined, options) => {
+      const loaded = await load(options);
+      const ids = id
+        ? [id]
+        : (await installedPluginIds(ctx.platform.fs, storeLayout(loaded.paths.home))).map((p) => p.key);
+      for (const key of ids) {
+        const result = await updateById({ platform: ctx.platform, loaded, id: key });
+        printDiagnostics(ctx, result.diagnostics);
+        await ctx.out(
+          result.changed
+            ? `Updated ${key}: ${result.previous?.version ?? "none"} → ${result.version} (${result.digest})\n`
+            : `${key} is up to date (${result.version}, ${result.digest})\n`,
+        );
+      }
+    });
+
+  withCommonOptions(
+    plugin.command("verify").argument("[id]", "<plugin>@<marketplace> (default: all installed)"),
+  )
+    .description("re-hash installed plugins and report any change since install")
+    .action(async (id: string | undefined, options) => {
+      const loaded = await load(options);
+      const layout = storeLayout(loaded.paths.home);
+      const ids = id ? [requirePluginId(id)] : await installedPluginIds(ctx.platform.fs, layout);
+      for (const pid of ids) {
+        const result = await verifyPlugin(ctx.platform.fs, layout, pid);
+        const extra = result.status === "modified"
+          ? ` (expected ${result.expected}, found ${result.actual})`
+          : "";
+        const odd = result.unexpected.length ? `; unexpected entries: ${result.unexpected.join(", ")}` : "";
+        await ctx.out(`${pid.key}: ${result.status}${extra}${odd}\n`);
+        if (result.status !== "ok") ctx.exitCode = 1;
+      }
+    });
+
+  for (const enabled of [true, false]) {
+    withCommonOptions(
+      plugin.command(enabled ? "enable" : "disable").argument("<id>", "<plugin>@<marketplace>"),
+    )
+      .description(`${enabled ? "enable" : "disable"} an installed plugin (user config)`)
+      .action(async (id: string, options) => {
+        const loaded = await load(options);
+        const pid = requirePluginId(id);
+        await setPluginEnabled(ctx.platform.fs, loaded.paths.userConfig, pid.key, enabled);
+        await ctx.out(`${enabled ? "Enabled" : "Disabled"} ${pid.key}\n`);
+      });
+  }
+
+  withCommonOptions(plugin.command("list")).description("list configured and installed plugins")
+    .option("--json", "print JSON")
+    .action(async (options) => {
+      const loaded = await load(options);
+      const rows = await pluginRows(ctx, loaded);
+      if (options.json) return await ctx.out(JSON.stringify(rows, null, 2) + "\n");
+      if (!rows.length) return await ctx.out("No plugins installed.\n");
+      for (const r of rows) {
+        const state = r.active
+          ? "active"
+          : r.error
+          ? `error: ${r.error}`
+          : r.enabled
+          ? "inactive"
+          : "disabled";
+        const caps = r.summary ? describeCaps(r.summary) : "";
+        await ctx.out(`${r.id}  ${r.version ?? "-"}  ${state}${caps ? `  ${caps}` : ""}\n`);
+      }
+    });
+
+  withCommonOptions(plugin.command("show").argument("<id>", "<plugin>@<marketplace>"))
+    .description("show one plugin's state, version, paths and capabilities")
+    .action(async (id: string, options) => {
+      const loaded = await load(options);
+      const pid = requirePluginId(id);
+      const row = (await pluginRows(ctx, loaded)).find((r) => r.id === pid.key);
+      if (!row) {
+        throw new UsageError(`Cannot show "${id}": it is neither installed nor configured`, { plugin: id });
+      }
+      await ctx.out(JSON.stringify(row, null, 2) + "\n");
+    });
+}
+
+function describeCaps(
+  s: { hasSkills: boolean; mcpServerNames: string[]; appConnectorIds: string[] },
+): string {
+  const parts = [
+    s.hasSkills ? "skills" : "",
+    s.mcpServerNames.length ? `mcp: ${s.mcpServerNames.join(",")}` : "",
+  ];
+  if (s.appConnectorIds.length) parts.push(`apps: ${s.appConnectorIds.join(",")}`);
+  return parts.filter(Boolean).join("; ");
+}
+
+/** Loaded (configured) plugins plus installed-but-unconfigured ones, which are not active. */
+async function pluginRows(ctx: CliContext, loaded: LoadedConfig) {
+  const result = await loadPlugins({ loaded, platform: ctx.platform });
+  printDiagnostics(ctx, result.diagnostics.filter((d) => d.level !== "info"));
+  const layout = storeLayout(loaded.paths.home);
+  const configured = new Set(configuredPlugins(loaded).map((p) => p.key));
+  const rows = [...result.plugins];
+  for (const id of await installedPluginIds(ctx.platform.fs, layout)) {
+    if (configured.has(id.key)) continue;
+    const active = await activeVersion(ctx.platform.fs, layout, id);
+    rows.push({
+      id: id.key,
+      version: active?.version ?? null,
+      root: active?.root ?? null,
+      dataDir: null,
+      enabled: false,
+      active: false,
+      error: "not enabled in config",
+    });
+  }
+  return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+function registerMarketplaceCommands(plugin: Command, ctx: CliContext): void {
+  const market = plugin.command("marketplace").description("manage plugin marketplaces");
+  withCommonOptions(market.command("add").argument("<source>", "marketplace root dir or git URL"))
+    .description("add a local or git marketplace")
+    .option("--ref <ref>", "git branch, tag or commit")
+    .action(async (source: string, options) => {
+      const loaded = await ctx.loadConfig(options);
+      const added = await addMarketplace({ platform: ctx.platform, loaded, source, ref: options.ref });
+      await ctx.out(
+        `Added marketplace ${added.name} (${added.kind}: ${added.source}) with ${added.plugins} plugin(s)\n`,
+      );
+    });
+  withCommonOptions(market.command("list")).description("list configured marketplaces and their plugins")
+    .option("--json", "print JSON")
+    .action(async (options) => {
+      const loaded = await ctx.loadConfig(options);
+      const { marketplaces, diagnostics } = await loadMarketplaces(
+        ctx.platform.fs,
+        loaded,
+        storeLayout(loaded.paths.home),
+      );
+      printDiagnostics(ctx, diagnostics);
+      if (options.json) return await ctx.out(JSON.stringify(marketplaces, null, 2) + "\n");
+      if (!marketplaces.length) return await ctx.out("No marketplaces configured.\n");
+      for (const m of marketplaces) {
+        await ctx.out(`${m.name}  ${m.kind}  ${m.source}${m.ref ? `@${m.ref}` : ""}\n`);
+        for (const e of m.entries) {
+          await ctx.out(`  ${e.name}@${m.name}  ${e.installation}  ${e.source.kind}\n`);
+        }
+      }
+    });
+  withCommonOptions(market.command("update").argument("[name]", "marketplace name (default: all)"))
+    .description("refresh git marketplaces")
+    .action(async (name: string | undefined, options) => {
+      const loaded = await ctx.loadConfig(options);
+      for (const m of await updateMarketplaces({ platform: ctx.platform, loaded, name })) {
+        await ctx.out(`Updated marketplace ${m.name}: ${m.plugins} plugin(s)\n`);
+      }
+    });
+  withCommonOptions(market.command("remove").argument("<name>", "marketplace name"))
+    .description("remove a marketplace (installed plugins stay installed)")
+    .action(async (name: string, options) => {
+      const loaded = await ctx.loadConfig(options);
+      await removeMarketplace({ platform: ctx.platform, loaded, name });
+      await ctx.out(`Removed marketplace ${name}\n`);
+    });
 }

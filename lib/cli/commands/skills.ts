@@ -1,6 +1,179 @@
 import type { Command } from "commander";
-import type { CliContext } from "../context.ts";
+import {
+  createSkillsService,
+  extractFrontmatter,
+  hiddenSkills,
+  readSkillBody,
+  renderSkillsCatalog,
+  resolveSkillRef,
+  type SkillMetadata,
+  skillsInputFromConfig,
+  type SkillsSnapshot,
+} from "../../skills/mod.ts";
+import { UsageError } from "../../shared/mod.ts";
+import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
 
-/** `trellis skills …` (filled in by the skills subsystem work). */
-export function registerSkillsCommand(_program: Command, _ctx: CliContext): void {
+/** `trellis skills list [--json] [--all]`, `show NAME|PATH`, `doctor`. */
+export function registerSkillsCommand(program: Command, ctx: CliContext): void {
+  const skills = program.command("skills").description("inspect skills (SKILL.md folders)");
+  withCommonOptions(skills.command("list").description("list discovered skills"))
+    .option("--json", "print JSON")
+    .option("--all", "include disabled skills")
+    .action((options) => listSkills(ctx, options));
+  withCommonOptions(skills.command("show").description("print a skill's metadata and body"))
+    .argument("<skill>", "skill name or path to SKILL.md (or its folder)")
+    .option("--json", "print JSON")
+    .action((ref: string, options) => showSkill(ctx, ref, options));
+  withCommonOptions(skills.command("doctor").description("explain roots, load errors and catalog visibility"))
+    .option("--json", "print JSON")
+    .action((options) => doctor(ctx, options));
+}
+
+async function loadSnapshot(ctx: CliContext, options: CommonOptions) {
+  const loaded = await ctx.loadConfig(options);
+  // Plugin skill roots are added by the app when plugins are wired in; the CLI lists the rest.
+  const input = skillsInputFromConfig(loaded, { pluginRoots: [] });
+  const snapshot = await createSkillsService({ platform: ctx.platform }).snapshot(input);
+  return { input, snapshot };
+}
+
+function row(snapshot: SkillsSnapshot, s: SkillMetadata) {
+  return {
+    name: s.name,
+    description: s.description,
+    scope: s.scope,
+    path: s.path,
+    enabled: snapshot.isEnabled(s),
+    implicit: s.policy.allowImplicitInvocation,
+    plugin: s.plugin?.id ?? null,
+  };
+}
+
+async function listSkills(ctx: CliContext, options: CommonOptions & { json?: boolean; all?: boolean }) {
+  const { snapshot } = await loadSnapshot(ctx, options);
+  const rows = snapshot.skills.filter((s) => options.all || snapshot.isEnabled(s)).map((s) =>
+    row(snapshot, s)
+  );
+  if (options.json) {
+    await ctx.out(
+      JSON.stringify({ skills: rows, errors: snapshot.errors, warnings: snapshot.warnings }, null, 2) + "\n",
+    );
+    return;
+  }
+  const lines = rows.length === 0 ? ["No skills found."] : [];
+  for (const r of rows) {
+    const flags = [
+      r.scope,
+      r.plugin && `plugin ${r.plugin}`,
+      !r.enabled && "disabled",
+      !r.implicit && "explicit only",
+    ]
+      .filter(Boolean).join(", ");
+    lines.push(`${r.name} (${flags})`, `    ${clip(r.description, 100)}`, `    ${r.path}`);
+  }
+  lines.push(...problemLines(snapshot));
+  await ctx.out(lines.join("\n") + "\n");
+}
+
+function problemLines(snapshot: SkillsSnapshot): string[] {
+  const lines: string[] = [];
+  if (snapshot.errors.length > 0) {
+    lines.push("", `errors (${snapshot.errors.length}):`);
+    for (const e of snapshot.errors) lines.push(`  ${e.path}: ${e.message}`);
+  }
+  if (snapshot.warnings.length > 0) {
+    lines.push("", `warnings (${snapshot.warnings.length}):`);
+    for (const w of snapshot.warnings) lines.push(`  ${w}`);
+  }
+  return lines;
+}
+
+async function showSkill(ctx: CliContext, ref: string, options: CommonOptions & { json?: boolean }) {
+  const { snapshot } = await loadSnapshot(ctx, options);
+  const found = await resolveSkillRef(ctx.platform.fs, snapshot, ref, snapshot.skills);
+  if (found.kind === "ambiguous") {
+    const paths = found.matches.map((s) => s.path).join(", ");
+    throw new UsageError(`Cannot show skill "${ref}": several skills have this name (${paths}); give a path`);
+  }
+  if (found.kind === "not_found") {
+    const error = snapshot.errors.find((e) => e.path.endsWith(ref) || e.path.endsWith(`${ref}/SKILL.md`));
+    const why = error ? `it failed to load: ${error.message}` : "no skill with this name or path";
+    throw new UsageError(`Cannot show skill "${ref}": ${why}`, { file: error?.path });
+  }
+  const skill = found.skill;
+  const read = await readSkillBody(ctx.platform.fs, skill.path);
+  if (!read.ok) throw new UsageError(`Cannot show skill "${ref}": ${read.error}`, { file: skill.path });
+  const split = extractFrontmatter(read.text);
+  const body = split.ok ? split.body : read.text;
+  if (options.json) {
+    await ctx.out(JSON.stringify({ ...skill, enabled: snapshot.isEnabled(skill), body }, null, 2) + "\n");
+    return;
+  }
+  const header = [
+    `name: ${skill.name}`,
+    `description: ${skill.description}`,
+    ...(skill.shortDescription ? [`short description: ${skill.shortDescription}`] : []),
+    `scope: ${skill.scope}${skill.plugin ? ` (plugin ${skill.plugin.id})` : ""}`,
+    `path: ${skill.path}`,
+    `enabled: ${snapshot.isEnabled(skill)}`,
+    `implicit invocation: ${skill.policy.allowImplicitInvocation}`,
+    ...(skill.dependencies
+      ? [`dependencies: ${skill.dependencies.tools.map((t) => `${t.type}:${t.value}`).join(", ")}`]
+      : []),
+    ...Object.entries(skill.extra).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`),
+  ];
+  await ctx.out(`${header.join("\n")}\n---\n${body.replace(/^\n+/, "")}${body.endsWith("\n") ? "" : "\n"}`);
+}
+
+async function doctor(ctx: CliContext, options: CommonOptions & { json?: boolean }) {
+  const { input, snapshot } = await loadSnapshot(ctx, options);
+  const catalog = renderSkillsCatalog(snapshot, input.catalog);
+  const hidden = hiddenSkills(snapshot, catalog);
+  const roots = snapshot.roots.map((r) => ({
+    path: r.path,
+    kind: r.kind,
+    scope: r.scope,
+    status: r.status,
+    ...(r.duplicateOf ? { duplicateOf: r.duplicateOf } : {}),
+    skills: r.skillsFound,
+    dirs: r.dirsScanned,
+    entries: r.entriesScanned,
+    watched: r.watched,
+  }));
+  if (options.json) {
+    const report = {
+      roots,
+      errors: snapshot.errors,
+      warnings: snapshot.warnings,
+      catalog: catalog.stats,
+      hidden,
+    };
+    await ctx.out(JSON.stringify({ ...report, catalogWarnings: catalog.warnings }, null, 2) + "\n");
+    return;
+  }
+  const lines = ["roots:"];
+  for (const r of roots) {
+    const counts = r.status === "ok" || r.status === "incomplete"
+      ? ` — ${r.skills} skills, ${r.dirs} dirs, ${r.entries} entries${r.watched ? ", watched" : ""}`
+      : r.duplicateOf
+      ? ` of ${r.duplicateOf}`
+      : "";
+    lines.push(`  [${r.scope}] ${r.path}: ${r.status}${counts}`);
+  }
+  const s = catalog.stats;
+  const unit = s.budget.kind === "tokens" ? `${s.budget.limit} tokens` : `${s.budget.limit} characters`;
+  lines.push(
+    "",
+    `catalog: ${s.included} of ${s.candidates} skills shown, budget ${unit}` +
+      (input.catalog.includeInstructions ? "" : " (disabled by skills.include_instructions = false)"),
+  );
+  for (const w of catalog.warnings) lines.push(`  warning: ${w}`);
+  if (hidden.length > 0) lines.push("", "hidden or ambiguous:");
+  for (const h of hidden) lines.push(`  ${h.name || "(duplicate)"} ${h.path}: ${h.reason} — ${h.detail}`);
+  lines.push(...problemLines(snapshot));
+  await ctx.out(lines.join("\n") + "\n");
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

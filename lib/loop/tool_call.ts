@@ -1,0 +1,158 @@
+import type {
+  ConversationItem,
+  EventSink,
+  HookTurnContext,
+  LifecycleHooks,
+  ToolDefinition,
+  ToolResult,
+} from "../shared/mod.ts";
+import { describeError } from "../shared/mod.ts";
+import type { Approver } from "./ports.ts";
+
+export interface CallEnv {
+  tools: Map<string, ToolDefinition>;
+  hooks: LifecycleHooks;
+  hookContext: HookTurnContext;
+  approver: Approver;
+  approvalPolicy: string;
+  events: EventSink;
+  cwd: string;
+  signal: AbortSignal;
+}
+
+export interface CallOutcome {
+  output: ConversationItem & { type: "function_call_output" };
+  /** Developer messages hooks added around this call. */
+  contexts: string[];
+}
+
+type Call = ConversationItem & { type: "function_call" };
+
+const output = (call: Call, result: ToolResult): CallOutcome["output"] => ({
+  type: "function_call_output",
+  callId: call.callId,
+  output: result.output,
+  status: result.status,
+  ...(result.content ? { content: result.content } : {}),
+});
+
+/**
+ * One call through the whole chain (MCP-13 for every tool, built-in or MCP):
+ * parse → PreToolUse → approval policy → PermissionRequest → person → run → PostToolUse.
+ * Always returns exactly one output, whatever fails.
+ */
+export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome> {
+  const contexts: string[] = [];
+  const finish = (result: ToolResult) => ({ output: output(call, result), contexts });
+  if (env.signal.aborted) return finish({ output: "aborted: the turn was interrupted", status: "aborted" });
+  const tool = env.tools.get(call.name);
+  if (!tool) return finish({ output: `unknown tool "${call.name}"`, status: "error" });
+  let args: unknown;
+  try {
+    args = tool.parseArguments(call.arguments.trim() === "" ? {} : JSON.parse(call.arguments));
+  } catch (error) {
+    return finish({ output: `invalid arguments for ${tool.name}: ${describeError(error)}`, status: "error" });
+  }
+  const hookInput = () => ({
+    toolName: tool.hookName,
+    aliases: tool.hookAliases,
+    toolInput: tool.toHookInput ? tool.toHookInput(args) : args,
+    toolUseId: call.callId,
+  });
+
+  const pre = await env.hooks.preToolUse(env.hookContext, hookInput());
+  contexts.push(...pre.additionalContexts);
+  if (pre.block) return finish({ output: blockedMessage(tool, args, pre.block.reason), status: "denied" });
+  if (pre.updatedInput !== undefined) {
+    try {
+      args = tool.parseArguments(
+        tool.fromHookInput ? tool.fromHookInput(pre.updatedInput) : pre.updatedInput,
+      );
+    } catch (error) {
+      return finish({
+        output: `PreToolUse rewrite is invalid for ${tool.name}: ${describeError(error)}`,
+        status: "error",
+      });
+    }
+  }
+
+  const approval = await decideApproval(tool, args, call.callId, env, hookInput);
+  if (approval.kind === "denied") return finish({ output: approval.reason, status: "denied" });
+
+  let result: ToolResult;
+  try {
+    result = await tool.run(args, {
+      callId: call.callId,
+      cwd: env.cwd,
+      signal: env.signal,
+      emit: env.events,
+      escalated: approval.kind === "escalated",
+    });
+  } catch (error) {
+    result = env.signal.aborted
+      ? { output: "aborted: the turn was interrupted", status: "aborted" }
+      : { output: `tool ${tool.name} failed: ${describeError(error)}`, status: "error" };
+  }
+  if (env.signal.aborted && result.status !== "aborted") {
+    result = { output: `aborted: the turn was interrupted\n${result.output}`, status: "aborted" };
+  }
+
+  if (result.status !== "aborted") {
+    const post = await env.hooks.postToolUse(env.hookContext, {
+      ...hookInput(),
+      toolResponse: result.output,
+    });
+    contexts.push(...post.additionalContexts);
+    if (post.feedback !== undefined) result = { output: post.feedback, status: result.status };
+  }
+  return finish(result);
+}
+
+function blockedMessage(tool: ToolDefinition, args: unknown, reason: string): string {
+  const command = (args as { command?: unknown })?.command;
+  return typeof command === "string"
+    ? `Command blocked by PreToolUse hook: ${reason}. Command: ${command}`
+    : `Tool call blocked by PreToolUse hook: ${reason}. Tool: ${tool.hookName}`;
+}
+
+type ApprovalVerdict = { kind: "ok" } | { kind: "escalated" } | { kind: "denied"; reason: string };
+
+async function decideApproval(
+  tool: ToolDefinition,
+  args: unknown,
+  callId: string,
+  env: CallEnv,
+  hookInput: () => { toolName: string; aliases: string[]; toolInput: unknown; toolUseId: string },
+): Promise<ApprovalVerdict> {
+  const need = tool.approval(args, { cwd: env.cwd });
+  if (need.kind === "none") return { kind: "ok" };
+  if (need.kind === "forbidden") return { kind: "denied", reason: `denied: ${need.reason}` };
+  const decided = (decision: "approved" | "denied", by: string, reason?: string) =>
+    env.events({ type: "approval.decided", call_id: callId, decision, by, ...(reason ? { reason } : {}) });
+  if (env.approvalPolicy === "never") {
+    const reason = `denied: ${need.reason} (approval_policy = "never" does not ask)`;
+    decided("denied", "policy", reason);
+    return { kind: "denied", reason };
+  }
+  const hook = await env.hooks.permissionRequest(env.hookContext, { ...hookInput(), reason: need.reason });
+  if (hook.decision === "deny") {
+    const reason = `denied by PermissionRequest hook: ${
+      hook.message ?? "PermissionRequest hook denied approval"
+    }`;
+    decided("denied", "hook", reason);
+    return { kind: "denied", reason };
+  }
+  if (hook.decision === "allow") {
+    decided("approved", "hook");
+    return { kind: "escalated" };
+  }
+  env.events({ type: "approval.requested", call_id: callId, tool: tool.name, reason: need.reason });
+  const answer = await env.approver.request({ callId, tool, args, reason: need.reason });
+  if (answer.decision === "denied") {
+    const reason = `denied: ${answer.reason ?? need.reason}`;
+    decided("denied", "user", reason);
+    return { kind: "denied", reason };
+  }
+  decided("approved", "user");
+  return { kind: "escalated" };
+}

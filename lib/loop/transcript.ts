@@ -1,0 +1,111 @@
+import * as path from "node:path";
+import type { FileSystem } from "../platform/mod.ts";
+import { type ConversationItem, UsageError } from "../shared/mod.ts";
+
+export interface SessionMeta {
+  id: string;
+  created: string;
+  cwd: string;
+  model: string;
+}
+
+type Line =
+  | { type: "session_meta"; meta: SessionMeta }
+  | { type: "item"; item: ConversationItem }
+  | { type: "turn"; turn_id: string; status: string };
+
+/**
+ * The thread's transcript: JSONL under $TRELLIS_HOME/sessions/, appended line by line as items
+ * exist, so a crash loses at most the line being written and a resume sees a consistent prefix.
+ */
+export class TranscriptStore {
+  constructor(private readonly fs: FileSystem, private readonly dir: string) {}
+
+  fileOf(id: string): string {
+    return path.join(this.dir, `${id}.jsonl`);
+  }
+
+  /** An ephemeral transcript keeps items in memory only (previews). */
+  async create(options: { ephemeral?: boolean }, meta: SessionMeta): Promise<Transcript> {
+    if (options.ephemeral) return new Transcript(this.fs, null, meta, []);
+    await this.fs.mkdir(this.dir);
+    const transcript = new Transcript(this.fs, this.fileOf(meta.id), meta, []);
+    await transcript.append({ type: "session_meta", meta });
+    return transcript;
+  }
+
+  /** Opens `id`, or the most recently written session for `"--last"`. */
+  async open(id: string | "--last"): Promise<Transcript> {
+    const file = id === "--last" ? await this.latest() : this.fileOf(id);
+    let text: string;
+    try {
+      text = await this.fs.readTextFile(file);
+    } catch {
+      throw new UsageError(`Cannot resume session "${id}": no transcript at ${file}`, { file });
+    }
+    const lines = text.split("\n").filter((l) => l.trim() !== "").flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Line];
+      } catch {
+        return []; // a torn last line from a crash
+      }
+    });
+    const meta = lines.find((l) => l.type === "session_meta");
+    if (!meta || meta.type !== "session_meta") {
+      throw new UsageError(`Cannot resume session "${id}": ${file} has no session header`, { file });
+    }
+    const items = lines.flatMap((l) => l.type === "item" ? [l.item] : []);
+    const transcript = new Transcript(this.fs, file, meta.meta, items);
+    await transcript.closeDanglingCalls();
+    return transcript;
+  }
+
+  private async latest(): Promise<string> {
+    let best: { file: string; mtime: number } | null = null;
+    for (const entry of await this.fs.readDir(this.dir).catch(() => [])) {
+      if (!entry.name.endsWith(".jsonl")) continue;
+      const file = path.join(this.dir, entry.name);
+      const info = await this.fs.stat(file);
+      if (info && (!best || info.mtimeMs > best.mtime)) best = { file, mtime: info.mtimeMs };
+    }
+    if (!best) throw new UsageError(`Cannot resume the last session: no sessions in ${this.dir}`);
+    return best.file;
+  }
+}
+
+export class Transcript {
+  constructor(
+    private readonly fs: FileSystem,
+    readonly file: string | null,
+    readonly meta: SessionMeta,
+    readonly items: ConversationItem[],
+  ) {}
+
+  async append(line: Line): Promise<void> {
+    if (this.file !== null) await this.fs.appendTextFile(this.file, JSON.stringify(line) + "\n");
+  }
+
+  async recordItem(item: ConversationItem): Promise<void> {
+    this.items.push(item);
+    await this.append({ type: "item", item });
+  }
+
+  async recordTurn(turnId: string, status: string): Promise<void> {
+    await this.append({ type: "turn", turn_id: turnId, status });
+  }
+
+  /** A process killed mid-call leaves calls without outputs; give each an aborted one (SPEC §8). */
+  async closeDanglingCalls(): Promise<void> {
+    const answered = new Set(this.items.flatMap((i) => i.type === "function_call_output" ? [i.callId] : []));
+    for (const item of [...this.items]) {
+      if (item.type === "function_call" && !answered.has(item.callId)) {
+        await this.recordItem({
+          type: "function_call_output",
+          callId: item.callId,
+          output: "aborted: the session ended before this call finished",
+          status: "aborted",
+        });
+      }
+    }
+  }
+}

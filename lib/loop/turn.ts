@@ -1,0 +1,178 @@
+import type {
+  ConversationItem,
+  EventSink,
+  HookTurnContext,
+  LifecycleHooks,
+  ToolDefinition,
+  Usage,
+} from "../shared/mod.ts";
+import { addUsage, CancelledError, describeError, emptyUsage, isTrellisError } from "../shared/mod.ts";
+import type { Approver, ItemRecorder, ModelClient, StepToolCatalog } from "./ports.ts";
+import { sampleStep } from "./sampling.ts";
+import { type CallOutcome, runToolCall } from "./tool_call.ts";
+import { runCallsInOrder } from "./call_scheduler.ts";
+
+export interface TurnOptions {
+  turnId: string;
+  model: ModelClient;
+  modelName: string;
+  instructions: string;
+  /** Everything recorded before this turn (resumed transcript + earlier turns). */
+  history: ConversationItem[];
+  /** The user's prompt for this turn. */
+  prompt: string;
+  /** Items injected after the prompt (selected skill bodies, plugin summaries …). */
+  injected: ConversationItem[];
+  /** Called before every sampling: the step's immutable tool snapshot. */
+  captureTools: () => StepToolCatalog;
+  hooks: LifecycleHooks;
+  hookContext: Omit<HookTurnContext, "turnId" | "signal">;
+  approver: Approver;
+  approvalPolicy: string;
+  events: EventSink;
+  record: ItemRecorder;
+  maxSteps: number;
+  signal: AbortSignal;
+  cwd: string;
+  /** Observes each completed call (implicit skill-use detection, telemetry). */
+  onCall?: (tool: ToolDefinition, args: string) => void;
+}
+
+export type TurnStatus = "completed" | "blocked" | "stopped" | "max_steps" | "failed" | "aborted";
+
+export interface TurnResult {
+  status: TurnStatus;
+  lastMessage: string | null;
+  usage: Usage;
+  steps: number;
+  error?: { message: string; code?: string };
+}
+
+/**
+ * One turn: prompt hooks, then sample → run calls → feed outputs back until the model answers
+ * without calls (and Stop hooks do not continue) or --max-steps is reached. Every call the model
+ * issued gets exactly one recorded output, also when the turn is cancelled or the stream breaks.
+ */
+export async function runTurn(options: TurnOptions): Promise<TurnResult> {
+  const hookContext: HookTurnContext = {
+    ...options.hookContext,
+    turnId: options.turnId,
+    signal: options.signal,
+  };
+  const conversation = [...options.history];
+  const record = async (item: ConversationItem) => {
+    conversation.push(item);
+    await options.record(item);
+  };
+  const developer = (content: string) => record({ type: "message", role: "developer", content });
+  let usage = emptyUsage();
+  let steps = 0;
+  let lastMessage: string | null = null;
+  options.events({ type: "turn.started", turn_id: options.turnId });
+
+  const prompt = await options.hooks.userPromptSubmit(hookContext, { prompt: options.prompt });
+  if (prompt.block) {
+    for (const c of prompt.additionalContexts) await developer(c);
+    options.events({
+      type: "warning",
+      message: `UserPromptSubmit hook blocked the prompt: ${prompt.block.reason}`,
+    });
+    return finish("blocked");
+  }
+  await record({ type: "message", role: "user", content: options.prompt });
+  for (const c of prompt.additionalContexts) await developer(c);
+  if (prompt.stop) return finish("stopped");
+  for (const item of options.injected) await record(item);
+
+  let stopHookActive = false;
+  let itemCounter = 0;
+  const nextItemId = () => `item_${options.turnId}_${itemCounter++}`;
+  try {
+    while (steps < options.maxSteps) {
+      steps++;
+      const catalog = options.captureTools();
+      let outcomes: CallOutcome[] = [];
+      try {
+        const sampled = await sampleStep(options.model, {
+          model: options.modelName,
+          instructions: options.instructions,
+          input: conversation,
+          tools: catalog.tools.map((t) => ({
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+          })),
+          parallelToolCalls: true,
+        }, { signal: options.signal, events: options.events, nextItemId });
+        usage = addUsage(usage, sampled.usage);
+        for (const item of sampled.items) await record(item);
+        const calls = sampled.items.filter((i): i is ConversationItem & { type: "function_call" } =>
+          i.type === "function_call"
+        );
+        const message = sampled.items.filter((i) => i.type === "message" && i.role === "assistant").at(-1);
+        if (message?.type === "message") lastMessage = message.content;
+        const tools = new Map(catalog.tools.map((t) => [t.name, t]));
+        outcomes = await runCallsInOrder(calls, tools, {
+          run: (call) =>
+            runToolCall(call, {
+              tools,
+              hooks: options.hooks,
+              hookContext,
+              approver: options.approver,
+              approvalPolicy: options.approvalPolicy,
+              events: options.events,
+              cwd: options.cwd,
+              signal: options.signal,
+            }),
+          events: options.events,
+          nextItemId,
+          onCall: options.onCall,
+        });
+        for (const o of outcomes) await record(o.output);
+        for (const o of outcomes) for (const c of o.contexts) await developer(c);
+        if (options.signal.aborted) throw new CancelledError();
+        if (calls.length > 0) continue;
+      } finally {
+        catalog.release();
+      }
+      const stop = await options.hooks.stop(hookContext, {
+        stopHookActive,
+        lastAssistantMessage: lastMessage,
+      });
+      if (stop.shouldStop || stop.continuations.length === 0) return finish("completed");
+      stopHookActive = true;
+      await record({
+        type: "message",
+        role: "user",
+        content: stop.continuations.map((c) =>
+          `<hook_prompt hook_run_id="${escapeXml(c.runId)}">${escapeXml(c.reason)}</hook_prompt>`
+        ).join("\n"),
+      });
+    }
+    return finish("max_steps", {
+      message: `reached the step limit (--max-steps ${options.maxSteps})`,
+      code: "max_steps",
+    });
+  } catch (error) {
+    if (options.signal.aborted || error instanceof CancelledError) {
+      return finish("aborted", { message: "interrupted", code: "cancelled" });
+    }
+    return finish("failed", {
+      message: describeError(error),
+      code: isTrellisError(error) ? error.code : "internal",
+    });
+  }
+
+  function finish(status: TurnStatus, error?: { message: string; code?: string }): TurnResult {
+    if (status === "completed" || status === "blocked" || status === "stopped") {
+      options.events({ type: "turn.completed", turn_id: options.turnId, usage, steps });
+    } else {
+      options.events({ type: "turn.failed", turn_id: options.turnId, error: error ?? { message: status } });
+    }
+    return { status, lastMessage, usage, steps, ...(error ? { error } : {}) };
+  }
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}

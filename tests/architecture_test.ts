@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { platform } from "../lib/platform/mod.ts";
+
+// Who may import whom (ARCHITECTURE.md): shared ← platform ← config ← peers ← app ← cli.
+const PEERS = ["model", "tools", "mcp", "skills", "hooks", "plugins", "loop"];
+const ALLOWED: Record<string, string[]> = {
+  shared: [],
+  platform: ["shared"],
+  config: ["shared", "platform"],
+  ...Object.fromEntries(PEERS.map((p) => [p, ["shared", "platform", "config"]])),
+  app: ["shared", "platform", "config", ...PEERS],
+  cli: ["shared", "platform", "config", ...PEERS, "app"],
+};
+const RUNTIME_ONLY = /\b(Deno|Bun)\.[A-Za-z]|from "node:(fs|fs\/promises|child_process|process)"/;
+
+const lib = new URL("../lib/", import.meta.url).pathname;
+
+async function sources(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await platform.fs.readDir(dir)) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory) out.push(...await sources(full));
+    else if (entry.name.endsWith(".ts")) out.push(full);
+  }
+  return out;
+}
+
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/(?:import|export)\s[^"']*?from\s+["']([^"']+)["']/g)].map((m) => m[1]);
+}
+
+Deno.test("architecture: folders import only what the layering allows, through mod.ts", async () => {
+  const problems: string[] = [];
+  for (const file of await sources(lib)) {
+    const folder = path.relative(lib, file).split(path.sep)[0];
+    const text = await platform.fs.readTextFile(file);
+    for (const spec of importsOf(text)) {
+      if (!spec.startsWith(".")) continue;
+      const target = path.resolve(path.dirname(file), spec);
+      const rel = path.relative(lib, target);
+      if (rel.startsWith("..")) {
+        problems.push(`${path.relative(lib, file)} imports outside lib: ${spec}`);
+        continue;
+      }
+      const targetFolder = rel.split(path.sep)[0];
+      if (targetFolder === folder) continue;
+      if (!(ALLOWED[folder] ?? []).includes(targetFolder)) {
+        problems.push(`${path.relative(lib, file)}: ${folder} may not import ${targetFolder} (${spec})`);
+      }
+      if (path.basename(target) !== "mod.ts") {
+        problems.push(`${path.relative(lib, file)}: cross-folder import must go through mod.ts (${spec})`);
+      }
+    }
+  }
+  assert.deepStrictEqual(problems, []);
+});
+
+Deno.test("architecture: only lib/platform touches Deno, Bun and side-effecting node modules", async () => {
+  const offenders: string[] = [];
+  for (const file of await sources(lib)) {
+    if (path.relative(lib, file).startsWith("platform")) continue;
+    const code = (await platform.fs.readTextFile(file)).replace(/^\s*(\/\/|\*).*$/gm, "");
+    if (RUNTIME_ONLY.test(code)) offenders.push(path.relative(lib, file));
+  }
+  assert.deepStrictEqual(offenders, []);
+});
+
+Deno.test("architecture: no dynamic import() in lib", async () => {
+  const offenders: string[] = [];
+  for (const file of await sources(lib)) {
+    if (/\bimport\s*\(/.test(await platform.fs.readTextFile(file))) offenders.push(path.relative(lib, file));
+  }
+  assert.deepStrictEqual(offenders, []);
+});

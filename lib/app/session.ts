@@ -62,7 +62,19 @@ export class Session {
   static async open(options: SessionOptions): Promise<Session> {
     const { platform, loaded, events } = options;
     const config = loaded.config;
-    const model = options.model ?? createModelClient(resolveProvider(config, platform.env));
+    const model = options.model ?? createModelClient(
+      resolveProvider(config, platform.env, { requireKey: !options.preview }),
+      {
+        ...(config.model_reasoning_effort
+          ? { reasoning: { effort: config.model_reasoning_effort, summary: "auto" as const } }
+          : {}),
+        onRetry: (r) =>
+          events({
+            type: "notice",
+            message: `model: ${r.reason}, retrying ${r.attempt}/${r.maxRetries} in ${r.delayMs} ms`,
+          }),
+      },
+    );
     const sandbox = await detectSandbox(platform);
     const profile = await resolvePermissionProfile(config, loaded.paths.cwd, {
       fs: platform.fs,

@@ -1,0 +1,80 @@
+/** ModelRequest → the body of `POST /chat/completions` (streaming, with usage). */
+import type { ConversationItem, ModelRequest, OutputPart } from "../shared/mod.ts";
+
+type ChatMessage = Record<string, unknown> & { role: string };
+interface ChatToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export function toChatBody(request: ModelRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: request.model,
+    messages: toChatMessages(request.instructions, request.input),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+    body.tool_choice = "auto";
+    body.parallel_tool_calls = request.parallelToolCalls;
+  }
+  return body;
+}
+
+/**
+ * Developer and system items become system messages; consecutive function calls join the
+ * assistant message before them, since Chat Completions carries calls on the assistant turn.
+ * Reasoning items have no chat equivalent and are left out.
+ */
+export function toChatMessages(instructions: string, input: ConversationItem[]): ChatMessage[] {
+  const messages: ChatMessage[] = instructions ? [{ role: "system", content: instructions }] : [];
+  for (const item of input) {
+    switch (item.type) {
+      case "message":
+        messages.push({ role: item.role === "developer" ? "system" : item.role, content: item.content });
+        break;
+      case "reasoning":
+        break;
+      case "function_call":
+        assistantFor(messages).tool_calls.push({
+          id: item.callId,
+          type: "function",
+          function: { name: item.name, arguments: item.arguments },
+        });
+        break;
+      case "function_call_output":
+        messages.push({
+          role: "tool",
+          tool_call_id: item.callId,
+          content: textOutput(item.output, item.content),
+        });
+        break;
+    }
+  }
+  return messages;
+}
+
+function assistantFor(messages: ChatMessage[]): ChatMessage & { tool_calls: ChatToolCall[] } {
+  const last = messages.at(-1);
+  if (last?.role === "assistant") {
+    last.tool_calls ??= [];
+    return last as ChatMessage & { tool_calls: ChatToolCall[] };
+  }
+  const created = { role: "assistant", content: null, tool_calls: [] as ChatToolCall[] };
+  messages.push(created);
+  return created;
+}
+
+/** Chat tool messages are text only, so images and audio become a note the model can read. */
+function textOutput(output: string, content: OutputPart[] | undefined): string {
+  if (!content || content.every((part) => part.type === "text")) return output;
+  const notes = content
+    .filter((part) => part.type !== "text")
+    .map((part) => `[${part.type} omitted: ${"mimeType" in part ? part.mimeType : "unknown"}]`);
+  return [output, ...notes].filter((text) => text !== "").join("\n");
+}

@@ -1,0 +1,28 @@
+/**
+ * Model providers: resolves `model_provider` against config and the built-ins, and streams
+ * provider-neutral events from the OpenAI Responses API or Chat Completions, with retries,
+ * idle timeout, cancellation and one-line typed errors.
+ *
+ * @example
+ * ```ts
+ * import { createModelClient, resolveProvider } from "./lib/model/mod.ts";
+ * import { platform } from "./lib/platform/mod.ts";
+ * const provider = resolveProvider({ model_provider: "ollama" }, platform.env);
+ * const client = createModelClient(provider);
+ * const request = { model: "llama3", instructions: "", input: [], tools: [], parallelToolCalls: true };
+ * for await (const event of client.stream(request, new AbortController().signal)) {
+ *   if (event.type === "text_delta") console.log(event.delta);
+ * }
+ * ```
+ * @module
+ */
+export { createModelClient } from "./model_client.ts";
+export type { ModelClient } from "./model_client.ts";
+export type { ModelClientOptions, RetryInfo } from "./client_settings.ts";
+export { endpointUrl } from "./client_settings.ts";
+export { resolveProvider } from "./provider.ts";
+export type { ResolvedProvider, ResolveProviderOptions, WireApi } from "./provider.ts";
+export { toResponsesBody } from "./responses_request.ts";
+export { toChatBody } from "./chat_request.ts";
+export { createSseParser } from "./sse_parser.ts";
+export type { SseEvent, SseParser } from "./sse_parser.ts";

@@ -1,0 +1,103 @@
+import { BUILT_IN_PROVIDERS, type TrellisConfig } from "../config/mod.ts";
+import { UsageError } from "../shared/mod.ts";
+
+export type WireApi = "responses" | "chat";
+
+/** A provider with its endpoint, credentials and limits resolved from config and the environment. */
+export interface ResolvedProvider {
+  id: string;
+  name: string;
+  /** Without a trailing slash; `/responses` or `/chat/completions` is appended. */
+  baseUrl: string;
+  wireApi: WireApi;
+  apiKey?: string;
+  /** The variable the key comes from, so errors can say what to check. */
+  envKey?: string;
+  /** Extra request headers (static and from `env_http_headers`), without Authorization. */
+  headers: Record<string, string>;
+  queryParams: Record<string, string>;
+  requestMaxRetries?: number;
+  streamMaxRetries?: number;
+  streamIdleTimeoutMs?: number;
+}
+
+type ProviderEntry = NonNullable<TrellisConfig["model_providers"]>[string];
+
+export interface ResolveProviderOptions {
+  /** Fail when the provider's `env_key` is unset (default true); `debug prompt` needs no key. */
+  requireKey?: boolean;
+}
+
+/**
+ * Resolves `model_provider` against `model_providers` and the built-ins (`openai`, `ollama`).
+ * A user entry with a built-in's id is layered over the built-in, as Codex does.
+ */
+export function resolveProvider(
+  config: TrellisConfig,
+  env: (name: string) => string | undefined,
+  options: ResolveProviderOptions = {},
+): ResolvedProvider {
+  const id = config.model_provider ?? "openai";
+  const entry = lookupEntry(config, id);
+  const envKey = entry.env_key;
+  const apiKey = envKey ? nonEmpty(env(envKey)) : undefined;
+  if (envKey && !apiKey && options.requireKey !== false) {
+    const hint = entry.env_key_instructions ? ` (${entry.env_key_instructions})` : "";
+    throw new UsageError(
+      `Cannot use model provider "${id}": set the environment variable ${envKey}${hint}`,
+      { provider: id, field: envKey },
+      "model_auth",
+    );
+  }
+  return {
+    id,
+    name: entry.name ?? id,
+    baseUrl: trimSlash(baseUrlFor(id, entry, env)),
+    wireApi: entry.wire_api ?? "responses",
+    ...(apiKey ? { apiKey } : {}),
+    ...(envKey ? { envKey } : {}),
+    headers: headersFor(entry, env),
+    queryParams: { ...entry.query_params },
+    requestMaxRetries: entry.request_max_retries,
+    streamMaxRetries: entry.stream_max_retries,
+    streamIdleTimeoutMs: entry.stream_idle_timeout_ms,
+  };
+}
+
+function lookupEntry(config: TrellisConfig, id: string): ProviderEntry {
+  const builtIns: Record<string, ProviderEntry> = BUILT_IN_PROVIDERS;
+  const user = config.model_providers?.[id];
+  const builtIn = builtIns[id];
+  if (!user && !builtIn) {
+    const known = [...new Set([...Object.keys(builtIns), ...Object.keys(config.model_providers ?? {})])]
+      .sort();
+    throw new UsageError(
+      `Cannot use model provider "${id}": unknown provider (known: ${known.join(", ")})`,
+      { provider: id, field: "model_provider", known },
+      "config_unknown_provider",
+    );
+  }
+  return { ...builtIn, ...user };
+}
+
+function baseUrlFor(id: string, entry: ProviderEntry, env: (name: string) => string | undefined): string {
+  const override = id === "openai" ? nonEmpty(env("OPENAI_BASE_URL")) : undefined;
+  return override ?? entry.base_url ?? BUILT_IN_PROVIDERS.openai.base_url;
+}
+
+function headersFor(entry: ProviderEntry, env: (name: string) => string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { ...entry.http_headers };
+  for (const [header, variable] of Object.entries(entry.env_http_headers ?? {})) {
+    const value = nonEmpty(env(variable));
+    if (value) headers[header] = value;
+  }
+  return headers;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value && value.trim() !== "" ? value.trim() : undefined;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}

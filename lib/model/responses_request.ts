@@ -1,0 +1,67 @@
+/** ModelRequest → the body of `POST /responses` (OpenAI Responses API, streaming). */
+import type { ConversationItem, ModelRequest, OutputPart } from "../shared/mod.ts";
+
+type WireItem = Record<string, unknown>;
+
+export function toResponsesBody(request: ModelRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: request.model,
+    instructions: request.instructions,
+    input: request.input.flatMap(toResponsesItem),
+    stream: true,
+    // Nothing is stored server-side, so items are sent in full and without server ids.
+    store: false,
+  };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      strict: false,
+    }));
+    body.tool_choice = "auto";
+    body.parallel_tool_calls = request.parallelToolCalls;
+  }
+  return body;
+}
+
+/**
+ * Reasoning items are left out: with `store: false` the API only accepts them back with the
+ * encrypted content Trellis does not keep, and their summaries are for people, not the model.
+ */
+export function toResponsesItem(item: ConversationItem): WireItem[] {
+  switch (item.type) {
+    case "message":
+      return [{
+        type: "message",
+        role: item.role,
+        content: [{ type: item.role === "assistant" ? "output_text" : "input_text", text: item.content }],
+      }];
+    case "reasoning":
+      return [];
+    case "function_call":
+      return [{ type: "function_call", call_id: item.callId, name: item.name, arguments: item.arguments }];
+    case "function_call_output":
+      return [{
+        type: "function_call_output",
+        call_id: item.callId,
+        output: outputFor(item.output, item.content),
+      }];
+  }
+}
+
+/** Plain text unless the output carries images, which the Responses API takes as `input_image` parts. */
+function outputFor(output: string, content: OutputPart[] | undefined): string | WireItem[] {
+  if (!content || !content.some((part) => part.type === "image")) return output;
+  const parts: WireItem[] = content.some((part) => part.type === "text")
+    ? []
+    : [{ type: "input_text", text: output }];
+  for (const part of content) {
+    if (part.type === "text") parts.push({ type: "input_text", text: part.text });
+    else if (part.type === "image") {
+      parts.push({ type: "input_image", image_url: `data:${part.mimeType};base64,${part.data}` });
+    } else parts.push({ type: "input_text", text: `[audio omitted: ${part.mimeType}]` });
+  }
+  return parts;
+}

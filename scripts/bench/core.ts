@@ -1,0 +1,126 @@
+/**
+ * Core figures of issue #2: cold start of dist/trellis, Trellis's own time in an exec turn (total
+ * minus the time the model server spent answering), peak RSS, and per-call overhead over 200 calls.
+ */
+import { startFixtureModelServer } from "../fixture_model_server.ts";
+
+type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
+
+const BIN = new URL("../../dist/trellis", import.meta.url).pathname;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function timed(argv: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const started = performance.now();
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "%M", ...argv],
+    cwd: options.cwd,
+    env: options.env,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const wall = performance.now() - started;
+  const lines = new TextDecoder().decode(out.stderr).trim().split("\n");
+  return { wall, rssKiB: Number(lines.at(-1)), code: out.code };
+}
+
+/** A loopback proxy in front of the fixture server that adds up how long the model side took. */
+async function modelTimer(target: string) {
+  let spent = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const started = performance.now();
+    const url = new URL(req.url);
+    const upstream = await fetch(target.replace(/\/v1$/, "") + url.pathname, {
+      method: req.method,
+      headers: req.headers,
+      body: await req.text(),
+    });
+    const body = await upstream.arrayBuffer();
+    spent += performance.now() - started;
+    return new Response(body, { status: upstream.status, headers: upstream.headers });
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/v1`,
+    take: () => {
+      const s = spent;
+      spent = 0;
+      return s;
+    },
+    close: () => server.shutdown(),
+  };
+}
+
+async function execTurn(script: string, runs: number) {
+  const own: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const root = await Deno.makeTempDir({ prefix: "trellis-bench-" });
+    await Deno.mkdir(`${root}/ws`);
+    await Deno.mkdir(`${root}/home/.trellis`, { recursive: true });
+    await Deno.writeTextFile(`${root}/ws/notes.md`, "# Notes\n- TODO\n");
+    const fixture = await startFixtureModelServer({
+      script: new URL(`../../fixtures/models/${script}.yaml`, import.meta.url).pathname,
+    });
+    const timer = await modelTimer(fixture.url);
+    const run = await timed([
+      BIN,
+      "exec",
+      "--json",
+      "--max-steps",
+      "500",
+      "-c",
+      "model_provider=fixture",
+      "-c",
+      `model_providers.fixture.base_url=${JSON.stringify(timer.url)}`,
+      "go",
+    ], {
+      cwd: `${root}/ws`,
+      env: { PATH: Deno.env.get("PATH") ?? "", HOME: `${root}/home`, TRELLIS_SYSTEM_DIR: `${root}/etc` },
+    });
+    if (run.code !== 0) throw new Error(`exec failed with ${run.code}`);
+    own.push(run.wall - timer.take());
+    rss.push(run.rssKiB / 1024);
+    await timer.close();
+    await fixture.close();
+    await Deno.remove(root, { recursive: true });
+  }
+  return { own: median(own), rss: Math.max(...rss) };
+}
+
+export async function bench(): Promise<BenchRow[]> {
+  const starts: number[] = [];
+  for (let i = 0; i < 40; i++) starts.push((await timed([BIN, "--version"])).wall);
+  const one = await execTurn("single_read_file", 15);
+  const many = await execTurn("sequential_read_200", 3);
+  const perCall = (many.own - one.own) / 199;
+  return [
+    {
+      name: "dist/trellis --version cold start (median of 40)",
+      value: median(starts),
+      unit: "ms",
+      target: "≤ 15 ms",
+      pass: median(starts) <= 15,
+    },
+    {
+      name: "exec, one read_file turn: Trellis's own wall time (median of 15)",
+      value: one.own,
+      unit: "ms",
+      target: "≤ 50 ms",
+      pass: one.own <= 50,
+    },
+    {
+      name: "exec, one read_file turn: peak RSS",
+      value: one.rss,
+      unit: "MiB",
+      target: "≤ 120 MiB",
+      pass: one.rss <= 120,
+    },
+    {
+      name: "200 sequential tool calls: per-call overhead",
+      value: perCall,
+      unit: "ms",
+      target: "≤ 2 ms",
+      pass: perCall <= 2,
+    },
+  ];
+}

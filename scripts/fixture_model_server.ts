@@ -1,0 +1,403 @@
+/**
+ * A scripted model server for tests, benchmarks and the demo. It speaks the OpenAI Responses API
+ * (`POST /v1/responses`) and Chat Completions (`POST /v1/chat/completions`), both streaming SSE, and
+ * answers the n-th request with the n-th scripted step, whichever endpoint it arrives on.
+ *
+ * Script format (YAML, `fixtures/models/*.yaml`): a list of steps, or `{ steps: [...] }`.
+ *
+ * ```yaml
+ * steps:
+ *   - reasoning: "Looking at the file first."   # streamed as a reasoning summary, before the text
+ *     text: "Done."                             # assistant text, streamed word by word
+ *     tool_calls:                               # one or several (parallel) calls; call ids generated
+ *       - name: read_file
+ *         arguments: { path: notes.md }         # an object (sent JSON-encoded) or a string (sent as is)
+ *     usage: { input_tokens: 12, cached_tokens: 0, output_tokens: 3, reasoning_tokens: 0 }
+ *     delay_ms: 0          # wait before answering
+ *     event_delay_ms: 0    # wait between SSE events (for cancellation tests)
+ *     fail: { status: 500, body: "oops", headers: { retry-after: "1" }, times: 1 }
+ *                          # answer the first `times` requests that reach this step with this error,
+ *                          # then the step's normal reply; `times` omitted = every request fails
+ *     garbage: true        # 200 with a body that is not valid SSE/JSON
+ *     drop_after_events: 3 # close the stream after this many SSE events, before it completes
+ *     repeat: 200          # the step stands for this many identical consecutive steps
+ * ```
+ *
+ * `usage` defaults to rough counts (characters / 4). Once the script is exhausted every request gets
+ * the text "(fixture script exhausted)". Any other path answers 404.
+ *
+ * CLI: `deno run -A scripts/fixture_model_server.ts --script fixtures/models/x.yaml [--port 0]
+ * [--hostname 127.0.0.1] [--log requests.jsonl]` prints the base URL (ending in /v1) as its first
+ * stdout line, appends each request body to the log as one JSON line, and runs until SIGINT/SIGTERM.
+ */
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { platform } from "../lib/platform/mod.ts";
+
+const toolCallSchema = z.strictObject({
+  name: z.string(),
+  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}),
+  id: z.string().optional(),
+});
+
+const stepSchema = z.strictObject({
+  text: z.string().optional(),
+  reasoning: z.string().optional(),
+  tool_calls: z.array(toolCallSchema).optional(),
+  usage: z.strictObject({
+    input_tokens: z.number().int().optional(),
+    cached_tokens: z.number().int().optional(),
+    output_tokens: z.number().int().optional(),
+    reasoning_tokens: z.number().int().optional(),
+  }).optional(),
+  delay_ms: z.number().int().min(0).optional(),
+  event_delay_ms: z.number().int().min(0).optional(),
+  fail: z.strictObject({
+    status: z.number().int().min(400).max(599),
+    body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    times: z.number().int().positive().optional(),
+  }).optional(),
+  garbage: z.boolean().optional(),
+  drop_after_events: z.number().int().min(0).optional(),
+  repeat: z.number().int().positive().optional(),
+});
+
+const scriptSchema = z.union([z.array(stepSchema), z.strictObject({ steps: z.array(stepSchema) })]);
+
+export type FixtureStep = z.input<typeof stepSchema>;
+export type FixtureScript = z.input<typeof scriptSchema>;
+type Step = z.output<typeof stepSchema>;
+
+export interface FixtureModelServer {
+  /** Base URL ending in `/v1`. */
+  url: string;
+  /** Every request body received, in order (failed and retried ones included). */
+  requests: unknown[];
+  close(): Promise<void>;
+}
+
+export interface FixtureServerOptions {
+  /** A parsed script, or the path (or file URL) of a YAML script. */
+  script: string | URL | FixtureScript;
+  hostname?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** A JSONL file each request body is appended to. */
+  log?: string;
+}
+
+const EXHAUSTED: Step = { text: "(fixture script exhausted)" };
+const encoder = new TextEncoder();
+
+export async function startFixtureModelServer(options: FixtureServerOptions): Promise<FixtureModelServer> {
+  const steps = expandSteps(await loadScript(options.script));
+  const requests: unknown[] = [];
+  const failuresServed = new Map<number, number>();
+  const shutdown = new AbortController();
+  let cursor = 0;
+
+  const handle = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    const wire = path === "/v1/responses"
+      ? "responses"
+      : path === "/v1/chat/completions"
+      ? "chat"
+      : undefined;
+    if (request.method !== "POST" || !wire) return jsonError(404, `Not found: ${request.method} ${path}`);
+    let body: Record<string, unknown>;
+    try {
+      body = await request.json();
+    } catch {
+      return jsonError(400, "Request body is not JSON");
+    }
+    requests.push(body);
+    if (options.log) await platform.fs.appendTextFile(options.log, `${JSON.stringify(body)}\n`);
+    const index = cursor;
+    const step = steps[index] ?? EXHAUSTED;
+    if (step.delay_ms) await wait(step.delay_ms, shutdown.signal);
+    const served = failuresServed.get(index) ?? 0;
+    if (step.fail && (step.fail.times === undefined || served < step.fail.times)) {
+      failuresServed.set(index, served + 1);
+      return failureResponse(step.fail);
+    }
+    if (index < steps.length) cursor++;
+    if (step.garbage) return sse(['<html>this is not an event stream</html>\n\ndata: {"type": oops\n\n']);
+    const events = wire === "responses" ? responsesEvents(step, body) : chatEvents(step, body);
+    const limit = step.drop_after_events ?? events.length;
+    return sse(events.slice(0, limit), step.event_delay_ms ?? 0, shutdown.signal);
+  };
+
+  const server = await platform.serveHttp(handle, {
+    hostname: options.hostname ?? "127.0.0.1",
+    port: options.port,
+  });
+  const host = server.hostname.includes(":") ? `[${server.hostname}]` : server.hostname;
+  return {
+    url: `http://${host}:${server.port}/v1`,
+    requests,
+    close: async () => {
+      shutdown.abort();
+      await server.close();
+    },
+  };
+}
+
+async function loadScript(script: FixtureServerOptions["script"]): Promise<Step[]> {
+  let raw: unknown = script;
+  if (typeof script === "string" || script instanceof URL) {
+    const path = script instanceof URL ? decodeURIComponent(script.pathname) : script;
+    raw = parseYaml(await platform.fs.readTextFile(path)) ?? [];
+  }
+  const parsed = scriptSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `Cannot load fixture script "${String(script)}": ${issue.path.join(".")} ${issue.message}`,
+    );
+  }
+  return Array.isArray(parsed.data) ? parsed.data : parsed.data.steps;
+}
+
+function expandSteps(steps: Step[]): Step[] {
+  return steps.flatMap((step) => Array.from({ length: step.repeat ?? 1 }, () => step));
+}
+
+function jsonError(status: number, message: string): Response {
+  return Response.json({ error: { message, type: "invalid_request_error", code: null } }, { status });
+}
+
+function failureResponse(fail: NonNullable<Step["fail"]>): Response {
+  const body = typeof fail.body === "string"
+    ? fail.body
+    : JSON.stringify(fail.body ?? { error: { message: `fixture failure ${fail.status}`, type: "fixture" } });
+  return new Response(body, {
+    status: fail.status,
+    headers: { "content-type": "application/json", ...fail.headers },
+  });
+}
+
+/** Streams the events, `delayMs` apart; stops early when the client goes away or the server closes. */
+function sse(events: string[], delayMs = 0, shutdown?: AbortSignal): Response {
+  const stop = new AbortController();
+  const onShutdown = () => stop.abort();
+  shutdown?.addEventListener("abort", onShutdown, { once: true });
+  let index = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (index > 0 && delayMs > 0) await wait(delayMs, stop.signal);
+      if (index >= events.length || stop.signal.aborted) {
+        shutdown?.removeEventListener("abort", onShutdown);
+        controller.close();
+        return;
+      }
+      controller.enqueue(encoder.encode(events[index++]));
+    },
+    cancel() {
+      stop.abort();
+      shutdown?.removeEventListener("abort", onShutdown);
+    },
+  });
+  return new Response(stream, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  });
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function words(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
+}
+
+function argumentsText(call: Step["tool_calls"] extends (infer C)[] | undefined ? C : never): string {
+  return typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+}
+
+interface Usage {
+  input_tokens: number;
+  cached_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+}
+
+function usageFor(step: Step, body: unknown): Usage {
+  const produced = (step.text ?? "") + (step.tool_calls ?? []).map(argumentsText).join("");
+  return {
+    input_tokens: step.usage?.input_tokens ?? Math.ceil(JSON.stringify(body).length / 4),
+    cached_tokens: step.usage?.cached_tokens ?? 0,
+    output_tokens: step.usage?.output_tokens ?? Math.ceil(produced.length / 4),
+    reasoning_tokens: step.usage?.reasoning_tokens ?? Math.ceil((step.reasoning ?? "").length / 4),
+  };
+}
+
+function randomId(prefix: string): string {
+  return `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+}
+
+/** The Responses API event sequence for one step. */
+function responsesEvents(step: Step, body: Record<string, unknown>): string[] {
+  const responseId = randomId("resp");
+  const base = {
+    id: responseId,
+    object: "response",
+    model: body.model,
+    created_at: Math.floor(Date.now() / 1000),
+  };
+  const out: string[] = [];
+  const output: unknown[] = [];
+  const emit = (type: string, data: Record<string, unknown>) =>
+    out.push(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: out.length, ...data })}\n\n`);
+  emit("response.created", { response: { ...base, status: "in_progress", output: [] } });
+  const finishItem = (item: Record<string, unknown>) => {
+    emit("response.output_item.done", { output_index: output.length, item });
+    output.push(item);
+  };
+  if (step.reasoning) {
+    const id = randomId("rs");
+    emit("response.output_item.added", {
+      output_index: output.length,
+      item: { id, type: "reasoning", summary: [] },
+    });
+    for (const delta of words(step.reasoning)) {
+      emit("response.reasoning_summary_text.delta", {
+        item_id: id,
+        output_index: output.length,
+        summary_index: 0,
+        delta,
+      });
+    }
+    finishItem({ id, type: "reasoning", summary: [{ type: "summary_text", text: step.reasoning }] });
+  }
+  if (step.text !== undefined) {
+    const id = randomId("msg");
+    emit("response.output_item.added", {
+      output_index: output.length,
+      item: { id, type: "message", role: "assistant", status: "in_progress", content: [] },
+    });
+    for (const delta of words(step.text)) {
+      emit("response.output_text.delta", {
+        item_id: id,
+        output_index: output.length,
+        content_index: 0,
+        delta,
+      });
+    }
+    const content = [{ type: "output_text", text: step.text, annotations: [] }];
+    finishItem({ id, type: "message", role: "assistant", status: "completed", content });
+  }
+  for (const call of step.tool_calls ?? []) {
+    const item = {
+      id: randomId("fc"),
+      type: "function_call",
+      call_id: call.id ?? randomId("call"),
+      name: call.name,
+      arguments: argumentsText(call),
+      status: "completed",
+    };
+    emit("response.output_item.added", { output_index: output.length, item: { ...item, arguments: "" } });
+    emit("response.function_call_arguments.delta", {
+      item_id: item.id,
+      output_index: output.length,
+      delta: item.arguments,
+    });
+    finishItem(item);
+  }
+  const usage = usageFor(step, body);
+  emit("response.completed", {
+    response: {
+      ...base,
+      status: "completed",
+      output,
+      usage: {
+        input_tokens: usage.input_tokens,
+        input_tokens_details: { cached_tokens: usage.cached_tokens },
+        output_tokens: usage.output_tokens,
+        output_tokens_details: { reasoning_tokens: usage.reasoning_tokens },
+        total_tokens: usage.input_tokens + usage.output_tokens,
+      },
+    },
+  });
+  return out;
+}
+
+/** The Chat Completions chunk sequence for one step; tool call arguments arrive in two fragments. */
+function chatEvents(step: Step, body: Record<string, unknown>): string[] {
+  const base = { id: randomId("chatcmpl"), object: "chat.completion.chunk", created: 0, model: body.model };
+  const out: string[] = [];
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    out.push(
+      `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
+  chunk({ role: "assistant", content: "" });
+  for (const delta of words(step.reasoning ?? "")) chunk({ reasoning_content: delta });
+  for (const delta of words(step.text ?? "")) chunk({ content: delta });
+  (step.tool_calls ?? []).forEach((call, index) => {
+    const args = argumentsText(call);
+    const half = Math.floor(args.length / 2);
+    const id = call.id ?? randomId("call");
+    chunk({
+      tool_calls: [{
+        index,
+        id,
+        type: "function",
+        function: { name: call.name, arguments: args.slice(0, half) },
+      }],
+    });
+    chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] });
+  });
+  chunk({}, step.tool_calls?.length ? "tool_calls" : "stop");
+  const usage = usageFor(step, body);
+  const wireUsage = {
+    prompt_tokens: usage.input_tokens,
+    completion_tokens: usage.output_tokens,
+    total_tokens: usage.input_tokens + usage.output_tokens,
+    prompt_tokens_details: { cached_tokens: usage.cached_tokens },
+    completion_tokens_details: { reasoning_tokens: usage.reasoning_tokens },
+  };
+  out.push(`data: ${JSON.stringify({ ...base, choices: [], usage: wireUsage })}\n\n`);
+  out.push("data: [DONE]\n\n");
+  return out;
+}
+
+function cliOption(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  return index === -1 ? undefined : args[index + 1];
+}
+
+async function main(): Promise<void> {
+  const args = platform.args();
+  const script = cliOption(args, "--script");
+  if (!script) {
+    platform.writeStderr(
+      "usage: fixture_model_server.ts --script FILE.yaml [--port N] [--hostname H] [--log FILE]\n",
+    );
+    platform.exit(2);
+  }
+  const server = await startFixtureModelServer({
+    script,
+    port: Number(cliOption(args, "--port") ?? 0),
+    hostname: cliOption(args, "--hostname"),
+    log: cliOption(args, "--log"),
+  });
+  await platform.writeStdout(`${server.url}\n`);
+  const stop = async () => {
+    await server.close();
+    platform.exit(0);
+  };
+  platform.onSignal("SIGINT", stop);
+  platform.onSignal("SIGTERM", stop);
+}
+
+if (import.meta.main) await main();

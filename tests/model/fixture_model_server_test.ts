@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { createModelClient } from "../../lib/model/mod.ts";
+import { childEnv, platform } from "../../lib/platform/mod.ts";
+import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { collect, fixture, providerFor, request, withServer } from "./_fixture_client.ts";
+
+const signal = () => new AbortController().signal;
+
+type Final = { call: string; arguments: unknown } | { text: string };
+
+async function finalItems(url: string, wire: "responses" | "chat"): Promise<Final[]> {
+  const events = await collect(createModelClient(providerFor(url, wire)).stream(request(), signal()));
+  return events.flatMap((event): Final[] => {
+    if (event.type !== "item_done") return [];
+    const item = event.item;
+    if (item.type === "function_call") return [{ call: item.name, arguments: JSON.parse(item.arguments) }];
+    return item.type === "message" ? [{ text: item.content }] : [];
+  });
+}
+
+Deno.test("startFixtureModelServer() replays the demo script in order across wire formats", async () => {
+  await withServer("read_and_edit", async (server) => {
+    assert.deepEqual(await finalItems(server.url, "responses"), [{
+      call: "read_file",
+      arguments: { path: "notes.md" },
+    }]);
+    assert.deepEqual(await finalItems(server.url, "chat"), [
+      { call: "edit_file", arguments: { path: "notes.md", old_string: "TODO", new_string: "DONE" } },
+    ]);
+    assert.deepEqual(await finalItems(server.url, "responses"), [{
+      text: "I read notes.md and replaced TODO with DONE.",
+    }]);
+    assert.deepEqual(await finalItems(server.url, "responses"), [{ text: "(fixture script exhausted)" }]);
+    assert.equal(server.requests.length, 4);
+  });
+});
+
+Deno.test("startFixtureModelServer() repeats a step when it has repeat: N", async () => {
+  await withServer({
+    steps: [{ tool_calls: [{ name: "read_file", arguments: '{"path":"x"}' }], repeat: 3 }, { text: "end" }],
+  }, async (server) => {
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await finalItems(server.url, "chat"));
+    const call = [{ call: "read_file", arguments: { path: "x" } }];
+    assert.deepEqual(results, [call, call, call, [{ text: "end" }]]);
+  });
+});
+
+Deno.test("startFixtureModelServer() appends each request body to the log when log is set", async () => {
+  const dir = await platform.fs.makeTempDir("fixture_log_");
+  const log = `${dir}/requests.jsonl`;
+  const server = await startFixtureModelServer({ script: fixture("text_reply"), log });
+  try {
+    await collect(createModelClient(providerFor(server.url, "responses")).stream(request(), signal()));
+    const lines = (await platform.fs.readTextFile(log)).trim().split("\n").map((line) =>
+      JSON.parse(line) as { model: string }
+    );
+    assert.deepEqual(lines, server.requests);
+    assert.equal(lines[0].model, "fixture-model");
+  } finally {
+    await server.close();
+    await platform.fs.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("startFixtureModelServer() rejects a script when a step has an unknown key", async () => {
+  await assert.rejects(
+    startFixtureModelServer({ script: [{ txt: "typo" } as never] }),
+    /Cannot load fixture script/,
+  );
+});
+
+Deno.test("fixture_model_server.ts prints the base URL first and serves requests when run as a CLI", async () => {
+  const script = new URL("../../scripts/fixture_model_server.ts", import.meta.url).pathname;
+  const child = platform.spawn({
+    cmd: [
+      platform.execPath(),
+      "run",
+      "-A",
+      script,
+      "--script",
+      fixture("text_reply").pathname,
+      "--port",
+      "0",
+    ],
+    env: childEnv(platform.envAll(), { passThrough: ["DENO_DIR"] }),
+  });
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    out += chunk.value;
+  }
+  try {
+    const url = out.split("\n")[0];
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    assert.deepEqual(await finalItems(url, "chat"), [{ text: "Hello from the fixture model." }]);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await reader.cancel();
+    await child.stderr.cancel();
+  }
+});

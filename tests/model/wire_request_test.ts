@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { toChatBody, toResponsesBody } from "../../lib/model/mod.ts";
+import type { ConversationItem, ModelRequest } from "../../lib/shared/mod.ts";
+
+const conversation: ConversationItem[] = [
+  { type: "message", role: "developer", content: "Use tools." },
+  { type: "message", role: "user", content: "Read a.md" },
+  { type: "reasoning", summary: "thinking", id: "rs_1" },
+  { type: "message", role: "assistant", content: "Reading.", id: "msg_1" },
+  { type: "function_call", callId: "call_1", name: "read_file", arguments: '{"path":"a.md"}', id: "fc_1" },
+  { type: "function_call", callId: "call_2", name: "list_dir", arguments: "{}" },
+  { type: "function_call_output", callId: "call_1", output: "hello", status: "success" },
+  {
+    type: "function_call_output",
+    callId: "call_2",
+    output: "a screenshot",
+    status: "success",
+    content: [{ type: "image", mimeType: "image/png", data: "AAAA" }],
+  },
+];
+
+const request: ModelRequest = {
+  model: "m",
+  instructions: "Be brief.",
+  input: conversation,
+  tools: [{ name: "read_file", description: "Reads a file", parameters: { type: "object" } }],
+  parallelToolCalls: false,
+};
+
+Deno.test("toResponsesBody() maps items to Responses input, images to input_image, without reasoning or ids", () => {
+  assert.deepEqual(toResponsesBody(request), {
+    model: "m",
+    instructions: "Be brief.",
+    stream: true,
+    store: false,
+    input: [
+      { type: "message", role: "developer", content: [{ type: "input_text", text: "Use tools." }] },
+      { type: "message", role: "user", content: [{ type: "input_text", text: "Read a.md" }] },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Reading." }] },
+      { type: "function_call", call_id: "call_1", name: "read_file", arguments: '{"path":"a.md"}' },
+      { type: "function_call", call_id: "call_2", name: "list_dir", arguments: "{}" },
+      { type: "function_call_output", call_id: "call_1", output: "hello" },
+      {
+        type: "function_call_output",
+        call_id: "call_2",
+        output: [
+          { type: "input_text", text: "a screenshot" },
+          { type: "input_image", image_url: "data:image/png;base64,AAAA" },
+        ],
+      },
+    ],
+    tools: [{
+      type: "function",
+      name: "read_file",
+      description: "Reads a file",
+      parameters: { type: "object" },
+      strict: false,
+    }],
+    tool_choice: "auto",
+    parallel_tool_calls: false,
+  });
+});
+
+Deno.test("toChatBody() maps developer to system, joins calls onto the assistant turn and images to text", () => {
+  assert.deepEqual(toChatBody(request), {
+    model: "m",
+    stream: true,
+    stream_options: { include_usage: true },
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "system", content: "Use tools." },
+      { role: "user", content: "Read a.md" },
+      {
+        role: "assistant",
+        content: "Reading.",
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"a.md"}' } },
+          { id: "call_2", type: "function", function: { name: "list_dir", arguments: "{}" } },
+        ],
+      },
+      { role: "tool", tool_call_id: "call_1", content: "hello" },
+      { role: "tool", tool_call_id: "call_2", content: "a screenshot\n[image omitted: image/png]" },
+    ],
+    tools: [{
+      type: "function",
+      function: { name: "read_file", description: "Reads a file", parameters: { type: "object" } },
+    }],
+    tool_choice: "auto",
+    parallel_tool_calls: false,
+  });
+});
+
+Deno.test("toChatBody() leaves tools out when the request declares none", () => {
+  const body = toChatBody({
+    ...request,
+    input: [{ type: "function_call", callId: "c", name: "x", arguments: "{}" }],
+    tools: [],
+  });
+  assert.deepEqual(body.messages, [
+    { role: "system", content: "Be brief." },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c", type: "function", function: { name: "x", arguments: "{}" } }],
+    },
+  ]);
+  assert.equal("tools" in body, false);
+  assert.equal("parallel_tool_calls" in body, false);
+});

@@ -83,7 +83,12 @@ export class Session {
     if (!sandbox.available && profile.sandboxMode !== "danger-full-access") {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });
     }
-    const builtins = createBuiltinTools({ platform, profile, sandbox });
+    const builtins = createBuiltinTools({
+      platform,
+      profile,
+      sandbox,
+      ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
+    });
     const store = new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions"));
     const transcript = options.resume
       ? await store.open(options.resume)

@@ -29,6 +29,13 @@ export type {
 export { childEnv, DEFAULT_INHERITED_ENV } from "./child_env.ts";
 export { runCommand } from "./run_command.ts";
 export type { CommandResult } from "./run_command.ts";
+export {
+  canonicalPath,
+  detectSandbox,
+  sandboxArgv,
+  type SandboxPolicy,
+  type SandboxStatus,
+} from "./sandbox.ts";
 
 /** The platform of the running process: Bun inside the compiled binary, Deno otherwise. */
 export const platform: Platform = "Bun" in globalThis ? bunPlatform : denoPlatform;

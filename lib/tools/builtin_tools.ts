@@ -1,0 +1,33 @@
+import type { Platform, SandboxStatus } from "../platform/mod.ts";
+import type { BuiltinTool } from "./builtin_tool.ts";
+import { DEFAULT_OUTPUT_MAX_BYTES } from "./output_budget.ts";
+import type { PermissionProfile } from "./permission_profile.ts";
+import { readFileTool } from "./read_file_tool.ts";
+import { listDirTool } from "./list_dir_tool.ts";
+import { globTool } from "./glob_tool.ts";
+import { grepTool } from "./grep_tool.ts";
+import { writeFileTool } from "./write_file_tool.ts";
+import { editFileTool } from "./edit_file_tool.ts";
+import { shellTool } from "./shell_tool.ts";
+
+export interface BuiltinToolsOptions {
+  platform: Platform;
+  profile: PermissionProfile;
+  /** From `detectSandbox(platform)`; decides whether shell runs under bwrap or needs approval. */
+  sandbox: SandboxStatus;
+  /** Budget for one output before head+tail truncation (default 64 KiB). */
+  outputMaxBytes?: number;
+}
+
+/** The seven built-in tools, in declaration order; read-only ones may run in parallel. */
+export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTool[] {
+  const env = {
+    platform: options.platform,
+    profile: options.profile,
+    sandbox: options.sandbox,
+    outputMaxBytes: options.outputMaxBytes ?? DEFAULT_OUTPUT_MAX_BYTES,
+  };
+  return [readFileTool, listDirTool, globTool, grepTool, writeFileTool, editFileTool, shellTool].map((make) =>
+    make(env)
+  );
+}

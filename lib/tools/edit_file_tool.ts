@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
+import { describeFsError } from "./file_errors.ts";
+import type { ToolEnv } from "./tool_env.ts";
+
+const schema = z.object({
+  path: z.string().min(1).describe("File to edit, absolute or relative to the workspace"),
+  old_string: z.string().min(1).describe("Exact text to replace; must occur once unless replace_all"),
+  new_string: z.string().describe("Replacement text"),
+  replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
+}).refine((args) => args.old_string !== args.new_string, {
+  message: "new_string must differ from old_string",
+  path: ["new_string"],
+});
+type Args = z.infer<typeof schema>;
+
+/** `edit_file` / Edit: exact string replacement, refusing ambiguous or missing matches. */
+export function editFileTool(env: ToolEnv): BuiltinTool {
+  const access = (args: Args) => checkPathAccess(env.profile, args.path, "write");
+  return builtinTool({
+    name: "edit_file",
+    hookName: "Edit",
+    description:
+      "Replace exact text in a file. old_string must match exactly once unless replace_all is true.",
+    schema,
+    parallel: false,
+    approval: (args) => access(args).need,
+    async run(args, ctx) {
+      const target = access(args);
+      const denied = deniedUnlessEscalated(target, "edit", ctx.escalated);
+      if (denied) return denied;
+      let text: string;
+      try {
+        text = await env.platform.fs.readTextFile(target.path);
+      } catch (error) {
+        return { status: "error", output: describeFsError("edit", args.path, error) };
+      }
+      const count = text.split(args.old_string).length - 1;
+      const problem = count === 0
+        ? "old_string not found"
+        : count > 1 && !args.replace_all
+        ? `old_string occurs ${count} times; add surrounding context to make it unique or set replace_all`
+        : undefined;
+      if (problem) return { status: "error", output: `Cannot edit "${args.path}": ${problem}` };
+      const updated = args.replace_all
+        ? text.split(args.old_string).join(args.new_string)
+        : text.replace(args.old_string, () => args.new_string);
+      const info = await env.platform.fs.stat(target.path);
+      try {
+        await env.platform.fs.writeFileAtomic(target.path, updated, {
+          mode: info ? info.mode & 0o7777 : 0o644,
+        });
+      } catch (error) {
+        return { status: "error", output: describeFsError("edit", args.path, error) };
+      }
+      const what = count === 1 ? "1 replacement" : `${count} replacements`;
+      return { status: "success", output: `Edited ${target.path} (${what})` };
+    },
+    toHookInput: (args) => ({
+      file_path: access(args).path,
+      old_string: args.old_string,
+      new_string: args.new_string,
+      replace_all: args.replace_all ?? false,
+    }),
+    fromHookInput: (input) => ({
+      path: input.file_path ?? input.path,
+      old_string: input.old_string,
+      new_string: input.new_string,
+      replace_all: input.replace_all,
+    }),
+  });
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
+import { truncateOutput } from "./output_budget.ts";
+import { globToRegExp } from "./glob_pattern.ts";
+import { compareTreePaths, walkTree } from "./walk_tree.ts";
+import type { ToolEnv } from "./tool_env.ts";
+
+const MAX_RESULTS = 1000;
+const MAX_WALK = 50_000;
+
+const schema = z.object({
+  pattern: z.string().min(1).describe("Glob such as '**/*.ts' or 'src/*.{js,ts}'"),
+  path: z.string().min(1).optional().describe("Directory to search (default: the workspace)"),
+});
+type Args = z.infer<typeof schema>;
+
+/** `glob` / Glob: workspace-relative paths matching a glob, sorted; `.git` is skipped. */
+export function globTool(env: ToolEnv): BuiltinTool {
+  const access = (args: Args) => checkPathAccess(env.profile, args.path ?? ".", "read");
+  return builtinTool({
+    name: "glob",
+    hookName: "Glob",
+    description: "Find files by glob pattern ('**' spans directories). Returns matching paths, sorted.",
+    schema,
+    parallel: true,
+    approval: (args) => access(args).need,
+    async run(args, ctx) {
+      const target = access(args);
+      const denied = deniedUnlessEscalated(target, "search", ctx.escalated);
+      if (denied) return denied;
+      const matcher = globToRegExp(args.pattern);
+      const { entries, truncated } = await walkTree(env.platform.fs, target.path, { maxEntries: MAX_WALK });
+      const matches = entries.filter((e) => matcher.test(e.relative)).map((e) => e.relative).sort(
+        compareTreePaths,
+      );
+      const lines = matches.slice(0, MAX_RESULTS);
+      if (matches.length > MAX_RESULTS) lines.push(`[… ${matches.length - MAX_RESULTS} more matches …]`);
+      if (truncated) lines.push(`[… search stopped after ${MAX_WALK} entries …]`);
+      const output = lines.length ? lines.join("\n") : `No files match "${args.pattern}" in ${target.path}`;
+      return { status: "success", output: truncateOutput(output, env.outputMaxBytes) };
+    },
+    toHookInput: (args) => ({
+      pattern: args.pattern,
+      path: args.path === undefined ? undefined : access(args).path,
+    }),
+    fromHookInput: (input) => ({ pattern: input.pattern, path: input.path }),
+  });
+}

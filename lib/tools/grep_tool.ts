@@ -1,0 +1,110 @@
+import * as nodePath from "node:path";
+import { z } from "zod";
+import type { FileSystem } from "../platform/mod.ts";
+import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
+import { truncateOutput } from "./output_budget.ts";
+import { globToRegExp } from "./glob_pattern.ts";
+import { isBinary, statQuietly } from "./file_errors.ts";
+import { compareTreePaths, walkTree } from "./walk_tree.ts";
+import type { ToolEnv } from "./tool_env.ts";
+
+const MAX_MATCHES = 500;
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+const MAX_LINE_CHARS = 500;
+const READ_BATCH = 32;
+
+const schema = z.object({
+  pattern: z.string().min(1).refine(isValidRegExp, "not a valid regular expression")
+    .describe("JavaScript regular expression to search for"),
+  path: z.string().min(1).optional().describe("File or directory to search (default: the workspace)"),
+  include: z.string().min(1).optional().describe("Only search files matching this glob, e.g. '*.{ts,tsx}'"),
+});
+type Args = z.infer<typeof schema>;
+
+function isValidRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `grep` / Grep: `path:line: text` for each matching line; binary and huge files are skipped. */
+export function grepTool(env: ToolEnv): BuiltinTool {
+  const access = (args: Args) => checkPathAccess(env.profile, args.path ?? ".", "read");
+  return builtinTool({
+    name: "grep",
+    hookName: "Grep",
+    description: "Search file contents with a regular expression. Returns 'path:line: text' per match.",
+    schema,
+    parallel: true,
+    approval: (args) => access(args).need,
+    async run(args, ctx) {
+      const target = access(args);
+      const denied = deniedUnlessEscalated(target, "search", ctx.escalated);
+      if (denied) return denied;
+      const info = await statQuietly(env.platform.fs, target.path);
+      if (!info) {
+        return { status: "error", output: `Cannot search "${args.path}": no such file or directory` };
+      }
+      const files = info.isDirectory
+        ? await candidateFiles(env.platform.fs, target.path, args.include)
+        : [{ path: target.path, shown: nodePath.basename(target.path) }];
+      const regex = new RegExp(args.pattern);
+      const lines: string[] = [];
+      // Read a batch at a time: parallel I/O, yet results stay in path order and can stop early.
+      for (let i = 0; i < files.length && lines.length < MAX_MATCHES; i += READ_BATCH) {
+        if (ctx.signal.aborted) return { status: "aborted", output: "search aborted" };
+        const batch = files.slice(i, i + READ_BATCH);
+        const found = await Promise.all(
+          batch.map((file) => matchFile(env.platform.fs, file, regex, MAX_MATCHES)),
+        );
+        lines.push(...found.flat().slice(0, MAX_MATCHES - lines.length));
+      }
+      if (lines.length >= MAX_MATCHES) lines.push(`[… stopped after ${MAX_MATCHES} matches …]`);
+      const output = lines.length ? lines.join("\n") : `No matches for /${args.pattern}/ in ${target.path}`;
+      return { status: "success", output: truncateOutput(output, env.outputMaxBytes) };
+    },
+    toHookInput: (args) => ({
+      pattern: args.pattern,
+      path: args.path === undefined ? undefined : access(args).path,
+      glob: args.include,
+    }),
+    fromHookInput: (input) => ({
+      pattern: input.pattern,
+      path: input.path,
+      include: input.glob ?? input.include,
+    }),
+  });
+}
+
+async function candidateFiles(fs: FileSystem, root: string, include?: string) {
+  const matcher = include ? globToRegExp(include) : undefined;
+  const { entries } = await walkTree(fs, root, { skipDirs: [".git", "node_modules"] });
+  return entries
+    .filter((e) => !e.isDirectory && !e.isSymlink && (!matcher || matcher.test(e.relative)))
+    .map((e) => ({ path: e.path, shown: e.relative }))
+    .sort((a, b) => compareTreePaths(a.shown, b.shown));
+}
+
+async function matchFile(fs: FileSystem, file: { path: string; shown: string }, regex: RegExp, room: number) {
+  const found: string[] = [];
+  const info = await statQuietly(fs, file.path);
+  if (!info || info.size > MAX_FILE_BYTES) return found;
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(file.path);
+  } catch {
+    return found; // unreadable: skipped like a binary file
+  }
+  if (isBinary(bytes)) return found;
+  const lines = new TextDecoder().decode(bytes).split("\n");
+  for (let i = 0; i < lines.length && found.length < room; i++) {
+    if (!regex.test(lines[i])) continue;
+    const text = lines[i].length > MAX_LINE_CHARS ? `${lines[i].slice(0, MAX_LINE_CHARS)}…` : lines[i];
+    found.push(`${file.shown}:${i + 1}: ${text}`);
+  }
+  return found;
+}

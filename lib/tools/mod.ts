@@ -1,0 +1,38 @@
+/**
+ * Built-in tools (read_file, list_dir, glob, grep, write_file, edit_file, shell) with permission checks:
+ * file tools resolve real paths and judge them against the profile's roots; shell runs under
+ * bubblewrap unless the sandbox mode is danger-full-access.
+ *
+ * @example
+ * ```ts
+ * import { createBuiltinTools, resolvePermissionProfile } from "./lib/tools/mod.ts";
+ * import { detectSandbox, platform } from "./lib/platform/mod.ts";
+ * const profile = await resolvePermissionProfile(config, platform.cwd(), {
+ *   fs: platform.fs,
+ *   tempDir: platform.tempDir(),
+ * });
+ * const tools = createBuiltinTools({ platform, profile, sandbox: await detectSandbox(platform) });
+ * const read = tools.find((t) => t.name === "read_file")!;
+ * const args = read.parseArguments('{"path":"README.md"}');
+ * if (read.approval(args, { cwd: profile.workspace }).kind === "none") {
+ *   console.log((await read.run(args, ctx)).output);
+ * }
+ * ```
+ * @module
+ */
+export { createBuiltinTools } from "./builtin_tools.ts";
+export type { BuiltinToolsOptions } from "./builtin_tools.ts";
+export type { BuiltinTool } from "./builtin_tool.ts";
+export { resolvePermissionProfile } from "./permission_profile.ts";
+export type {
+  ApprovalPolicy,
+  PermissionProfile,
+  ResolveProfileOptions,
+  SandboxMode,
+} from "./permission_profile.ts";
+export { checkPathAccess, isWithin } from "./path_access.ts";
+export type { AccessKind, PathAccess } from "./path_access.ts";
+export { isKnownSafeCommand } from "./known_safe_command.ts";
+export { DEFAULT_OUTPUT_MAX_BYTES, truncateOutput } from "./output_budget.ts";
+export { DEFAULT_SHELL_TIMEOUT_MS } from "./shell_tool.ts";
+export { globToRegExp } from "./glob_pattern.ts";

@@ -1,0 +1,67 @@
+import * as nodePath from "node:path";
+import { canonicalPath } from "../platform/mod.ts";
+import type { ApprovalNeed, ToolResult } from "../shared/mod.ts";
+import type { PermissionProfile } from "./permission_profile.ts";
+
+export type AccessKind = "read" | "write";
+
+/** A path as the model gave it, the real path an operation would touch, and whether that needs approval. */
+export interface PathAccess {
+  requested: string;
+  path: string;
+  need: ApprovalNeed;
+}
+
+export function isWithin(root: string, path: string): boolean {
+  if (root === "/") return path.startsWith("/");
+  return path === root || path.startsWith(root + "/");
+}
+
+function withinAny(roots: string[], path: string): boolean {
+  return roots.some((root) => isWithin(root, path));
+}
+
+/**
+ * Resolves `requested` against the workspace to the real path (symlinks and `..` resolved) and judges
+ * it against the profile's roots. Tools then operate on `path`, never on `requested`, so what was
+ * checked is what gets touched.
+ */
+export function checkPathAccess(profile: PermissionProfile, requested: string, kind: AccessKind): PathAccess {
+  const path = canonicalPath(nodePath.resolve(profile.workspace, requested));
+  return { requested, path, need: accessNeed(profile, path, kind) };
+}
+
+function accessNeed(profile: PermissionProfile, path: string, kind: AccessKind): ApprovalNeed {
+  if (profile.sandboxMode === "danger-full-access") return { kind: "none" };
+  if (kind === "read") {
+    const roots = [profile.workspace, ...profile.writableRoots, ...profile.readableRoots];
+    if (withinAny(roots, path)) return { kind: "none" };
+    return { kind: "required", reason: `reading "${path}" outside the workspace and readable roots` };
+  }
+  if (profile.sandboxMode === "read-only") {
+    return { kind: "required", reason: `writing "${path}" in read-only sandbox mode` };
+  }
+  if (!withinAny(profile.writableRoots, path)) {
+    return { kind: "required", reason: `writing "${path}" outside the writable roots` };
+  }
+  if (profile.approvalPolicy === "untrusted") {
+    return { kind: "required", reason: `writing "${path}" under approval policy untrusted` };
+  }
+  return { kind: "none" };
+}
+
+/**
+ * The run-time re-check: a call whose path needs approval runs only when it was escalated, so a
+ * skipped approval (a bug elsewhere) can never write outside the roots.
+ */
+export function deniedUnlessEscalated(
+  access: PathAccess,
+  action: string,
+  escalated: boolean,
+): ToolResult | undefined {
+  if (access.need.kind === "none" || (escalated && access.need.kind === "required")) return undefined;
+  return {
+    status: "denied",
+    output: `Cannot ${action} "${access.requested}": ${access.need.reason} requires approval`,
+  };
+}

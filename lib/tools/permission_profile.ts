@@ -1,0 +1,66 @@
+import * as nodePath from "node:path";
+import type { TrellisConfig } from "../config/mod.ts";
+import type { FileSystem } from "../platform/mod.ts";
+
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
+export type ApprovalPolicy = "untrusted" | "on-request" | "on-failure" | "never";
+
+/** What the built-in tools may touch without asking, resolved once per session from the config. */
+export interface PermissionProfile {
+  sandboxMode: SandboxMode;
+  approvalPolicy: ApprovalPolicy;
+  /** The session's working directory, canonical. */
+  workspace: string;
+  /** Workspace, `sandbox_workspace_write.writable_roots` and the temp dir, canonical. */
+  writableRoots: string[];
+  /** Extra read-only roots (skill directories, plugin caches), canonical. */
+  readableRoots: string[];
+  networkAccess: boolean;
+}
+
+export interface ResolveProfileOptions {
+  fs: FileSystem;
+  /** Added to the writable roots unless `sandbox_workspace_write.exclude_tmpdir_env_var` is true. */
+  tempDir: string;
+  extraReadableRoots?: string[];
+}
+
+/**
+ * Reads `sandbox_mode`, `approval_policy` and `sandbox_workspace_write.{writable_roots,network_access}`
+ * (Codex's keys) and canonicalizes every root, so later checks compare real paths with real paths.
+ */
+export async function resolvePermissionProfile(
+  config: TrellisConfig,
+  cwd: string,
+  options: ResolveProfileOptions,
+): Promise<PermissionProfile> {
+  const write = config.sandbox_workspace_write ?? {};
+  const canonical = (path: string) => canonicalize(options.fs, nodePath.resolve(cwd, path));
+  const workspace = await canonical(cwd);
+  const configured = await Promise.all((write.writable_roots ?? []).map(canonical));
+  const temp = write.exclude_tmpdir_env_var ? [] : [await canonical(options.tempDir)];
+  const readable = await Promise.all((options.extraReadableRoots ?? []).map(canonical));
+  return {
+    sandboxMode: config.sandbox_mode ?? "workspace-write",
+    approvalPolicy: config.approval_policy ?? "on-request",
+    workspace,
+    writableRoots: unique([workspace, ...configured, ...temp]),
+    readableRoots: unique(readable),
+    networkAccess: write.network_access ?? false,
+  };
+}
+
+/** Real path of the deepest existing ancestor plus the part that does not exist yet. */
+async function canonicalize(fs: FileSystem, absolute: string): Promise<string> {
+  try {
+    return await fs.realPath(absolute);
+  } catch {
+    const parent = nodePath.dirname(absolute);
+    if (parent === absolute) return absolute;
+    return nodePath.join(await canonicalize(fs, parent), nodePath.basename(absolute));
+  }
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}

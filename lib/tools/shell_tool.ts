@@ -1,0 +1,86 @@
+import * as nodePath from "node:path";
+import { z } from "zod";
+import { canonicalPath, childEnv, runCommand, sandboxArgv } from "../platform/mod.ts";
+import type { ApprovalNeed, ToolResult, ToolRunContext } from "../shared/mod.ts";
+import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { isKnownSafeCommand } from "./known_safe_command.ts";
+import { statQuietly } from "./file_errors.ts";
+import { formatShellResult } from "./shell_output.ts";
+import { shellProgram } from "./shell_program.ts";
+import type { ToolEnv } from "./tool_env.ts";
+
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+// Collect more than the model budget so the tail survives for head+tail truncation.
+const COLLECT_MAX_BYTES = 8 * 1024 * 1024;
+
+const schema = z.object({
+  command: z.string().min(1).describe("Shell command, run with bash -lc"),
+  workdir: z.string().min(1).optional().describe("Working directory (default: the workspace)"),
+  timeout_ms: z.number().int().min(1).max(3_600_000).optional()
+    .describe(`Kill the command after this many milliseconds (default ${DEFAULT_SHELL_TIMEOUT_MS})`),
+});
+type Args = z.infer<typeof schema>;
+
+/** `shell` / Bash: a command under bubblewrap (unless full access), output with exit code and time. */
+export function shellTool(env: ToolEnv): BuiltinTool {
+  return builtinTool({
+    name: "shell",
+    hookName: "Bash",
+    hookAliases: ["shell", "shell_command", "exec_command"],
+    description: "Run a shell command (bash -lc) in the workspace. Returns exit code, wall time and output.",
+    schema,
+    parallel: false,
+    approval: (args) => shellApproval(env, args.command),
+    run: (args, ctx) => runShell(env, args, ctx),
+    toHookInput: (args) => ({ command: args.command, timeout: args.timeout_ms, workdir: args.workdir }),
+    fromHookInput: (input) => ({
+      command: input.command,
+      timeout_ms: input.timeout ?? input.timeout_ms,
+      workdir: input.workdir,
+    }),
+  });
+}
+
+export function shellApproval(env: ToolEnv, command: string): ApprovalNeed {
+  const { profile, sandbox } = env;
+  if (profile.sandboxMode === "danger-full-access") return { kind: "none" };
+  if (!sandbox.available) return { kind: "required", reason: `sandbox unavailable (${sandbox.reason})` };
+  if (profile.approvalPolicy === "untrusted" && !isKnownSafeCommand(command)) {
+    return { kind: "required", reason: "approval policy untrusted: command is not known to be read-only" };
+  }
+  return { kind: "none" };
+}
+
+async function runShell(env: ToolEnv, args: Args, ctx: ToolRunContext): Promise<ToolResult> {
+  const { platform, profile, sandbox } = env;
+  const cwd = canonicalPath(nodePath.resolve(profile.workspace, args.workdir ?? "."));
+  if (!(await statQuietly(platform.fs, cwd))?.isDirectory) {
+    return { status: "error", output: `Cannot run in "${args.workdir}": not a directory` };
+  }
+  const argv = [...(await shellProgram(platform)), args.command];
+  const sandboxed = profile.sandboxMode !== "danger-full-access" && !ctx.escalated;
+  if (sandboxed && !sandbox.available) {
+    return {
+      status: "denied",
+      output: `Cannot run "${args.command}": sandbox unavailable (${sandbox.reason})`,
+    };
+  }
+  const cmd = sandboxed && sandbox.available
+    ? sandboxArgv(argv, {
+      mode: profile.sandboxMode,
+      writableRoots: profile.writableRoots,
+      networkAccess: profile.networkAccess,
+      cwd,
+    }, sandbox.bwrap)
+    : argv;
+  const timeoutMs = args.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS;
+  const result = await runCommand(platform, {
+    cmd,
+    cwd,
+    env: childEnv(platform.envAll()),
+    timeoutMs,
+    signal: ctx.signal,
+    maxOutputBytes: COLLECT_MAX_BYTES,
+  });
+  return formatShellResult(result, { timeoutMs, sandboxed, maxBytes: env.outputMaxBytes });
+}

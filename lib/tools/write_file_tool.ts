@@ -1,0 +1,46 @@
+import { z } from "zod";
+import type { ToolResult } from "../shared/mod.ts";
+import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
+import { describeFsError } from "./file_errors.ts";
+import type { ToolEnv } from "./tool_env.ts";
+
+const schema = z.object({
+  path: z.string().min(1).describe("File to write, absolute or relative to the workspace"),
+  content: z.string().describe("The complete new content of the file"),
+});
+type Args = z.infer<typeof schema>;
+
+/** `write_file` / Write: creates or replaces a whole file (parents created), atomically. */
+export function writeFileTool(env: ToolEnv): BuiltinTool {
+  const access = (args: Args) => checkPathAccess(env.profile, args.path, "write");
+  return builtinTool({
+    name: "write_file",
+    hookName: "Write",
+    description: "Create or overwrite a file with the given content. Parent directories are created.",
+    schema,
+    parallel: false,
+    approval: (args) => access(args).need,
+    async run(args, ctx) {
+      const target = access(args);
+      const denied = deniedUnlessEscalated(target, "write", ctx.escalated);
+      if (denied) return denied;
+      try {
+        return await writeResolved(env, target.path, args);
+      } catch (error) {
+        return { status: "error", output: describeFsError("write", args.path, error) };
+      }
+    },
+    toHookInput: (args) => ({ file_path: access(args).path, content: args.content }),
+    fromHookInput: (input) => ({ path: input.file_path ?? input.path, content: input.content }),
+  });
+}
+
+async function writeResolved(env: ToolEnv, path: string, args: Args): Promise<ToolResult> {
+  const info = await env.platform.fs.stat(path);
+  if (info?.isDirectory) return { status: "error", output: `Cannot write "${args.path}": is a directory` };
+  // Write to the resolved path: a symlink inside the roots keeps pointing at its updated target.
+  await env.platform.fs.writeFileAtomic(path, args.content, { mode: info ? info.mode & 0o7777 : 0o644 });
+  const bytes = new TextEncoder().encode(args.content).length;
+  return { status: "success", output: `${info ? "Overwrote" : "Created"} ${path} (${bytes} bytes)` };
+}

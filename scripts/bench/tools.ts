@@ -1,0 +1,159 @@
+/**
+ * Built-in tool figures: per-call overhead of the file tools, search over a generated tree, and the
+ * cost bubblewrap adds to a shell command. Run alone: `deno run -A scripts/bench/tools.ts`.
+ */
+import { detectSandbox, platform } from "../../lib/platform/mod.ts";
+import type { ToolRunContext } from "../../lib/shared/mod.ts";
+import {
+  type BuiltinTool,
+  checkPathAccess,
+  createBuiltinTools,
+  type PermissionProfile,
+} from "../../lib/tools/mod.ts";
+
+type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function timeCalls(
+  tool: BuiltinTool,
+  raw: unknown,
+  ctx: ToolRunContext,
+  runs: number,
+): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const args = tool.parseArguments(raw);
+    tool.approval(args, { cwd: ctx.cwd });
+    const result = await tool.run(args, ctx);
+    samples.push(performance.now() - started);
+    if (result.status !== "success") throw new Error(`${tool.name} failed: ${result.output}`);
+  }
+  return median(samples);
+}
+
+async function makeTree(ws: string, files: number): Promise<void> {
+  for (let i = 0; i < files; i++) {
+    const dir = `${ws}/pkg${i % 20}/mod${i % 7}`;
+    if (i < 140) await platform.fs.mkdir(dir);
+    await platform.fs.writeTextFile(
+      `${dir}/file${i}.ts`,
+      `export const value${i} = ${i};\n// TODO item ${i}\n`,
+    );
+  }
+}
+
+function row(name: string, value: number, unit: string, limit: number): BenchRow {
+  return {
+    name,
+    value: Math.round(value * 1000) / 1000,
+    unit,
+    target: `<= ${limit} ${unit}`,
+    pass: value <= limit,
+  };
+}
+
+export async function bench(): Promise<BenchRow[]> {
+  const root = await platform.fs.realPath(await platform.fs.makeTempDir("trellis-bench-tools-"));
+  try {
+    const ws = `${root}/ws`;
+    await platform.fs.mkdir(ws);
+    await makeTree(ws, 2000);
+    await platform.fs.writeTextFile(`${ws}/small.txt`, "line\n".repeat(200));
+    const profile: PermissionProfile = {
+      sandboxMode: "workspace-write",
+      approvalPolicy: "on-request",
+      workspace: ws,
+      writableRoots: [ws],
+      readableRoots: [],
+      networkAccess: false,
+    };
+    const sandbox = await detectSandbox(platform);
+    const env = { PATH: platform.env("PATH") ?? "/usr/bin:/bin", HOME: root };
+    const quiet = { ...platform, envAll: () => env, env: (n: string) => env[n as keyof typeof env] };
+    const tools = Object.fromEntries(
+      createBuiltinTools({ platform: quiet, profile, sandbox }).map((t) => [t.name, t]),
+    );
+    const full = Object.fromEntries(
+      createBuiltinTools({
+        platform: quiet,
+        profile: { ...profile, sandboxMode: "danger-full-access" },
+        sandbox,
+      })
+        .map((t) => [t.name, t]),
+    );
+    const ctx: ToolRunContext = {
+      callId: "b",
+      cwd: ws,
+      signal: new AbortController().signal,
+      emit: () => {},
+      escalated: false,
+    };
+    const rows: BenchRow[] = [];
+    const checks: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const started = performance.now();
+      checkPathAccess(profile, `pkg${i % 20}/../new/file${i}.ts`, "write");
+      checks.push(performance.now() - started);
+    }
+    rows.push(row("tools: path check (realpath + roots), median", median(checks) * 1000, "µs", 100));
+    rows.push(
+      row(
+        "tools: read_file call (200 lines), median of 200",
+        await timeCalls(tools.read_file, '{"path":"small.txt"}', ctx, 200),
+        "ms",
+        2,
+      ),
+    );
+    rows.push(
+      row(
+        "tools: write_file call, median of 200",
+        await timeCalls(tools.write_file, { path: "out/w.txt", content: "x\n" }, ctx, 200),
+        "ms",
+        5,
+      ),
+    );
+    rows.push(
+      row(
+        "tools: glob **/*.ts over 2,000 files, median of 5",
+        await timeCalls(tools.glob, { pattern: "**/*.ts" }, ctx, 5),
+        "ms",
+        250,
+      ),
+    );
+    rows.push(
+      row(
+        "tools: grep TODO over 2,000 files, median of 5",
+        await timeCalls(tools.grep, { pattern: "TODO item 1999" }, ctx, 5),
+        "ms",
+        500,
+      ),
+    );
+    const plain = await timeCalls(full.shell, { command: "true" }, ctx, 10);
+    rows.push(row("tools: shell `true` unsandboxed (bash -lc), median of 10", plain, "ms", 200));
+    if (sandbox.available) {
+      const boxed = await timeCalls(tools.shell, { command: "true" }, ctx, 10);
+      rows.push(
+        row(
+          "tools: shell bwrap overhead over unsandboxed, median of 10",
+          Math.max(0, boxed - plain),
+          "ms",
+          50,
+        ),
+      );
+    }
+    return rows;
+  } finally {
+    await platform.fs.remove(root, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  for (const r of await bench()) {
+    console.log(`${r.pass ? "PASS" : "FAIL"} ${r.name}: ${r.value} ${r.unit} (${r.target})`);
+  }
+}

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { platform } from "../../lib/platform/mod.ts";
+import { resolvePermissionProfile } from "../../lib/tools/mod.ts";
+import { makeWorkspace, removeWorkspace } from "./_workspace.ts";
+
+Deno.test("resolvePermissionProfile() canonicalizes workspace, writable roots and temp dir when given config keys", async () => {
+  const box = await makeWorkspace();
+  await platform.fs.symlink(box.ws, `${box.root}/ws-link`);
+  const profile = await resolvePermissionProfile(
+    {
+      sandbox_mode: "workspace-write",
+      approval_policy: "never",
+      sandbox_workspace_write: {
+        writable_roots: ["../outside", `${box.root}/not-yet/x`],
+        network_access: true,
+      },
+    },
+    `${box.root}/ws-link`,
+    { fs: platform.fs, tempDir: `${box.root}/tmp/../tmp`, extraReadableRoots: [`${box.root}/ws-link/docs`] },
+  );
+  assert.deepStrictEqual(profile, {
+    sandboxMode: "workspace-write",
+    approvalPolicy: "never",
+    workspace: box.ws,
+    writableRoots: [box.ws, box.outside, `${box.root}/not-yet/x`, box.tmp],
+    readableRoots: [`${box.ws}/docs`],
+    networkAccess: true,
+  });
+  await removeWorkspace(box);
+});
+
+Deno.test("resolvePermissionProfile() uses Codex defaults and skips the temp dir when exclude_tmpdir_env_var", async () => {
+  const box = await makeWorkspace();
+  const profile = await resolvePermissionProfile(
+    { sandbox_workspace_write: { exclude_tmpdir_env_var: true } },
+    box.ws,
+    { fs: platform.fs, tempDir: box.tmp },
+  );
+  assert.deepStrictEqual(profile, {
+    sandboxMode: "workspace-write",
+    approvalPolicy: "on-request",
+    workspace: box.ws,
+    writableRoots: [box.ws],
+    readableRoots: [],
+    networkAccess: false,
+  });
+  await removeWorkspace(box);
+});

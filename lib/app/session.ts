@@ -11,6 +11,7 @@ import {
 } from "../loop/mod.ts";
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import { detectSandbox, type Platform } from "../platform/mod.ts";
+import { noLifecycleHooks } from "../shared/mod.ts";
 import type {
   ConversationItem,
   EventSink,
@@ -18,9 +19,9 @@ import type {
   ModelRequest,
   ToolDefinition,
 } from "../shared/mod.ts";
-import { noLifecycleHooks } from "../shared/mod.ts";
 import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
+import { wireHooks } from "./hooks_wiring.ts";
 
 export interface SessionOptions {
   platform: Platform;
@@ -101,6 +102,15 @@ export class Session {
     if (!options.preview) {
       events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
     }
+    const hooks = options.preview ? noLifecycleHooks : await wireHooks({
+      platform,
+      loaded,
+      events,
+      pluginSources: [],
+      sandbox,
+      profile,
+      threadId: transcript.meta.id,
+    });
     const instructions = config.instructions
       ? `${BASE_INSTRUCTIONS}\n\n${config.instructions}`
       : BASE_INSTRUCTIONS;
@@ -112,8 +122,32 @@ export class Session {
       config.model ?? "",
       instructions,
       builtins,
-      noLifecycleHooks,
+      hooks,
     );
+  }
+
+  /** SessionStart hooks (HK-12): their contexts are recorded before the first turn. */
+  async start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+    const outcome = await this.hooks.sessionStart({
+      ...this.hookContext(),
+      turnId: "",
+      signal,
+    }, { source: this.options.resume ? "resume" : "startup" });
+    for (const content of outcome.additionalContexts) {
+      await this.transcript.recordItem({ type: "message", role: "developer", content });
+    }
+    return outcome.stop ? { stop: outcome.stop } : {};
+  }
+
+  private hookContext() {
+    const { loaded } = this.options;
+    return {
+      sessionId: this.threadId,
+      cwd: loaded.paths.cwd,
+      model: this.modelName,
+      permissionMode: loaded.config.approval_policy === "never" ? "bypassPermissions" : "default",
+      transcriptPath: this.transcript.file,
+    };
   }
 
   private captureTools(): StepToolCatalog {
@@ -151,13 +185,7 @@ export class Session {
       injected: [],
       captureTools: () => this.captureTools(),
       hooks: this.hooks,
-      hookContext: {
-        sessionId: this.threadId,
-        cwd: loaded.paths.cwd,
-        model: this.modelName,
-        permissionMode: loaded.config.approval_policy === "never" ? "bypassPermissions" : "default",
-        transcriptPath: this.transcript.file,
-      },
+      hookContext: this.hookContext(),
       approver: this.options.approver,
       approvalPolicy: loaded.config.approval_policy ?? "on-request",
       events: this.options.events,

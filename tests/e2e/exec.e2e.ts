@@ -1,45 +1,10 @@
 import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { events, runTrellis, trellisArgv } from "./_binary.ts";
+import { e2eSetup, modelFixture } from "./_setup.ts";
 
-interface Setup {
-  root: string;
-  workspace: string;
-  env: Record<string, string>;
-  flags: (url: string) => string[];
-}
-
-async function setup(): Promise<Setup> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "trellis-e2e-" }));
-  const workspace = `${root}/workspace`;
-  await Deno.mkdir(workspace, { recursive: true });
-  await Deno.mkdir(`${root}/home/.trellis`, { recursive: true });
-  await Deno.mkdir(`${root}/tmp`, { recursive: true });
-  await Deno.writeTextFile(`${workspace}/notes.md`, "# Notes\n- TODO: ship\n");
-  return {
-    root,
-    workspace,
-    // TMPDIR inside the root: the temp dir is a writable root, so /tmp itself must not be it.
-    env: {
-      HOME: `${root}/home`,
-      TRELLIS_HOME: `${root}/home/.trellis`,
-      TRELLIS_SYSTEM_DIR: `${root}/etc`,
-      TMPDIR: `${root}/tmp`,
-    },
-    flags: (url) => [
-      "-c",
-      "model_provider=fixture",
-      "-c",
-      `model_providers.fixture.base_url=${JSON.stringify(url)}`,
-      "-m",
-      "fixture-model",
-    ],
-  };
-}
-
-function fixture(name: string): string {
-  return new URL(`../../fixtures/models/${name}.yaml`, import.meta.url).pathname;
-}
+const setup = e2eSetup;
+const fixture = modelFixture;
 
 Deno.test("exec --json runs a read + edit turn and streams versioned events", async () => {
   const s = await setup();

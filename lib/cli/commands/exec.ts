@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { Session } from "../../app/mod.ts";
 import { type Approver, noTtyApprover, ttyApprover, type TurnResult } from "../../loop/mod.ts";
-import { UsageError } from "../../shared/mod.ts";
+import { emptyUsage, UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
 import { humanEventPrinter, jsonEventPrinter } from "../event_printer.ts";
 
@@ -93,7 +93,13 @@ async function runExec(
   const removeSigint = ctx.platform.onSignal("SIGINT", () => controller.abort());
   let result: TurnResult;
   try {
-    result = await session.runTurn({ prompt, maxSteps, signal: controller.signal });
+    const start = await session.start(controller.signal);
+    result = start.stop
+      ? { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 }
+      : await session.runTurn({ prompt, maxSteps, signal: controller.signal });
+    if (start.stop) {
+      events({ type: "notice", message: `SessionStart hook stopped the session: ${start.stop.reason}` });
+    }
   } finally {
     removeSigint();
     await session.close();

@@ -1,7 +1,18 @@
 import { z } from "zod";
 
-// Owned by the hooks subsystem: `[hooks]` (events, state) and the Claude Code compatibility switch.
-export const hooksSchema = z.record(z.string(), z.unknown());
+/**
+ * `[hooks]`: event arrays in Codex's TOML shape (`[[hooks.PreToolUse]]`, `[[hooks.PreToolUse.hooks]]`),
+ * per-handler state (`[hooks.state."<key>"] enabled / trusted_hash`) and the `claude_code` switch
+ * (default true). Event arrays and state entries stay `unknown` on purpose: the hooks loader checks
+ * them per source and per entry, so one malformed group is a warning there, never a config error
+ * that stops every command.
+ */
+export const hooksSchema = z.looseObject({
+  /** Read Claude Code's `hooks` from `.claude/settings*.json` and `~/.claude/settings.json`. */
+  claude_code: z.boolean().optional(),
+  state: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const hooksShape = {
   hooks: hooksSchema.optional(),
 };

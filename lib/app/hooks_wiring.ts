@@ -1,0 +1,43 @@
+import type { LoadedConfig } from "../config/mod.ts";
+import { createHookEngine, loadHooks, type PluginHookSource, reviewNotice } from "../hooks/mod.ts";
+import { type Platform, sandboxArgv, type SandboxStatus } from "../platform/mod.ts";
+import type { EventSink, LifecycleHooks } from "../shared/mod.ts";
+import type { PermissionProfile } from "../tools/mod.ts";
+import { reportDiagnostics } from "./diagnostics.ts";
+
+/**
+ * Discovers hooks (trust decided per handler, HK-3), reports what needs review, and builds the
+ * engine the loop calls. Hook commands run in the same sandbox profile as `shell`.
+ */
+export async function wireHooks(options: {
+  platform: Platform;
+  loaded: LoadedConfig;
+  events: EventSink;
+  pluginSources: PluginHookSource[];
+  sandbox: SandboxStatus;
+  profile: PermissionProfile;
+  threadId: string;
+}): Promise<LifecycleHooks> {
+  const { platform, loaded, events, sandbox, profile } = options;
+  const loadedHooks = await loadHooks({ loaded, platform, pluginSources: options.pluginSources });
+  reportDiagnostics(events, loadedHooks.diagnostics);
+  const notice = reviewNotice(loadedHooks.needsReview);
+  if (notice) events({ type: "notice", message: notice });
+  const wrapCommand = sandbox.available && profile.sandboxMode !== "danger-full-access"
+    ? (argv: string[]) =>
+      sandboxArgv(argv, {
+        mode: profile.sandboxMode,
+        writableRoots: profile.writableRoots,
+        networkAccess: profile.networkAccess,
+        cwd: loaded.paths.cwd,
+      }, sandbox.bwrap)
+    : undefined;
+  return createHookEngine({
+    handlers: loadedHooks.handlers,
+    platform,
+    events,
+    home: loaded.paths.home,
+    threadId: options.threadId,
+    ...(wrapCommand ? { wrapCommand } : {}),
+  });
+}

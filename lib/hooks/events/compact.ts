@@ -1,0 +1,18 @@
+import { z } from "zod";
+import {
+  baseEffect,
+  commonOutputShape,
+  failed,
+  ok,
+  type ParseOutcome,
+  validateOutput,
+} from "./hook_effect.ts";
+
+const schema = z.strictObject({ ...commonOutputShape });
+
+/** PreCompact / PostCompact observe only (HK-14): the universal fields, nothing that changes the flow. */
+export function parseCompactOutput(event: "PreCompact" | "PostCompact", value: unknown): ParseOutcome {
+  const checked = validateOutput(event, schema, value);
+  if (!checked.ok) return failed(checked.error);
+  return ok(baseEffect(checked.data));
+}

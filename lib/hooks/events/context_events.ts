@@ -1,0 +1,73 @@
+import { z } from "zod";
+import {
+  baseEffect,
+  commonOutputShape,
+  failed,
+  isBlank,
+  ok,
+  type ParseOutcome,
+  specificOutput,
+  validateOutput,
+} from "./hook_effect.ts";
+
+const contextOnly = (event: "SessionStart" | "SubagentStart") =>
+  z.strictObject({
+    ...commonOutputShape,
+    hookSpecificOutput: specificOutput(event, { additionalContext: z.string().optional() }).optional(),
+  });
+
+const sessionStartSchema = contextOnly("SessionStart");
+const subagentStartSchema = contextOnly("SubagentStart");
+
+const userPromptSchema = z.strictObject({
+  ...commonOutputShape,
+  decision: z.literal("block").optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: specificOutput("UserPromptSubmit", { additionalContext: z.string().optional() })
+    .optional(),
+});
+
+/** continue:false ends the turn with stopReason (or a default naming the event). */
+function stopOf(event: string, out: { continue?: boolean; stopReason?: string }) {
+  if (out.continue !== false) return {};
+  return {
+    stop: { reason: isBlank(out.stopReason) ? `${event} hook stopped the turn` : out.stopReason!.trim() },
+  };
+}
+
+/** SessionStart: additionalContext; continue:false stops (HK-12). */
+export function parseSessionStartOutput(value: unknown): ParseOutcome {
+  const checked = validateOutput("SessionStart", sessionStartSchema, value);
+  if (!checked.ok) return failed(checked.error);
+  const out = checked.data;
+  return ok({
+    ...baseEffect(out, out.hookSpecificOutput?.additionalContext),
+    ...stopOf("SessionStart", out),
+  });
+}
+
+/** SubagentStart is context only: `continue` is ignored. */
+export function parseSubagentStartOutput(value: unknown): ParseOutcome {
+  const checked = validateOutput("SubagentStart", subagentStartSchema, value);
+  if (!checked.ok) return failed(checked.error);
+  return ok(baseEffect(checked.data, checked.data.hookSpecificOutput?.additionalContext));
+}
+
+/** UserPromptSubmit: `decision:block` + reason drops the prompt; context is added; continue:false stops. */
+export function parseUserPromptSubmitOutput(value: unknown): ParseOutcome {
+  const checked = validateOutput("UserPromptSubmit", userPromptSchema, value);
+  if (!checked.ok) return failed(checked.error);
+  const out = checked.data;
+  const base = {
+    ...baseEffect(out, out.hookSpecificOutput?.additionalContext),
+    ...stopOf("UserPromptSubmit", out),
+  };
+  if (out.decision === "block") {
+    if (isBlank(out.reason)) return failed("UserPromptSubmit hook returned decision:block without a reason");
+    return ok({ ...base, block: { reason: out.reason!.trim() } });
+  }
+  if (out.reason !== undefined && out.continue !== false) {
+    return failed("UserPromptSubmit hook returned a reason without a decision");
+  }
+  return ok(base);
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import type { HookEventName } from "../hook_events.ts";
+
+/** What one handler's run asks for, after its exit code and stdout were read. */
+export interface HookEffect {
+  additionalContexts: string[];
+  /** PreToolUse/UserPromptSubmit block, PostToolUse feedback, Stop continuation, PermissionRequest deny. */
+  block?: { reason: string };
+  /** PermissionRequest allow. */
+  allow?: boolean;
+  /** PreToolUse rewrite (only with permissionDecision:"allow"). */
+  updatedInput?: { value: unknown };
+  /** continue:false. */
+  stop?: { reason: string };
+  /** Shown to the user as a warning, never to the model. */
+  systemMessage?: string;
+  /** Set when the run failed: nothing else of it is applied (fail-open) unless on_failure = "block". */
+  error?: string;
+}
+
+export type ParseOutcome = { ok: true; effect: HookEffect } | { ok: false; error: string };
+
+export const failed = (error: string): ParseOutcome => ({ ok: false, error });
+export const ok = (effect: Partial<HookEffect>): ParseOutcome => ({
+  ok: true,
+  effect: { additionalContexts: [], ...effect },
+});
+
+/** Fields every event's stdout JSON may carry (§2.7). */
+export const commonOutputShape = {
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  systemMessage: z.string().optional(),
+};
+
+/** `hookSpecificOutput` must name its event. */
+export function specificOutput<E extends HookEventName, S extends z.ZodRawShape>(event: E, shape: S) {
+  return z.strictObject({ hookEventName: z.literal(event), ...shape });
+}
+
+/**
+ * Strict validation: an unknown field is named ("unsupported field"), any other problem names the
+ * field path; the whole output is then invalid and the run fails.
+ */
+export function validateOutput<T>(
+  event: HookEventName,
+  schema: z.ZodType<T>,
+  value: unknown,
+): { ok: true; data: T } | { ok: false; error: string } {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, data: result.data };
+  const issue = result.error.issues[0];
+  const at = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") {
+    const key = [...issue.path.map(String), (issue as { keys: string[] }).keys[0]].join(".");
+    return { ok: false, error: `${event} hook returned unsupported field "${key}"` };
+  }
+  return {
+    ok: false,
+    error: `${event} hook returned invalid JSON output: ${at || "(top level)"}: ${issue.message}`,
+  };
+}
+
+export function isBlank(text: string | undefined): boolean {
+  return text === undefined || text.trim() === "";
+}
+
+/** systemMessage and the optional additionalContext shared by most events. */
+export function baseEffect(
+  output: { systemMessage?: string },
+  context?: string,
+): Pick<HookEffect, "additionalContexts" | "systemMessage"> {
+  return {
+    additionalContexts: context !== undefined && context.trim() !== "" ? [context] : [],
+    ...(output.systemMessage !== undefined ? { systemMessage: output.systemMessage } : {}),
+  };
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import {
+  baseEffect,
+  commonOutputShape,
+  failed,
+  ok,
+  type ParseOutcome,
+  specificOutput,
+  validateOutput,
+} from "./hook_effect.ts";
+
+const schema = z.strictObject({
+  ...commonOutputShape,
+  hookSpecificOutput: specificOutput("PermissionRequest", {
+    decision: z.strictObject({
+      behavior: z.enum(["allow", "deny"]),
+      message: z.string().optional(),
+      updatedInput: z.unknown().optional(),
+      updatedPermissions: z.unknown().optional(),
+      interrupt: z.boolean().optional(),
+    }).optional(),
+  }).optional(),
+});
+
+export const DEFAULT_DENY_MESSAGE = "PermissionRequest hook denied approval";
+
+/** PermissionRequest stdout: `decision.behavior` allow|deny; rewrites and interrupts are unsupported. */
+export function parsePermissionRequestOutput(value: unknown): ParseOutcome {
+  const checked = validateOutput("PermissionRequest", schema, value);
+  if (!checked.ok) return failed(checked.error);
+  const out = checked.data;
+  for (const field of ["stopReason", "suppressOutput"] as const) {
+    if (out[field] !== undefined) return failed(`PermissionRequest hook returned unsupported ${field}`);
+  }
+  if (out.continue === false) return failed("PermissionRequest hook returned unsupported continue:false");
+  const decision = out.hookSpecificOutput?.decision;
+  if (decision?.updatedInput !== undefined) {
+    return failed("PermissionRequest hook returned unsupported updatedInput");
+  }
+  if (decision?.updatedPermissions !== undefined) {
+    return failed("PermissionRequest hook returned unsupported updatedPermissions");
+  }
+  if (decision?.interrupt === true) {
+    return failed("PermissionRequest hook returned unsupported interrupt:true");
+  }
+  const base = baseEffect(out);
+  if (decision?.behavior === "deny") {
+    const message = decision.message?.trim() ? decision.message.trim() : DEFAULT_DENY_MESSAGE;
+    return ok({ ...base, block: { reason: message } });
+  }
+  if (decision?.behavior === "allow") return ok({ ...base, allow: true });
+  return ok(base);
+}

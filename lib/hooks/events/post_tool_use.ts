@@ -1,0 +1,45 @@
+import { z } from "zod";
+import {
+  baseEffect,
+  commonOutputShape,
+  failed,
+  isBlank,
+  ok,
+  type ParseOutcome,
+  specificOutput,
+  validateOutput,
+} from "./hook_effect.ts";
+
+const schema = z.strictObject({
+  ...commonOutputShape,
+  decision: z.literal("block").optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: specificOutput("PostToolUse", {
+    additionalContext: z.string().optional(),
+    // Schema-null in Codex: accepted and ignored.
+    updatedMCPToolOutput: z.unknown().optional(),
+  }).optional(),
+});
+
+/**
+ * PostToolUse stdout: `decision:block` + reason replaces the model-visible output with the reason;
+ * `continue:false` does the same with reason or stopReason. It never undoes the call.
+ */
+export function parsePostToolUseOutput(value: unknown): ParseOutcome {
+  const checked = validateOutput("PostToolUse", schema, value);
+  if (!checked.ok) return failed(checked.error);
+  const out = checked.data;
+  if (out.suppressOutput !== undefined) return failed("PostToolUse hook returned unsupported suppressOutput");
+  const base = baseEffect(out, out.hookSpecificOutput?.additionalContext);
+  if (out.continue === false) {
+    const reason = [out.reason, out.stopReason].find((r) => !isBlank(r))?.trim() ??
+      "PostToolUse hook stopped processing";
+    return ok({ ...base, stop: { reason }, block: { reason } });
+  }
+  if (out.decision === "block") {
+    if (isBlank(out.reason)) return failed("PostToolUse hook returned decision:block without a reason");
+    return ok({ ...base, block: { reason: out.reason!.trim() } });
+  }
+  if (out.reason !== undefined) return failed("PostToolUse hook returned a reason without a decision");
+  return ok(base);
+}

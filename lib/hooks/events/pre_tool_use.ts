@@ -1,0 +1,66 @@
+import { z } from "zod";
+import {
+  baseEffect,
+  commonOutputShape,
+  failed,
+  isBlank,
+  ok,
+  type ParseOutcome,
+  specificOutput,
+  validateOutput,
+} from "./hook_effect.ts";
+
+const schema = z.strictObject({
+  ...commonOutputShape,
+  decision: z.enum(["approve", "block"]).optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: specificOutput("PreToolUse", {
+    permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+    permissionDecisionReason: z.string().optional(),
+    updatedInput: z.unknown().optional(),
+    additionalContext: z.string().optional(),
+  }).optional(),
+});
+
+/**
+ * PreToolUse stdout (§2.7): modern `permissionDecision` or legacy `decision:block`. Anything Codex
+ * rejects (ask, allow without a rewrite, a rewrite without allow, a deny or block without a reason, a
+ * reason without a decision, continue:false) fails the run and nothing of it is applied.
+ */
+export function parsePreToolUseOutput(value: unknown): ParseOutcome {
+  const checked = validateOutput("PreToolUse", schema, value);
+  if (!checked.ok) return failed(checked.error);
+  const out = checked.data;
+  if (out.continue === false) return failed("PreToolUse hook returned unsupported continue:false");
+  if (out.stopReason !== undefined) return failed("PreToolUse hook returned unsupported stopReason");
+  if (out.suppressOutput !== undefined) return failed("PreToolUse hook returned unsupported suppressOutput");
+  if (out.decision === "approve") return failed("PreToolUse hook returned unsupported decision:approve");
+  const specific = out.hookSpecificOutput;
+  const decision = specific?.permissionDecision;
+  const base = baseEffect(out, specific?.additionalContext);
+  if (decision === "ask") return failed("PreToolUse hook returned unsupported permissionDecision:ask");
+  if (specific?.updatedInput !== undefined && decision !== "allow") {
+    return failed("PreToolUse hook returned updatedInput without permissionDecision:allow");
+  }
+  if (decision === "allow") {
+    if (specific?.updatedInput === undefined) {
+      return failed("PreToolUse hook returned unsupported permissionDecision:allow without updatedInput");
+    }
+    return ok({ ...base, updatedInput: { value: specific.updatedInput } });
+  }
+  if (decision === "deny" || out.decision === "block") {
+    const reason = decision === "deny" ? specific?.permissionDecisionReason : out.reason;
+    if (isBlank(reason)) {
+      return failed(
+        `PreToolUse hook returned ${
+          decision === "deny" ? "permissionDecision:deny" : "decision:block"
+        } without a reason`,
+      );
+    }
+    return ok({ ...base, block: { reason: reason!.trim() } });
+  }
+  if (out.reason !== undefined || specific?.permissionDecisionReason !== undefined) {
+    return failed("PreToolUse hook returned a reason without a decision");
+  }
+  return ok(base);
+}

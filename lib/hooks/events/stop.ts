@@ -1,0 +1,40 @@
+import { z } from "zod";
+import {
+  baseEffect,
+  commonOutputShape,
+  failed,
+  isBlank,
+  ok,
+  type ParseOutcome,
+  validateOutput,
+} from "./hook_effect.ts";
+
+const schema = z.strictObject({
+  ...commonOutputShape,
+  decision: z.literal("block").optional(),
+  reason: z.string().optional(),
+});
+
+export const STOP_BLOCK_WITHOUT_REASON =
+  "Stop hook requested continuation without a prompt; ignoring the block.";
+
+/**
+ * Stop / SubagentStop: `decision:block` with a non-blank reason continues the turn with it;
+ * continue:false stops (and wins over blocks in aggregation); a block without a reason fails the run.
+ */
+export function parseStopOutput(event: "Stop" | "SubagentStop", value: unknown): ParseOutcome {
+  const checked = validateOutput(event, schema, value);
+  if (!checked.ok) return failed(checked.error);
+  const out = checked.data;
+  const base = baseEffect(out);
+  if (out.continue === false) {
+    const reason = isBlank(out.stopReason) ? `${event} hook stopped the turn` : out.stopReason!.trim();
+    return ok({ ...base, stop: { reason } });
+  }
+  if (out.decision === "block") {
+    if (isBlank(out.reason)) return failed(STOP_BLOCK_WITHOUT_REASON);
+    return ok({ ...base, block: { reason: out.reason!.trim() } });
+  }
+  if (out.reason !== undefined) return failed(`${event} hook returned a reason without a decision`);
+  return ok(base);
+}

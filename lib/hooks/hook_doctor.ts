@@ -1,0 +1,78 @@
+import type { Platform } from "../platform/mod.ts";
+import { runHookCommand } from "./command_runner.ts";
+import type { HookEventName } from "./hook_events.ts";
+import { basePayload } from "./hook_payloads.ts";
+import type { HookHandlerInfo } from "./hook_handler.ts";
+import { interpretRun } from "./interpret_run.ts";
+
+export interface DoctorFinding {
+  key: string;
+  event: HookEventName;
+  command: string;
+  ok: boolean;
+  /** Why the guard cannot run: spawn error, timeout, bad exit, invalid output. */
+  problem?: string;
+  durationMs: number;
+}
+
+export interface DoctorOptions {
+  platform: Platform;
+  cwd: string;
+  baseEnv?: Record<string, string>;
+  wrapCommand?: (argv: string[]) => string[];
+  /** Doctor never waits longer than this per hook (default 10 s), whatever the handler's timeout. */
+  maxTimeoutSec?: number;
+}
+
+/**
+ * Spawns every runnable handler once, concurrently, with a synthetic payload for its event and
+ * reports the ones that cannot run. A block (exit 2 or a deny) is a working guard, not a problem.
+ */
+export async function doctorHooks(
+  handlers: HookHandlerInfo[],
+  options: DoctorOptions,
+): Promise<DoctorFinding[]> {
+  const cap = options.maxTimeoutSec ?? 10;
+  return await Promise.all(
+    handlers.filter((h) => h.runnable).map(async (h) => {
+      const probe = { ...h, timeoutSec: Math.min(h.timeoutSec, cap), onFailure: "ignore" as const };
+      const result = await runHookCommand(probe, {
+        ...options,
+        input: JSON.stringify(syntheticPayload(h.event, options.cwd)),
+      });
+      const effect = interpretRun(h.event, probe, result);
+      const finding: DoctorFinding = {
+        key: h.key,
+        event: h.event,
+        command: h.command,
+        ok: effect.error === undefined,
+        durationMs: Math.round(result.durationMs),
+      };
+      if (effect.error !== undefined) finding.problem = effect.error;
+      return finding;
+    }),
+  );
+}
+
+function syntheticPayload(event: HookEventName, cwd: string): Record<string, unknown> {
+  const payload = basePayload(event, {
+    sessionId: "trellis-hooks-doctor",
+    turnId: "doctor-turn",
+    cwd,
+    model: "doctor",
+    permissionMode: "default",
+    transcriptPath: null,
+    signal: new AbortController().signal,
+  });
+  if (event === "PreToolUse" || event === "PermissionRequest" || event === "PostToolUse") {
+    Object.assign(payload, { tool_name: "Bash", tool_input: { command: "true" }, tool_use_id: "doctor" });
+  }
+  if (event === "PostToolUse") payload.tool_response = { output: "" };
+  if (event === "SessionStart") payload.source = "startup";
+  if (event === "UserPromptSubmit") payload.prompt = "hello";
+  if (event === "Stop" || event === "SubagentStop") {
+    Object.assign(payload, { stop_hook_active: false, last_assistant_message: null });
+  }
+  if (event === "PreCompact" || event === "PostCompact") payload.trigger = "manual";
+  return payload;
+}

@@ -1,0 +1,199 @@
+import type { Platform } from "../platform/mod.ts";
+import type {
+  ContextOutcome,
+  EventSink,
+  HookTurnContext,
+  LifecycleHooks,
+  PermissionRequestOutcome,
+  PostToolUseOutcome,
+  PreToolUseOutcome,
+  StopOutcome,
+  ToolHookInput,
+  UserPromptOutcome,
+} from "../shared/mod.ts";
+import { createDispatcher, type DispatchRequest, type HookRunRecord } from "./dispatcher.ts";
+import type { HookHandlerInfo } from "./hook_handler.ts";
+import { basePayload, toolMatchValues, toolPayload } from "./hook_payloads.ts";
+import { spillHookText } from "./output_spill.ts";
+
+export interface HookEngineOptions {
+  handlers: HookHandlerInfo[];
+  platform: Platform;
+  events: EventSink;
+  /** `$TRELLIS_HOME`: spilled outputs go to `<home>/hook_outputs/<threadId>/`. */
+  home: string;
+  threadId: string;
+  /** The sandbox wrapper used for `shell` (argv in, argv out). */
+  wrapCommand?: (argv: string[]) => string[];
+  /** Environment hooks start from (allow-listed); default the process's. */
+  baseEnv?: Record<string, string>;
+}
+
+/** The LifecycleHooks port plus the reserved subagent events and an observer for `trellis hooks test`. */
+export interface HookEngine extends LifecycleHooks {
+  preCompact(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
+  postCompact(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
+  subagentStart(ctx: HookTurnContext, input: { agentId: string; agentType: string }): Promise<ContextOutcome>;
+  subagentStop(
+    ctx: HookTurnContext,
+    input: {
+      agentId: string;
+      agentType: string;
+      stopHookActive: boolean;
+      lastAssistantMessage: string | null;
+    },
+  ): Promise<StopOutcome>;
+  /** Calls `observer` with every dispatch's runs (configured order) until the returned function is called. */
+  observe(observer: (runs: HookRunRecord[]) => void): () => void;
+}
+
+/** Builds the engine the loop calls at each point of a turn (§2.9). Failures never throw out of it. */
+export function createHookEngine(options: HookEngineOptions): HookEngine {
+  const dispatch = createDispatcher(options);
+  const observers = new Set<(runs: HookRunRecord[]) => void>();
+  const spill = (text: string) =>
+    spillHookText(text, { fs: options.platform.fs, home: options.home, threadId: options.threadId });
+  const spillAll = (texts: string[]) => Promise.all(texts.map(spill));
+  const run = async (request: Omit<DispatchRequest, "cwd" | "signal">, ctx: HookTurnContext) => {
+    const runs = await dispatch({ ...request, cwd: ctx.cwd, signal: ctx.signal });
+    for (const r of runs) {
+      if (r.effect.systemMessage !== undefined) {
+        options.events({ type: "warning", message: r.effect.systemMessage, subject: r.handler.key });
+      }
+    }
+    for (const observer of observers) observer(runs);
+    return runs;
+  };
+  const contexts = (runs: HookRunRecord[]) =>
+    spillAll(runs.filter((r) => r.effect.error === undefined).flatMap((r) => r.effect.additionalContexts));
+  const firstBlock = (runs: HookRunRecord[]) => runs.find((r) => r.effect.block)?.effect.block?.reason;
+  const firstStop = (runs: HookRunRecord[]) => runs.find((r) => r.effect.stop)?.effect.stop?.reason;
+
+  const contextEvent = async (runs: HookRunRecord[]): Promise<ContextOutcome> => {
+    const stop = firstStop(runs);
+    return {
+      additionalContexts: await contexts(runs),
+      ...(stop !== undefined ? { stop: { reason: stop } } : {}),
+    };
+  };
+  const stopEvent = async (runs: HookRunRecord[]): Promise<StopOutcome> => {
+    const shouldStop = runs.some((r) => r.effect.stop);
+    if (shouldStop) return { continuations: [], shouldStop };
+    const blocking = runs.filter((r) => r.effect.block);
+    const reasons = await spillAll(blocking.map((r) => r.effect.block!.reason));
+    return { continuations: blocking.map((r, i) => ({ runId: r.runId, reason: reasons[i] })), shouldStop };
+  };
+
+  return {
+    observe(observer) {
+      observers.add(observer);
+      return () => observers.delete(observer);
+    },
+    async sessionStart(ctx, input) {
+      const payload = { ...basePayload("SessionStart", ctx), source: input.source };
+      return contextEvent(await run({ event: "SessionStart", matchValues: [input.source], payload }, ctx));
+    },
+    async userPromptSubmit(ctx, input): Promise<UserPromptOutcome> {
+      const payload = { ...basePayload("UserPromptSubmit", ctx), prompt: input.prompt };
+      const runs = await run({ event: "UserPromptSubmit", matchValues: [], payload }, ctx);
+      const block = firstBlock(runs);
+      return {
+        ...(await contextEvent(runs)),
+        ...(block !== undefined ? { block: { reason: await spill(block) } } : {}),
+      };
+    },
+    async preToolUse(ctx, input): Promise<PreToolUseOutcome> {
+      const runs = await runTool("PreToolUse", ctx, input, toolPayload("PreToolUse", ctx, input));
+      const additionalContexts = await contexts(runs);
+      const block = firstBlock(runs);
+      if (block !== undefined) return { block: { reason: await spill(block) }, additionalContexts };
+      // HK-9: the rewrite of the handler that finished last wins, whatever the configured order.
+      const rewrite = runs.filter((r) => r.effect.updatedInput && r.effect.error === undefined)
+        .sort((a, b) => b.completionIndex - a.completionIndex)[0];
+      return rewrite
+        ? { updatedInput: rewrite.effect.updatedInput!.value, additionalContexts }
+        : { additionalContexts };
+    },
+    async permissionRequest(ctx, input): Promise<PermissionRequestOutcome> {
+      const payload = {
+        ...toolPayload("PermissionRequest", ctx, input),
+        approval_context: approvalContext(input),
+      };
+      const runs = await runTool("PermissionRequest", ctx, input, payload);
+      const deny = firstBlock(runs);
+      if (deny !== undefined) return { decision: "deny", message: deny };
+      return runs.some((r) => r.effect.allow && r.effect.error === undefined) ? { decision: "allow" } : {};
+    },
+    async postToolUse(ctx, input): Promise<PostToolUseOutcome> {
+      const payload = { ...toolPayload("PostToolUse", ctx, input), tool_response: input.toolResponse };
+      const runs = await runTool("PostToolUse", ctx, input, payload);
+      const feedback = firstBlock(runs);
+      const additionalContexts = await contexts(runs);
+      return feedback !== undefined
+        ? { feedback: await spill(feedback), additionalContexts }
+        : { additionalContexts };
+    },
+    async stop(ctx, input) {
+      const payload = {
+        ...basePayload("Stop", ctx),
+        stop_hook_active: input.stopHookActive,
+        last_assistant_message: input.lastAssistantMessage,
+      };
+      return stopEvent(await run({ event: "Stop", matchValues: [], payload }, ctx));
+    },
+    async preCompact(ctx, input) {
+      await run({
+        event: "PreCompact",
+        matchValues: [input.trigger],
+        payload: compactPayload("PreCompact", ctx, input),
+      }, ctx);
+    },
+    async postCompact(ctx, input) {
+      await run({
+        event: "PostCompact",
+        matchValues: [input.trigger],
+        payload: compactPayload("PostCompact", ctx, input),
+      }, ctx);
+    },
+    async subagentStart(ctx, input) {
+      const payload = {
+        ...basePayload("SubagentStart", ctx),
+        agent_id: input.agentId,
+        agent_type: input.agentType,
+      };
+      const runs = await run({ event: "SubagentStart", matchValues: [input.agentType], payload }, ctx);
+      return { additionalContexts: await contexts(runs) };
+    },
+    async subagentStop(ctx, input) {
+      const payload = {
+        ...basePayload("SubagentStop", ctx),
+        agent_id: input.agentId,
+        agent_type: input.agentType,
+        stop_hook_active: input.stopHookActive,
+        last_assistant_message: input.lastAssistantMessage,
+      };
+      return stopEvent(await run({ event: "SubagentStop", matchValues: [input.agentType], payload }, ctx));
+    },
+  };
+
+  function runTool(
+    event: "PreToolUse" | "PermissionRequest" | "PostToolUse",
+    ctx: HookTurnContext,
+    input: ToolHookInput,
+    payload: Record<string, unknown>,
+  ) {
+    return run({ event, matchValues: toolMatchValues(input), payload, toolUseId: input.toolUseId }, ctx);
+  }
+}
+
+function compactPayload(
+  event: "PreCompact" | "PostCompact",
+  ctx: HookTurnContext,
+  input: { trigger: string },
+) {
+  return { ...basePayload(event, ctx), trigger: input.trigger };
+}
+
+function approvalContext(input: { reason: string }) {
+  return { sandbox_permissions: "require_escalated", justification: input.reason };
+}

@@ -1,0 +1,65 @@
+import type { HookEventName } from "./hook_events.ts";
+
+/** Where a handler came from (HK-2). `managed` sources always run and cannot be disabled. */
+export type HookSourceKind =
+  | "requirements"
+  | "managed"
+  | "system"
+  | "user"
+  | "claude_user"
+  | "project"
+  | "claude_project"
+  | "session"
+  | "plugin";
+
+/** HK-3: Managed | Trusted (stored hash == current) | Modified (differs) | Untrusted (none stored). */
+export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
+
+/** Plugin context of a plugin handler: env vars and `${VAR}` substitution come from it. */
+export interface HookPluginContext {
+  pluginId: string;
+  pluginRoot: string;
+  dataDir: string;
+}
+
+/** One command handler as discovered and judged; the engine runs only `runnable` ones. */
+export interface HookHandlerInfo {
+  /** Stable state key: `<source>:<event_label>:<group>:<handler>` (HK-4). */
+  key: string;
+  event: HookEventName;
+  /** The group's matcher as written (absent for events that ignore matchers). */
+  matcher?: string;
+  /** Platform-selected command, before `${VAR}` substitution. */
+  command: string;
+  timeoutSec: number;
+  statusMessage?: string;
+  /** `on_failure = "block"`: a failed run blocks instead of silently allowing. */
+  onFailure: "ignore" | "block";
+  /** Absolute file, `-c`, or for plugins the plugin-relative path. */
+  sourcePath: string;
+  sourceKind: HookSourceKind;
+  managed: boolean;
+  plugin?: HookPluginContext;
+  groupIndex: number;
+  handlerIndex: number;
+  /** Position across all sources: managed → system → user → project → session → plugins. */
+  displayOrder: number;
+  /** `sha256:<hex>` of the normalized identity. */
+  hash: string;
+  trust: TrustStatus;
+  enabled: boolean;
+  runnable: boolean;
+}
+
+/** The raw hooks declared in one file or table, before trust is judged. */
+export interface HookSource {
+  kind: HookSourceKind;
+  /** Absolute path (or `-c`), used in messages and, unless `keySource` is set, in keys. */
+  path: string;
+  /** Key prefix; plugins use `<plugin-id>:<relative path>` so keys survive a reinstall. */
+  keySource?: string;
+  managed: boolean;
+  plugin?: HookPluginContext;
+  /** The parsed object holding event arrays (`hooks` of a hooks.json, `[hooks]` of a TOML layer). */
+  events: Record<string, unknown>;
+}

@@ -1,0 +1,170 @@
+import * as path from "node:path";
+import { parse as parseToml } from "smol-toml";
+import type { ConfigLayer, LoadedConfig } from "../config/mod.ts";
+import type { FileSystem } from "../platform/mod.ts";
+import { type Diagnostic, warning } from "../shared/mod.ts";
+import type { HookSource, HookSourceKind } from "./hook_handler.ts";
+
+type Read<T> = { value?: T; diagnostics: Diagnostic[] };
+
+/** Every non-plugin hook source in display order (HK-2), plus the managed-only switch. */
+export async function discoverHookSources(
+  fs: FileSystem,
+  loaded: LoadedConfig,
+): Promise<{ sources: HookSource[]; diagnostics: Diagnostic[]; managedOnly: boolean }> {
+  const diagnostics: Diagnostic[] = [];
+  const sources: HookSource[] = [];
+  const { systemDir, home, userHome, projectDirs } = loaded.paths;
+  const add = (kind: HookSourceKind, file: string, events: Record<string, unknown> | undefined) => {
+    if (events) sources.push({ kind, path: file, managed: isManaged(kind), events });
+  };
+
+  const requirementsFile = path.join(systemDir, "requirements.toml");
+  const requirements = await readRequirements(fs, requirementsFile);
+  diagnostics.push(...requirements.diagnostics);
+  add("requirements", requirementsFile, requirements.value?.hooks);
+  const managedFile = path.join(systemDir, "managed", "hooks.json");
+  add("managed", managedFile, await readJsonHooks(fs, managedFile, diagnostics));
+
+  const layerOf = (kind: ConfigLayer["kind"], dir?: string) =>
+    loaded.layers.find((l) => l.kind === kind && (dir === undefined || l.dir === dir));
+  await addLayer(fs, sources, diagnostics, "system", path.join(systemDir, "hooks.json"), layerOf("system"));
+  await addLayer(fs, sources, diagnostics, "user", path.join(home, "hooks.json"), layerOf("user"));
+
+  const claudeEnabled = loaded.config.hooks?.claude_code !== false;
+  if (claudeEnabled) {
+    const file = path.join(userHome, ".claude", "settings.json");
+    add("claude_user", file, await readJsonHooks(fs, file, diagnostics, { settings: true }));
+  }
+  for (const dir of projectDirs) {
+    const trellisDir = path.join(dir, ".trellis");
+    const jsonFile = path.join(trellisDir, "hooks.json");
+    const claudeFiles = claudeEnabled
+      ? [path.join(dir, ".claude", "settings.json"), path.join(dir, ".claude", "settings.local.json")]
+      : [];
+    if (!loaded.projectTrusted) {
+      await noteSkipped(fs, [jsonFile, ...claudeFiles], diagnostics);
+      continue;
+    }
+    await addLayer(fs, sources, diagnostics, "project", jsonFile, layerOf("project", trellisDir));
+    for (const file of claudeFiles) {
+      add("claude_project", file, await readJsonHooks(fs, file, diagnostics, { settings: true }));
+    }
+  }
+  const session = layerOf("session");
+  const sessionEvents = session?.table.hooks;
+  if (sessionEvents && hasEvents(sessionEvents)) add("session", "-c", sessionEvents);
+  return { sources, diagnostics, managedOnly: requirements.value?.managedOnly === true };
+}
+
+/** Managed hooks come from files only an administrator can write: requirements, managed dir, /etc. */
+function isManaged(kind: HookSourceKind): boolean {
+  return kind === "requirements" || kind === "managed" || kind === "system";
+}
+
+async function addLayer(
+  fs: FileSystem,
+  sources: HookSource[],
+  diagnostics: Diagnostic[],
+  kind: HookSourceKind,
+  jsonFile: string,
+  layer: ConfigLayer | undefined,
+): Promise<void> {
+  const json = await readJsonHooks(fs, jsonFile, diagnostics);
+  const toml = layer?.table.hooks && hasEvents(layer.table.hooks) ? layer.table.hooks : undefined;
+  if (json && hasEvents(json) && toml && layer) {
+    diagnostics.push(warning(
+      `loading hooks from both ${jsonFile} and ${layer.source}; prefer a single representation for this layer`,
+      { file: jsonFile },
+    ));
+  }
+  if (json) sources.push({ kind, path: jsonFile, managed: isManaged(kind), events: json });
+  if (toml && layer) sources.push({ kind, path: layer.source, managed: isManaged(kind), events: toml });
+}
+
+function hasEvents(table: Record<string, unknown>): boolean {
+  return Object.keys(table).some((k) =>
+    k !== "state" && k !== "claude_code" && k !== "allow_managed_hooks_only"
+  );
+}
+
+async function readText(
+  fs: FileSystem,
+  file: string,
+  diagnostics: Diagnostic[],
+): Promise<string | undefined> {
+  try {
+    return await fs.readTextFile(file);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") {
+      diagnostics.push(warning(`Cannot read hooks file "${file}": ${(error as Error).message}`, { file }));
+    }
+    return undefined;
+  }
+}
+
+/** A hooks.json (`{ "hooks": {…} }`) or a Claude Code settings file whose `hooks` key is optional. */
+async function readJsonHooks(
+  fs: FileSystem,
+  file: string,
+  diagnostics: Diagnostic[],
+  options: { settings?: boolean } = {},
+): Promise<Record<string, unknown> | undefined> {
+  const text = await readText(fs, file, diagnostics);
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    diagnostics.push(
+      warning(`Cannot load hooks "${file}": invalid JSON (${(error as Error).message})`, { file }),
+    );
+    return undefined;
+  }
+  const hooks = isRecord(parsed) ? parsed.hooks : undefined;
+  if (hooks === undefined && options.settings && isRecord(parsed)) return undefined;
+  if (!isRecord(hooks)) {
+    diagnostics.push(
+      warning(`Cannot load hooks "${file}": expected an object with a "hooks" object`, { file }),
+    );
+    return undefined;
+  }
+  return hooks;
+}
+
+async function readRequirements(
+  fs: FileSystem,
+  file: string,
+): Promise<Read<{ hooks?: Record<string, unknown>; managedOnly: boolean }>> {
+  const diagnostics: Diagnostic[] = [];
+  const text = await readText(fs, file, diagnostics);
+  if (text === undefined) return { diagnostics };
+  let raw: Record<string, unknown>;
+  try {
+    raw = parseToml(text) as Record<string, unknown>;
+  } catch (error) {
+    const first = (error as Error).message.split("\n")[0];
+    diagnostics.push(warning(`Cannot load hooks "${file}": invalid TOML (${first})`, { file }));
+    return { diagnostics };
+  }
+  const hooks = isRecord(raw.hooks) ? raw.hooks : undefined;
+  const managedOnly = raw.allow_managed_hooks_only === true || hooks?.allow_managed_hooks_only === true;
+  return { value: { hooks: hooks && hasEvents(hooks) ? hooks : undefined, managedOnly }, diagnostics };
+}
+
+async function noteSkipped(fs: FileSystem, files: string[], diagnostics: Diagnostic[]): Promise<void> {
+  for (const file of files) {
+    if (!(await fs.stat(file))) continue;
+    diagnostics.push({
+      level: "info",
+      message:
+        `Skipped hooks in ${file}: this project is not trusted (run \`trellis project trust\` to load it)`,
+      file,
+    });
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,71 @@
+import type { CommandResult } from "../platform/mod.ts";
+import { parseContextlessText, parseHookJson } from "./event_parsers.ts";
+import type { HookEventName } from "./hook_events.ts";
+import type { HookHandlerInfo } from "./hook_handler.ts";
+import type { HookEffect } from "./events/hook_effect.ts";
+
+/** Events where exit code 2 (stderr as the reason) blocks, denies, gives feedback or continues. */
+const EXIT_2_BLOCKS = new Set<HookEventName>([
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+]);
+
+/** Events where a failed `on_failure = "block"` guard blocks (Stop would loop, so it is not one). */
+const FAILURE_CAN_BLOCK = new Set<HookEventName>([
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "UserPromptSubmit",
+]);
+
+/** Exit codes (§2.8), then the event's stdout contract (§2.7); `on_failure = "block"` last. */
+export function interpretRun(
+  event: HookEventName,
+  handler: HookHandlerInfo,
+  result: CommandResult,
+): HookEffect {
+  const effect = readResult(event, handler, result);
+  if (effect.error !== undefined && handler.onFailure === "block" && FAILURE_CAN_BLOCK.has(event)) {
+    return {
+      ...effect,
+      block: { reason: `hook ${handler.key} failed and is configured to block: ${effect.error}` },
+    };
+  }
+  return effect;
+}
+
+function readResult(event: HookEventName, handler: HookHandlerInfo, result: CommandResult): HookEffect {
+  const fail = (error: string): HookEffect => ({ additionalContexts: [], error });
+  if (result.error !== undefined) return fail(`hook failed to start: ${result.error}`);
+  if (result.timedOut) return fail(`hook timed out after ${handler.timeoutSec}s`);
+  if (result.aborted) return fail("hook was cancelled");
+  if (result.code === null) return fail("hook exited without a status code");
+  if (result.code === 2) {
+    const reason = result.stderr.trim();
+    if (!EXIT_2_BLOCKS.has(event)) return fail(`hook exited with code 2${reason ? `: ${reason}` : ""}`);
+    if (reason === "") {
+      return fail(`${event} hook exited with code 2 but did not write a blocking reason to stderr`);
+    }
+    return { additionalContexts: [], block: { reason } };
+  }
+  if (result.code !== 0) {
+    const detail = result.stderr.trim().slice(0, 500);
+    return fail(`hook exited with code ${result.code}${detail ? `: ${detail}` : ""}`);
+  }
+  if (result.stdoutTruncated) return fail("hook output exceeded the output size cap and was cut");
+  const text = result.stdout.trim();
+  if (text === "") return { additionalContexts: [] };
+  if (!text.startsWith("{") && !text.startsWith("[")) return parseContextlessText(event, text);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return fail(`hook returned invalid ${event} JSON output`);
+  }
+  const parsed = parseHookJson(event, json);
+  return parsed.ok ? parsed.effect : fail(parsed.error);
+}

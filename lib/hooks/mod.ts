@@ -1,0 +1,46 @@
+/**
+ * Lifecycle hooks (SPEC §5): discovery of every hook source (managed, /etc, user, trusted project,
+ * Claude Code settings, `-c`, plugins), content trust by `sha256:` identity hash, Codex matchers, a
+ * concurrent command runner that never throws, per-event output parsers, aggregation, output spill,
+ * and the engine implementing the loop's `LifecycleHooks` port.
+ *
+ * @example
+ * ```ts
+ * import { createHookEngine, loadHooks, reviewNotice } from "./lib/hooks/mod.ts";
+ * import { loadConfig } from "./lib/config/mod.ts";
+ * import { discardEvents } from "./lib/shared/mod.ts";
+ * import { platform } from "./lib/platform/mod.ts";
+ *
+ * const loaded = await loadConfig(platform.fs, { cwd: platform.cwd(), env: platform.env });
+ * const { handlers, diagnostics, needsReview } = await loadHooks({ loaded, platform, pluginSources: [] });
+ * const notice = reviewNotice(needsReview); // "2 hooks need review: trellis hooks list"
+ * const hooks = createHookEngine({
+ *   handlers,
+ *   platform,
+ *   events: discardEvents,
+ *   home: loaded.paths.home,
+ *   threadId: "thread-1",
+ * });
+ * ```
+ * @module
+ */
+export { loadHooks, trustStatus } from "./load_hooks.ts";
+export type { LoadedHooks, LoadHooksOptions, PluginHookSource } from "./load_hooks.ts";
+export type { HookHandlerInfo, HookPluginContext, HookSourceKind, TrustStatus } from "./hook_handler.ts";
+export { createHookEngine } from "./hook_engine.ts";
+export type { HookEngine, HookEngineOptions } from "./hook_engine.ts";
+export type { HookRunEntry, HookRunRecord, HookRunStatus } from "./dispatcher.ts";
+export { eventLabel, HOOK_EVENTS, isHookEvent } from "./hook_events.ts";
+export type { HookEventName } from "./hook_events.ts";
+export { compileMatcher, matcherMatches } from "./matcher.ts";
+export type { CompiledMatcher } from "./matcher.ts";
+export { hookTrustHash } from "./trust_hash.ts";
+export { blockedToolMessage, hookPromptMessage, reviewNotice } from "./tool_messages.ts";
+export { HOOK_TEXT_TOKEN_BUDGET, spillHookText } from "./output_spill.ts";
+export { runHookCommand } from "./command_runner.ts";
+export { interpretRun } from "./interpret_run.ts";
+export type { HookEffect } from "./events/hook_effect.ts";
+export { testHookEvent } from "./synthetic_event.ts";
+export type { SyntheticEventOptions } from "./synthetic_event.ts";
+export { doctorHooks } from "./hook_doctor.ts";
+export type { DoctorFinding, DoctorOptions } from "./hook_doctor.ts";

@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto";
+import { eventLabel, type HookEventName } from "./hook_events.ts";
+
+export interface HashableHandler {
+  event: HookEventName;
+  matcher?: string;
+  command: string;
+  timeoutSec: number;
+  statusMessage?: string;
+  onFailure: "ignore" | "block";
+}
+
+/**
+ * Codex's `command_hook_hash`: `{event_name, matcher?, hooks:[{type, command, timeout, async,
+ * statusMessage?}]}` with keys sorted recursively, serialized compactly, SHA-256. The identity is
+ * built from parsed values, so the same hook written in JSON or TOML (any whitespace) hashes the same.
+ * `onFailure` joins the identity only when set, so Codex-compatible hooks keep Codex's hash while
+ * weakening a guard from "block" to "ignore" still needs a new review.
+ */
+export function hookTrustHash(handler: HashableHandler): string {
+  const normalized: Record<string, unknown> = {
+    type: "command",
+    command: handler.command,
+    timeout: handler.timeoutSec,
+    async: false,
+  };
+  if (handler.statusMessage !== undefined) normalized.statusMessage = handler.statusMessage;
+  if (handler.onFailure === "block") normalized.onFailure = "block";
+  const identity: Record<string, unknown> = { event_name: eventLabel(handler.event), hooks: [normalized] };
+  if (handler.matcher !== undefined) identity.matcher = handler.matcher;
+  const digest = createHash("sha256").update(canonicalJson(identity)).digest("hex");
+  return `sha256:${digest}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value).sort().map((k) =>
+      `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`
+    );
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,139 @@
+import * as path from "node:path";
+import type { LoadedConfig } from "../config/mod.ts";
+import type { Platform } from "../platform/mod.ts";
+import { UsageError } from "../shared/mod.ts";
+import { gitCheckout, looksLikeGitUrl } from "./git_source.ts";
+import {
+  MARKETPLACE_FILES,
+  type MarketplaceSetting,
+  marketplaceSettings,
+  readMarketplaceAt,
+} from "./marketplaces.ts";
+import { removeMarketplaceSetting, writeMarketplaceSetting } from "./plugin_config.ts";
+import { discard, recoverStore } from "./store.ts";
+import { type StoreLayout, storeLayout } from "./store_layout.ts";
+
+export interface MarketplaceAdminOptions {
+  platform: Platform;
+  loaded: LoadedConfig;
+  layout?: StoreLayout;
+}
+
+/**
+ * `marketplace add PATH|GIT_URL [--ref R]`: a local root is recorded by absolute path; a git one is
+ * cloned into a staging dir, read, and renamed to `plugins/marketplaces/<name>` only when valid.
+ */
+export async function addMarketplace(
+  options: MarketplaceAdminOptions & { source: string; ref?: string },
+): Promise<MarketplaceSetting & { plugins: number }> {
+  const { platform, loaded } = options;
+  const layout = options.layout ?? storeLayout(loaded.paths.home);
+  if (!looksLikeGitUrl(options.source)) {
+    const root = localRoot(path.resolve(loaded.paths.cwd, options.source));
+    const read = await readOrUsage(platform, root);
+    const setting: MarketplaceSetting = { name: read.name, kind: "local", source: root };
+    await writeMarketplaceSetting(platform.fs, loaded.paths.userConfig, setting);
+    return { ...setting, plugins: read.entries.length };
+  }
+  const setting = await cloneMarketplace(platform, layout, options.source, options.ref);
+  await writeMarketplaceSetting(platform.fs, loaded.paths.userConfig, setting.setting);
+  return { ...setting.setting, plugins: setting.plugins };
+}
+
+async function cloneMarketplace(
+  platform: Platform,
+  layout: StoreLayout,
+  url: string,
+  ref?: string,
+  expected?: string,
+) {
+  await recoverStore(platform.fs, layout);
+  await platform.fs.mkdir(layout.stagingDir);
+  const work = await platform.fs.makeTempDir("marketplace-", layout.stagingDir);
+  try {
+    const checkout = path.join(work, "repo");
+    await gitCheckout(platform, { url, dest: checkout, ref, keepGitDir: true });
+    const read = await readOrUsage(platform, checkout);
+    if (expected && read.name !== expected) {
+      throw new UsageError(
+        `Cannot update marketplace "${expected}": the repository now names itself "${read.name}"`,
+      );
+    }
+    const target = path.join(layout.marketplacesDir, read.name);
+    await platform.fs.mkdir(layout.marketplacesDir);
+    if (await platform.fs.lstat(target)) await discard(platform.fs, layout, target);
+    await platform.fs.rename(checkout, target);
+    const setting: MarketplaceSetting = {
+      name: read.name,
+      kind: "git",
+      source: url,
+      ...(ref ? { ref } : {}),
+    };
+    return { setting, plugins: read.entries.length };
+  } finally {
+    await platform.fs.remove(work, { recursive: true });
+  }
+}
+
+/** Re-clones git marketplaces (local ones are read live); returns what each now lists. */
+export async function updateMarketplaces(
+  options: MarketplaceAdminOptions & { name?: string },
+): Promise<{ name: string; plugins: number }[]> {
+  const layout = options.layout ?? storeLayout(options.loaded.paths.home);
+  const settings = selectSettings(options.loaded, options.name);
+  const out: { name: string; plugins: number }[] = [];
+  for (const setting of settings) {
+    if (setting.kind === "git") {
+      const cloned = await cloneMarketplace(
+        options.platform,
+        layout,
+        setting.source,
+        setting.ref,
+        setting.name,
+      );
+      out.push({ name: setting.name, plugins: cloned.plugins });
+    } else {
+      out.push({
+        name: setting.name,
+        plugins: (await readOrUsage(options.platform, setting.source)).entries.length,
+      });
+    }
+  }
+  return out;
+}
+
+export async function removeMarketplace(options: MarketplaceAdminOptions & { name: string }): Promise<void> {
+  const layout = options.layout ?? storeLayout(options.loaded.paths.home);
+  const [setting] = selectSettings(options.loaded, options.name);
+  if (setting.kind === "git") {
+    const dir = path.join(layout.marketplacesDir, setting.name);
+    if (await options.platform.fs.lstat(dir)) await discard(options.platform.fs, layout, dir);
+  }
+  await removeMarketplaceSetting(options.platform.fs, options.loaded.paths.userConfig, setting.name);
+}
+
+function selectSettings(loaded: LoadedConfig, name?: string): MarketplaceSetting[] {
+  const all = marketplaceSettings(loaded);
+  if (!name) return all;
+  const found = all.filter((s) => s.name === name);
+  if (!found.length) {
+    throw new UsageError(`Cannot find marketplace "${name}": it is not configured`, { marketplace: name });
+  }
+  return found;
+}
+
+function localRoot(resolved: string): string {
+  for (const file of MARKETPLACE_FILES) {
+    if (resolved.endsWith(`/${file}`)) return resolved.slice(0, -file.length - 1);
+  }
+  return resolved;
+}
+
+async function readOrUsage(platform: Platform, root: string) {
+  try {
+    return await readMarketplaceAt(platform.fs, root);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message, { file: root });
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Plugins: manifests (Codex `.codex-plugin/` and Claude Code `.claude-plugin/`), marketplaces (local,
+ * git, npm), a content-checked store with atomic publish, and the load that projects active plugins
+ * into contributions for the skills, MCP and hooks subsystems (this folder never calls them).
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from "./lib/config/mod.ts";
+ * import { platform } from "./lib/platform/mod.ts";
+ * import { PluginCache, renderPluginSummaries } from "./lib/plugins/mod.ts";
+ * const loaded = await loadConfig(platform.fs, { cwd: platform.cwd(), env: platform.env });
+ * const cache = new PluginCache({ platform });
+ * const { contributions } = await cache.get(loaded);
+ * console.log(renderPluginSummaries(contributions.summaries));
+ * ```
+ * @module
+ */
+export { parseManifest } from "./manifest.ts";
+export type { HookDeclaration, ManifestParse, McpDeclaration, PluginManifest } from "./manifest.ts";
+export type { PluginInterface } from "./manifest_interface.ts";
+export { loadManifest, MANIFEST_LOCATIONS } from "./load_manifest.ts";
+export type { LoadedManifest } from "./load_manifest.ts";
+export { checkManifestPath } from "./manifest_path.ts";
+export { invalidPluginKeyMessage, isValidVersionSegment, parsePluginId } from "./plugin_id.ts";
+export type { PluginId } from "./plugin_id.ts";
+export { parseMarketplace } from "./marketplace.ts";
+export type { MarketplaceEntry, PluginSource } from "./marketplace.ts";
+export { loadMarketplaces, MARKETPLACE_FILES, marketplaceSettings } from "./marketplaces.ts";
+export type { LoadedMarketplace, MarketplaceSetting } from "./marketplaces.ts";
+export { addMarketplace, removeMarketplace, updateMarketplaces } from "./marketplace_admin.ts";
+export { DEFAULT_NPM_LIMITS } from "./npm_source.ts";
+export type { NpmLimits } from "./npm_source.ts";
+export { compareVersions, pickActiveVersion, pluginDataDir, storeLayout } from "./store_layout.ts";
+export type { StoreLayout } from "./store_layout.ts";
+export { activeVersion, recoverStore } from "./store.ts";
+export { digestTree } from "./content_digest.ts";
+export { installPlugin } from "./installer.ts";
+export type { InstallResult } from "./installer.ts";
+export { readInstallRecord } from "./install_record.ts";
+export type { InstallRecord } from "./install_record.ts";
+export { uninstallPlugin, verifyPlugin } from "./verify.ts";
+export type { VerifyResult, VerifyStatus } from "./verify.ts";
+export { installById, installedPluginIds, requirePluginId, updateById } from "./plugin_operations.ts";
+export type { PluginOpOptions } from "./plugin_operations.ts";
+export { removePluginConfig, setPluginEnabled } from "./plugin_config.ts";
+export { configuredPlugins, loadPlugins } from "./loader.ts";
+export type {
+  CapabilitySummary,
+  HookSourceContribution,
+  LoadedPlugin,
+  McpServerContribution,
+  PluginContributions,
+  PluginLoadResult,
+  SkillRootContribution,
+} from "./plugin_types.ts";
+export { renderPluginSummaries } from "./render_summaries.ts";
+export { PluginCache } from "./plugin_cache.ts";
+export type { PluginChangeListener, PluginSetChange } from "./plugin_cache.ts";
+export { listInstallCandidates, readDeclined } from "./install_candidates.ts";
+export type { InstallCandidate } from "./install_candidates.ts";
+export { requestPluginInstallTool } from "./request_install_tool.ts";
+export type { RequestPluginInstallOptions } from "./request_install_tool.ts";

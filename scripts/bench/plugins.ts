@@ -1,0 +1,124 @@
+/**
+ * Plugin benchmarks: install of a 2,000-file plugin (digest included) against `cp -r` of the same
+ * tree, and loading 50 installed plugins (projection to skills, MCP, hooks).
+ */
+import { loadConfig } from "../../lib/config/mod.ts";
+import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
+import {
+  installById,
+  loadPlugins,
+  parsePluginId,
+  storeLayout,
+  uninstallPlugin,
+} from "../../lib/plugins/mod.ts";
+
+type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
+
+async function writeTree(dir: string, files: number, name: string): Promise<void> {
+  await platform.fs.mkdir(`${dir}/.codex-plugin`);
+  await platform.fs.writeTextFile(
+    `${dir}/.codex-plugin/plugin.json`,
+    JSON.stringify({ name, version: "1.0.0" }),
+  );
+  await platform.fs.mkdir(`${dir}/skills/s`);
+  await platform.fs.writeTextFile(`${dir}/skills/s/SKILL.md`, "---\nname: s\ndescription: d\n---\n");
+  await platform.fs.writeTextFile(
+    `${dir}/.mcp.json`,
+    JSON.stringify({ mcpServers: { [`srv_${name}`]: { command: "x" } } }),
+  );
+  await platform.fs.mkdir(`${dir}/hooks`);
+  await platform.fs.writeTextFile(`${dir}/hooks/hooks.json`, JSON.stringify({ hooks: { Stop: [] } }));
+  for (let d = 0; d * 100 < files; d++) {
+    await platform.fs.mkdir(`${dir}/data/d${d}`);
+    await Promise.all(
+      Array.from(
+        { length: Math.min(100, files - d * 100) },
+        (_, i) => platform.fs.writeTextFile(`${dir}/data/d${d}/f${i}.txt`, `file ${d}/${i}\n`.repeat(64)),
+      ),
+    );
+  }
+}
+
+async function median(runs: number, once: () => Promise<number>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await once());
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+export async function bench(): Promise<BenchRow[]> {
+  const root = await platform.fs.realPath(await platform.fs.makeTempDir("trellis-bench-plugins-"));
+  try {
+    const home = `${root}/home/.trellis`;
+    const market = `${root}/market`;
+    await platform.fs.mkdir(`${market}/.agents/plugins`);
+    const entries = [{ name: "big", source: "./plugins/big" }];
+    await writeTree(`${market}/plugins/big`, 2000, "big");
+    for (let i = 0; i < 50; i++) {
+      entries.push({ name: `p${i}`, source: `./plugins/p${i}` });
+      await writeTree(`${market}/plugins/p${i}`, 3, `p${i}`);
+    }
+    await platform.fs.writeTextFile(
+      `${market}/.agents/plugins/marketplace.json`,
+      JSON.stringify({ name: "bench", plugins: entries }),
+    );
+    await platform.fs.mkdir(home);
+    await platform.fs.writeTextFile(
+      `${home}/config.toml`,
+      `[marketplaces.bench]\nsource = "${market}"\nkind = "local"\n`,
+    );
+    const env: Record<string, string> = { HOME: `${root}/home`, TRELLIS_HOME: home };
+    const config = () => loadConfig(platform.fs, { cwd: root, env: (n) => env[n] });
+
+    const cp = await median(5, async () => {
+      await platform.fs.remove(`${root}/cp`, { recursive: true });
+      const t = performance.now();
+      await runCommand(platform, {
+        cmd: ["cp", "-r", `${market}/plugins/big`, `${root}/cp`],
+        env: childEnv(platform.envAll()),
+      });
+      return performance.now() - t;
+    });
+    const install = await median(5, async () => {
+      // Start from an empty slot, like cp -r into a fresh dir (replacing would also time an rm -r).
+      await uninstallPlugin(platform.fs, storeLayout(home), parsePluginId("big@bench")!);
+      const loaded = await config();
+      const t = performance.now();
+      await installById({ platform, loaded, id: "big@bench" });
+      return performance.now() - t;
+    });
+    for (let i = 0; i < 50; i++) await installById({ platform, loaded: await config(), id: `p${i}@bench` });
+    await installById({ platform, loaded: await config(), id: "big@bench" });
+    const loaded = await config();
+    const load = await median(7, async () => {
+      const t = performance.now();
+      const result = await loadPlugins({ loaded, platform, layout: storeLayout(home) });
+      if (result.contributions.skillRoots.length !== 51) throw new Error("bench: wrong plugin count");
+      return performance.now() - t;
+    });
+    const ratio = install / cp;
+    return [
+      {
+        name: "plugins: install 2,000-file plugin (digest incl.)",
+        value: round(install),
+        unit: "ms",
+        target: "",
+        pass: true,
+      },
+      { name: "plugins: cp -r of the same tree", value: round(cp), unit: "ms", target: "", pass: true },
+      { name: "plugins: install / cp -r", value: round(ratio), unit: "x", target: "≤ 2", pass: ratio <= 2 },
+      {
+        name: "plugins: load 51 installed plugins",
+        value: round(load),
+        unit: "ms",
+        target: "≤ 100",
+        pass: load <= 100,
+      },
+    ];
+  } finally {
+    await platform.fs.remove(root, { recursive: true });
+  }
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+if (import.meta.main) console.table(await bench());

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { platform } from "../../lib/platform/mod.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
+
+const guard = (command: string) =>
+  JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } });
+
+async function sandbox(command = "echo no >&2; exit 2") {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/hooks.json`;
+  await platform.fs.writeTextFile(file, guard(command));
+  const run = (...argv: string[]) => runCliCaptured(["hooks", ...argv], { env, cwd: root });
+  return { root, env, file, key: `${file}:pre_tool_use:0:0`, run };
+}
+
+Deno.test("hooks list --json reports key, event, matcher, command, source, trust, hash and enabled", async () => {
+  const { run, file, key } = await sandbox();
+  const listed = await run("list", "--json");
+  assert.deepStrictEqual(listed.code, 0, listed.stderr);
+  const { hooks: [entry], needsReview } = JSON.parse(listed.stdout);
+  assert.deepStrictEqual({ ...entry, hash: "…" }, {
+    key,
+    event: "PreToolUse",
+    matcher: "Bash",
+    command: "echo no >&2; exit 2",
+    source: file,
+    sourceKind: "user",
+    plugin: null,
+    trust: "untrusted",
+    hash: "…",
+    enabled: true,
+    runnable: false,
+  });
+  assert.deepStrictEqual(needsReview, 1);
+  const text = await run("list");
+  assert.match(text.stdout, /1 hook needs review: trellis hooks list/);
+});
+
+Deno.test("hooks trust writes trusted_hash into user config keeping its comments, and untrust removes it", async () => {
+  const { run, env, key } = await sandbox();
+  const userConfig = `${env.TRELLIS_HOME}/config.toml`;
+  await platform.fs.writeTextFile(userConfig, '# my settings\nmodel = "m"\n');
+  const trusted = await run("trust", key);
+  assert.deepStrictEqual(trusted.code, 0, trusted.stderr);
+  const hash = JSON.parse((await run("list", "--json")).stdout).hooks[0].hash;
+  assert.deepStrictEqual(
+    await platform.fs.readTextFile(userConfig),
+    `# my settings\nmodel = "m"\n\n[hooks.state."${key}"]\ntrusted_hash = "${hash}"\n`,
+  );
+  assert.deepStrictEqual(JSON.parse((await run("list", "--json")).stdout).hooks[0].trust, "trusted");
+  await run("untrust", key);
+  assert.deepStrictEqual(await platform.fs.readTextFile(userConfig), `# my settings\nmodel = "m"\n`);
+});
+
+Deno.test("hooks trust --all, disable and enable change what `hooks test` runs", async () => {
+  const { run, key } = await sandbox();
+  const before = await run("test", "PreToolUse", "--input", '{"command":"ls"}');
+  assert.deepStrictEqual(before.stdout, `skipped ${key}: untrusted\noutcome: {"additionalContexts":[]}\n`);
+  await run("trust", "--all");
+  const after = await run("test", "PreToolUse", "--tool", "Bash", "--input", '{"command":"ls"}');
+  assert.match(
+    after.stdout,
+    new RegExp(`^blocked ${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(\\d+ ms, finished #1\\)\n`),
+  );
+  assert.match(after.stdout, /outcome: \{"block":\{"reason":"no"\},"additionalContexts":\[\]\}\n$/);
+  await run("disable", key);
+  assert.deepStrictEqual(
+    (await run("test", "PreToolUse")).stdout,
+    `skipped ${key}: disabled\noutcome: {"additionalContexts":[]}\n`,
+  );
+  await run("enable", key);
+  assert.match((await run("test", "PreToolUse")).stdout, /^blocked /);
+});
+
+Deno.test("hooks trust exits 2 for an unknown key and hooks test for an unknown event", async () => {
+  const { run } = await sandbox();
+  const trust = await run("trust", "nope");
+  assert.deepStrictEqual([trust.code, trust.stderr], [
+    2,
+    'error: Cannot trust hook "nope": no such hook (see `trellis hooks list`)\n',
+  ]);
+  const test = await run("test", "PreToolUze");
+  assert.deepStrictEqual(test.code, 2);
+  assert.match(test.stderr, /^error: Cannot test hook event "PreToolUze": unknown event/);
+});
+
+Deno.test("hooks doctor reports a trusted guard that cannot run and exits 1", async () => {
+  const { run, key } = await sandbox("/nonexistent/guard.sh");
+  await run("trust", "--all");
+  const doctor = await run("doctor");
+  assert.deepStrictEqual(doctor.code, 1);
+  assert.match(
+    doctor.stdout,
+    new RegExp(`FAIL ${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: hook exited with code 127`),
+  );
+  assert.match(doctor.stdout, /0 of 1 runnable hook\(s\) work\n$/);
+});

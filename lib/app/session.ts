@@ -150,26 +150,26 @@ export class Session {
     };
   }
 
-  private captureTools(): StepToolCatalog {
-    return { tools: [...this.builtins], release: () => {} };
+  private captureTools(): Promise<StepToolCatalog> {
+    return Promise.resolve({ tools: [...this.builtins], release: () => {} });
   }
 
   /** The request the first sampling of a turn would send, without calling the model. */
-  previewRequest(prompt: string): Promise<ModelRequest> {
-    const step = this.captureTools();
+  async previewRequest(prompt: string): Promise<ModelRequest> {
+    const step = await this.captureTools();
     step.release();
     const input: ConversationItem[] = [...this.transcript.items, {
       type: "message",
       role: "user",
       content: prompt,
     }];
-    return Promise.resolve({
+    return {
       model: this.modelName,
       instructions: this.instructions,
       input,
       tools: step.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
       parallelToolCalls: true,
-    });
+    };
   }
 
   async runTurn(request: TurnRequest): Promise<TurnResult> {

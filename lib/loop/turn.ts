@@ -23,8 +23,8 @@ export interface TurnOptions {
   prompt: string;
   /** Items injected after the prompt (selected skill bodies, plugin summaries …). */
   injected: ConversationItem[];
-  /** Called before every sampling: the step's immutable tool snapshot. */
-  captureTools: () => StepToolCatalog;
+  /** Called before every sampling: the step's immutable tool snapshot (MCP-8, PL-11). */
+  captureTools: () => Promise<StepToolCatalog>;
   hooks: LifecycleHooks;
   hookContext: Omit<HookTurnContext, "turnId" | "signal">;
   approver: Approver;
@@ -90,7 +90,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   try {
     while (steps < options.maxSteps) {
       steps++;
-      const catalog = options.captureTools();
+      const catalog = await options.captureTools();
       let outcomes: CallOutcome[] = [];
       try {
         const sampled = await sampleStep(options.model, {

@@ -1,0 +1,206 @@
+import assert from "node:assert/strict";
+import { noTtyApprover, runTurn, type TurnOptions } from "../../lib/loop/mod.ts";
+import type { ConversationItem } from "../../lib/shared/mod.ts";
+import {
+  call,
+  catalogOf,
+  fakeTool,
+  hooksWith,
+  recorder,
+  say,
+  scriptedModel,
+  type ScriptedStep,
+} from "./_fakes.ts";
+
+function options(steps: ScriptedStep[], extra: Partial<TurnOptions> = {}) {
+  const rec = recorder();
+  const model = scriptedModel(steps);
+  const opts: TurnOptions = {
+    turnId: "t1",
+    model,
+    modelName: "m",
+    instructions: "be good",
+    history: [],
+    prompt: "do it",
+    injected: [],
+    captureTools: catalogOf([fakeTool("read", { parallel: true }), fakeTool("write")]),
+    hooks: hooksWith({}),
+    hookContext: { sessionId: "s", cwd: "/w", model: "m", permissionMode: "default", transcriptPath: null },
+    approver: noTtyApprover,
+    approvalPolicy: "on-request",
+    events: rec.sink,
+    record: rec.record,
+    maxSteps: 10,
+    signal: new AbortController().signal,
+    cwd: "/w",
+    ...extra,
+  };
+  return { opts, rec, model };
+}
+
+const outputsOf = (items: ConversationItem[]) =>
+  items.flatMap((i) => i.type === "function_call_output" ? [[i.callId, i.status]] : []);
+const callsOf = (items: ConversationItem[]) =>
+  items.flatMap((i) => i.type === "function_call" ? [i.callId] : []);
+
+Deno.test("runTurn() feeds tool outputs back until the model answers without calls", async () => {
+  const { opts, rec, model } = options([[call("read", { p: 1 }, "a")], [say("done")]]);
+  const result = await runTurn(opts);
+  assert.deepEqual({ status: result.status, last: result.lastMessage, steps: result.steps }, {
+    status: "completed",
+    last: "done",
+    steps: 2,
+  });
+  assert.deepEqual(rec.items.map((i) => i.type), [
+    "message",
+    "function_call",
+    "function_call_output",
+    "message",
+  ]);
+  assert.deepEqual(model.requests[1].input.at(-1), {
+    type: "function_call_output",
+    callId: "a",
+    output: 'read ok {"p":1}',
+    status: "success",
+  });
+});
+
+Deno.test("runTurn() gives every call exactly one output, in call order, when parallel calls finish out of order", async () => {
+  const slow = fakeTool("read", { parallel: true, delayMs: 40 });
+  const fast = { ...fakeTool("grep", { parallel: true, delayMs: 1 }) };
+  const { opts, rec } = options([[call("read", {}, "1"), call("grep", {}, "2"), call("nope", {}, "3")], [
+    say("ok"),
+  ]], {
+    captureTools: catalogOf([slow, fast]),
+  });
+  await runTurn(opts);
+  assert.deepEqual(outputsOf(rec.items), [["1", "success"], ["2", "success"], ["3", "error"]]);
+});
+
+Deno.test("runTurn() turns bad JSON arguments into an error output, not a crash", async () => {
+  const { opts, rec } = options([[{ type: "function_call", callId: "x", name: "read", arguments: "{nope" }], [
+    say("ok"),
+  ]]);
+  const result = await runTurn(opts);
+  assert.equal(result.status, "completed");
+  const out = rec.items.find((i) => i.type === "function_call_output");
+  assert.equal(out?.type === "function_call_output" && out.status, "error");
+});
+
+Deno.test("runTurn() records nothing of a stream that breaks midway and reports failed (SPEC §8)", async () => {
+  const { opts, rec } = options([{ breakAfter: [call("read", {}, "lost")] }]);
+  const result = await runTurn(opts);
+  assert.equal(result.status, "failed");
+  assert.match(result.error!.message, /stream ended/);
+  assert.deepEqual(callsOf(rec.items), []);
+  assert.equal(rec.events.at(-1)?.type, "turn.failed");
+});
+
+Deno.test("runTurn() aborts running calls with an aborted output when the turn is cancelled", async () => {
+  const controller = new AbortController();
+  const { opts, rec } = options([[call("read", {}, "r1"), call("read", {}, "r2")], [say("never")]], {
+    captureTools: catalogOf([fakeTool("read", { parallel: true, delayMs: 5_000 })]),
+    signal: controller.signal,
+  });
+  setTimeout(() => controller.abort(), 30);
+  const result = await runTurn(opts);
+  assert.equal(result.status, "aborted");
+  assert.deepEqual(outputsOf(rec.items), [["r1", "aborted"], ["r2", "aborted"]]);
+});
+
+Deno.test("runTurn() denies a call needing approval without asking when approval_policy is never", async () => {
+  const runs: { args: unknown; escalated: boolean }[] = [];
+  const { opts, rec } = options([[call("write", {}, "w")], [say("ok")]], {
+    captureTools: catalogOf([fakeTool("write", { needsApproval: true, runs })]),
+    approvalPolicy: "never",
+  });
+  await runTurn(opts);
+  assert.deepEqual(outputsOf(rec.items), [["w", "denied"]]);
+  assert.deepEqual(runs, []);
+});
+
+Deno.test("runTurn() lets a PermissionRequest allow run the call escalated, and a deny stop it (HK-10)", async () => {
+  for (const decision of ["allow", "deny"] as const) {
+    const runs: { args: unknown; escalated: boolean }[] = [];
+    const { opts, rec } = options([[call("write", {}, "w")], [say("ok")]], {
+      captureTools: catalogOf([fakeTool("write", { needsApproval: true, runs })]),
+      hooks: hooksWith({ permissionRequest: () => Promise.resolve({ decision }) }),
+    });
+    await runTurn(opts);
+    assert.deepEqual(outputsOf(rec.items), [["w", decision === "allow" ? "success" : "denied"]]);
+    assert.deepEqual(runs, decision === "allow" ? [{ args: {}, escalated: true }] : []);
+  }
+});
+
+Deno.test("runTurn() applies a PreToolUse block and rewrite, and PostToolUse feedback (HK-9, HK-11)", async () => {
+  const runs: { args: unknown; escalated: boolean }[] = [];
+  const { opts, rec } = options([[call("read", { v: 1 }, "a"), call("write", {}, "b")], [say("ok")]], {
+    captureTools: catalogOf([fakeTool("read", { runs }), fakeTool("write", { runs })]),
+    hooks: hooksWith({
+      preToolUse: (_ctx, input) =>
+        Promise.resolve(
+          input.toolName === "Write"
+            ? { block: { reason: "no writes" }, additionalContexts: [] }
+            : { updatedInput: { v: 2 }, additionalContexts: ["ctx from pre"] },
+        ),
+      postToolUse: () => Promise.resolve({ feedback: "replaced by hook", additionalContexts: [] }),
+    }),
+  });
+  await runTurn(opts);
+  assert.deepEqual(runs, [{ args: { v: 2 }, escalated: false }]);
+  const outputs = rec.items.filter((i) => i.type === "function_call_output").map((i) =>
+    i.type === "function_call_output" && i.output
+  );
+  assert.deepEqual(outputs, [
+    "replaced by hook",
+    "Tool call blocked by PreToolUse hook: no writes. Tool: Write",
+  ]);
+  assert.ok(
+    rec.items.some((i) => i.type === "message" && i.role === "developer" && i.content === "ctx from pre"),
+  );
+});
+
+Deno.test("runTurn() continues after a Stop block with <hook_prompt> and passes stop_hook_active (HK-13)", async () => {
+  const seen: boolean[] = [];
+  const { opts, model } = options([[say("first")], [say("second")]], {
+    hooks: hooksWith({
+      stop: (_ctx, input) => {
+        seen.push(input.stopHookActive);
+        return Promise.resolve(
+          input.stopHookActive
+            ? { continuations: [], shouldStop: false }
+            : { continuations: [{ runId: "stop:0:x", reason: "run <tests>" }], shouldStop: false },
+        );
+      },
+    }),
+  });
+  const result = await runTurn(opts);
+  assert.equal(result.lastMessage, "second");
+  assert.deepEqual(seen, [false, true]);
+  assert.deepEqual(model.requests[1].input.at(-1), {
+    type: "message",
+    role: "user",
+    content: '<hook_prompt hook_run_id="stop:0:x">run &lt;tests&gt;</hook_prompt>',
+  });
+});
+
+Deno.test("runTurn() drops a prompt blocked by UserPromptSubmit and samples nothing", async () => {
+  const { opts, rec, model } = options([[say("never")]], {
+    hooks: hooksWith({
+      userPromptSubmit: () => Promise.resolve({ block: { reason: "secret" }, additionalContexts: [] }),
+    }),
+  });
+  const result = await runTurn(opts);
+  assert.equal(result.status, "blocked");
+  assert.equal(model.requests.length, 0);
+  assert.deepEqual(rec.items, []);
+});
+
+Deno.test("runTurn() stops at --max-steps with every call answered", async () => {
+  const { opts, rec } = options([[call("read", {}, "1")], [call("read", {}, "2")], [call("read", {}, "3")]], {
+    maxSteps: 2,
+  });
+  const result = await runTurn(opts);
+  assert.equal(result.status, "max_steps");
+  assert.deepEqual(outputsOf(rec.items), [["1", "success"], ["2", "success"]]);
+});

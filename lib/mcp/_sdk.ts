@@ -1,0 +1,49 @@
+/**
+ * The SDK entry points this folder uses. Types are imported statically (erased at run time); the
+ * runtime modules load on first use, because evaluating the SDK's protocol schemas costs ~60 ms of
+ * CPU at start-up and most commands (and turns without MCP servers) never need them.
+ * The SDK's `./*` export maps types to `*.js.d.ts`, which Deno cannot find, so type imports name
+ * the extension-less path. Private to lib/mcp.
+ */
+import type * as ClientIndex from "@modelcontextprotocol/sdk/client/index";
+import type * as ClientSse from "@modelcontextprotocol/sdk/client/sse";
+import type * as ClientHttp from "@modelcontextprotocol/sdk/client/streamableHttp";
+import type * as SharedStdio from "@modelcontextprotocol/sdk/shared/stdio";
+import type * as Types from "@modelcontextprotocol/sdk/types";
+
+export type { Client } from "@modelcontextprotocol/sdk/client/index";
+export type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+export type { ElicitResult, JSONRPCMessage, Tool } from "@modelcontextprotocol/sdk/types";
+export type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio";
+
+export interface Sdk {
+  Client: typeof ClientIndex.Client;
+  SSEClientTransport: typeof ClientSse.SSEClientTransport;
+  StreamableHTTPClientTransport: typeof ClientHttp.StreamableHTTPClientTransport;
+  ReadBuffer: typeof SharedStdio.ReadBuffer;
+  serializeMessage: typeof SharedStdio.serializeMessage;
+  ElicitRequestSchema: typeof Types.ElicitRequestSchema;
+}
+
+let loading: Promise<Sdk> | undefined;
+
+/** The SDK's runtime classes, loaded once. */
+export function loadSdk(): Promise<Sdk> {
+  loading ??= Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/sse.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/shared/stdio.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]).then(([client, sse, http, stdio, types]) =>
+    ({
+      Client: client.Client,
+      SSEClientTransport: sse.SSEClientTransport,
+      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+      ReadBuffer: stdio.ReadBuffer,
+      serializeMessage: stdio.serializeMessage,
+      ElicitRequestSchema: types.ElicitRequestSchema,
+    }) as unknown as Sdk
+  );
+  return loading;
+}

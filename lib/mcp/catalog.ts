@@ -1,0 +1,76 @@
+import type { McpServerConfig } from "./server_config.ts";
+
+/** MCP-1 tiers, low → high precedence. */
+export const MCP_TIERS = ["plugin", "selected_plugin", "config", "compatibility", "extension"] as const;
+export type McpTier = typeof MCP_TIERS[number];
+
+export interface McpRegistration {
+  tier: McpTier;
+  /** Where it was declared: a config file, `.mcp.json`, `plugin:<id>`, … */
+  source: string;
+  config: McpServerConfig;
+  plugin?: { id: string; root: string };
+}
+
+export interface CatalogConflict {
+  server: string;
+  /** Source of the registration that won inside the tier. */
+  outcome: string;
+  contenders: string[];
+}
+
+/** Immutable result of MCP-1 resolution. */
+export interface ResolvedCatalog {
+  /** Enabled winners, sorted by name. */
+  readonly servers: readonly McpRegistration[];
+  /** Names vetoed by a disabled winner, with that registration (for `mcp list`). */
+  readonly disabled: readonly McpRegistration[];
+  readonly conflicts: readonly CatalogConflict[];
+}
+
+/** Inside a tier: the plugin tiers keep the earliest registration, the others the latest. */
+function tierWinner(tier: McpTier, regs: McpRegistration[]): McpRegistration {
+  return tier === "plugin" || tier === "selected_plugin" ? regs[0] : regs[regs.length - 1];
+}
+
+/**
+ * MCP-1: stable sort by tier, a higher tier replaces a name, same-tier collisions are recorded, a
+ * disabled winner vetoes its name for every higher tier — except a disabled SelectedPlugin
+ * registration, which only removes itself.
+ */
+export function resolveCatalog(registrations: McpRegistration[]): ResolvedCatalog {
+  const winners = new Map<string, McpRegistration>();
+  const vetoes = new Map<string, McpRegistration>();
+  const conflicts: CatalogConflict[] = [];
+  for (const tier of MCP_TIERS) {
+    const byName = new Map<string, McpRegistration[]>();
+    for (const reg of registrations.filter((r) => r.tier === tier)) {
+      byName.set(reg.config.name, [...(byName.get(reg.config.name) ?? []), reg]);
+    }
+    for (const [name, regs] of byName) {
+      if (vetoes.has(name)) continue;
+      const winner = tierWinner(tier, regs);
+      if (regs.length > 1) {
+        conflicts.push({ server: name, outcome: winner.source, contenders: regs.map((r) => r.source) });
+      }
+      if (winner.config.enabled) {
+        winners.set(name, winner);
+      } else if (tier !== "selected_plugin") {
+        winners.delete(name);
+        vetoes.set(name, winner);
+      }
+    }
+  }
+  const byName = (a: McpRegistration, b: McpRegistration) =>
+    a.config.name < b.config.name ? -1 : a.config.name > b.config.name ? 1 : 0;
+  return Object.freeze({
+    servers: Object.freeze([...winners.values()].sort(byName)),
+    disabled: Object.freeze([...vetoes.values()].sort(byName)),
+    conflicts: Object.freeze(conflicts),
+  });
+}
+
+/** True when two catalogs would start the same servers with the same settings. */
+export function sameCatalog(a: ResolvedCatalog, b: ResolvedCatalog): boolean {
+  return JSON.stringify(a.servers) === JSON.stringify(b.servers);
+}

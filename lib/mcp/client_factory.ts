@@ -1,0 +1,97 @@
+import * as path from "node:path";
+import { type Client, type ElicitResult, loadSdk, type Transport } from "./_sdk.ts";
+import { childEnv, type Platform } from "../platform/mod.ts";
+import { UsageError } from "../shared/mod.ts";
+import type { ElicitationRequest, ElicitationResponse } from "./elicitation.ts";
+import type { McpServerConfig } from "./server_config.ts";
+import { PlatformStdioTransport } from "./stdio_transport.ts";
+
+export const CLIENT_INFO = { name: "trellis", version: "0.1.0" };
+
+/** What the client needs from the runtime while it is connected. */
+export interface ClientCallbacks {
+  elicit(request: Omit<ElicitationRequest, "id">, signal: AbortSignal): Promise<ElicitationResponse>;
+  warn(message: string): void;
+}
+
+/**
+ * The one place that builds SDK clients: capabilities and server→client request handlers live
+ * here (OAuth, sampling and roots attach here too).
+ */
+export async function createSdkClient(server: McpServerConfig, callbacks: ClientCallbacks): Promise<Client> {
+  const { Client, ElicitRequestSchema } = await loadSdk();
+  const client = new Client(CLIENT_INFO, {
+    capabilities: { elicitation: { form: {}, url: {} } },
+  });
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+    const params = request.params as Record<string, unknown>;
+    const mode = params.mode === "url" ? "url" : "form";
+    const response = await callbacks.elicit({
+      server: server.name,
+      mode,
+      message: String(params.message ?? ""),
+      schema: mode === "form" ? params.requestedSchema as Record<string, unknown> : undefined,
+      url: mode === "url" ? String(params.url) : undefined,
+    }, extra.signal);
+    return response.action === "accept" && mode === "form"
+      ? { action: "accept", content: (response.content ?? {}) as ElicitResult["content"] }
+      : { action: response.action };
+  });
+  return client;
+}
+
+export interface TransportContext {
+  platform: Platform;
+  cwd: string;
+  /** $TRELLIS_HOME: stderr of stdio servers goes to logs/mcp/<server>.log under it. */
+  home: string;
+  warn(message: string): void;
+}
+
+/** Builds the transport a server's config names; a missing secret variable is a UsageError. */
+export async function createTransport(server: McpServerConfig, ctx: TransportContext): Promise<Transport> {
+  const { SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
+  const t = server.transport;
+  switch (t.type) {
+    case "stdio":
+      return new PlatformStdioTransport(ctx.platform, {
+        cmd: [t.command, ...t.args],
+        env: childEnv(ctx.platform.envAll(), { passThrough: t.envVars, set: t.env }),
+        cwd: t.cwd ? path.resolve(ctx.cwd, t.cwd) : ctx.cwd,
+        stderrLog: stderrLogPath(ctx.home, server.name),
+        onWarning: ctx.warn,
+      });
+    case "streamable_http":
+      return new StreamableHTTPClientTransport(new URL(t.url), {
+        requestInit: { headers: httpHeaders(server, ctx.platform) },
+      });
+    case "sse":
+      return new SSEClientTransport(new URL(t.url), { requestInit: { headers: t.httpHeaders } });
+  }
+}
+
+export function stderrLogPath(home: string, server: string): string {
+  return path.join(home, "logs", "mcp", `${server}.log`);
+}
+
+function httpHeaders(server: McpServerConfig, platform: Platform): Record<string, string> {
+  if (server.transport.type !== "streamable_http") return {};
+  const { bearerTokenEnvVar, httpHeaders, envHttpHeaders } = server.transport;
+  const headers = { ...httpHeaders };
+  for (const [header, variable] of Object.entries(envHttpHeaders)) {
+    const value = platform.env(variable);
+    if (value !== undefined && value !== "") headers[header] = value;
+  }
+  if (bearerTokenEnvVar) {
+    const token = platform.env(bearerTokenEnvVar);
+    if (!token) {
+      throw new UsageError(
+        `Cannot start MCP server "${server.name}": environment variable ${bearerTokenEnvVar} (bearer_token_env_var) is not set`,
+        { server: server.name, field: "bearer_token_env_var" },
+        "mcp_config",
+      );
+    }
+    headers.Authorization = `Bearer ${token}`;
+  }
+  return headers;
+}

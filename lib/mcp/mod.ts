@@ -1,0 +1,52 @@
+/**
+ * The MCP client runtime on the official SDK: server catalog from config layers, a trusted
+ * `.mcp.json` and plugins (MCP-1…5); a concurrent connection manager with startup statuses and
+ * required servers (MCP-6/7); per-step snapshots and generation refresh (MCP-8); MCP tools and the
+ * three resource tools as loop ToolDefinitions (MCP-9…14); elicitation routing (MCP-15).
+ *
+ * @example
+ * ```ts
+ * import { createMcpRuntime, mcpServersFromConfig, noUiElicitationResponder } from "./lib/mcp/mod.ts";
+ * const { catalog } = await mcpServersFromConfig(loaded, { platform, pluginServers: [] });
+ * const mcp = createMcpRuntime({
+ *   platform, catalog, events, cwd: loaded.paths.cwd, home: loaded.paths.home,
+ *   elicitation: noUiElicitationResponder, approvalPolicy: "on-request",
+ * });
+ * mcp.start();
+ * await mcp.awaitStartup({ graceMs: 2000 });
+ * const step = mcp.captureStep(); // step.tools → the model; step.release() after the step
+ * ```
+ * @module
+ */
+export { mcpServersFromConfig } from "./servers_from_config.ts";
+export type { McpServersFromConfigOptions, PluginMcpServer } from "./servers_from_config.ts";
+export { MCP_TIERS, resolveCatalog } from "./catalog.ts";
+export type { CatalogConflict, McpRegistration, McpTier, ResolvedCatalog } from "./catalog.ts";
+export {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  serverConfigFromTable,
+} from "./server_config.ts";
+export type { ApprovalMode, McpServerConfig, McpTransportConfig } from "./server_config.ts";
+export { expandVariables, parseMcpJson } from "./mcp_json.ts";
+export { createMcpRuntime } from "./runtime.ts";
+export type { McpRuntime, McpRuntimeOptions, McpStepSnapshot } from "./runtime.ts";
+export { ConnectionManager } from "./connection_manager.ts";
+export type { ServerStatus } from "./server_connection.ts";
+export { ElicitationRouter, noUiElicitationResponder } from "./elicitation.ts";
+export type {
+  ElicitationPolicy,
+  ElicitationRequest,
+  ElicitationResponder,
+  ElicitationResponse,
+} from "./elicitation.ts";
+export { ttyElicitationResponder } from "./tty_elicitation.ts";
+export type { ElicitationIo } from "./tty_elicitation.ts";
+export { callManagerTool, listManagerTools } from "./mcp_tools.ts";
+export type { McpToolListing } from "./mcp_tools.ts";
+export { listResourcesOutput, readResourceOutput } from "./resource_tools.ts";
+export { assignToolNames, MAX_TOOL_NAME_BYTES, sanitizeNamePart } from "./tool_names.ts";
+export { convertCallResult, DEFAULT_OUTPUT_BUDGET_BYTES, truncateHeadTail } from "./call_result.ts";
+export { stderrLogPath } from "./client_factory.ts";
+export { summarizeServer } from "./server_summary.ts";
+export type { McpServerSummary } from "./server_summary.ts";

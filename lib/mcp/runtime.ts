@@ -1,0 +1,119 @@
+import type { Platform } from "../platform/mod.ts";
+import type { EventSink, ToolDefinition } from "../shared/mod.ts";
+import { DEFAULT_OUTPUT_BUDGET_BYTES } from "./call_result.ts";
+import { type ResolvedCatalog, sameCatalog } from "./catalog.ts";
+import { ConnectionManager } from "./connection_manager.ts";
+import { type ElicitationResponder, ElicitationRouter } from "./elicitation.ts";
+import { mcpToolDefinitions } from "./mcp_tools.ts";
+import { resourceToolDefinitions } from "./resource_tools.ts";
+
+export interface McpRuntimeOptions {
+  platform: Platform;
+  catalog: ResolvedCatalog;
+  events: EventSink;
+  cwd: string;
+  /** $TRELLIS_HOME, for per-server stderr logs. */
+  home: string;
+  elicitation: ElicitationResponder;
+  /** Codex approval policy; "never" declines elicitations (MCP-15). */
+  approvalPolicy: string;
+  /** Model-facing output budget per MCP result in bytes (default 16 KiB). */
+  outputBudgetBytes?: number;
+  /** MCP-15 step 2: policy auto-approves MCP prompts (default false). */
+  autoApproveElicitations?: boolean;
+}
+
+/** One step's view of MCP: tools bound to the manager current at capture time (MCP-8). */
+export interface McpStepSnapshot {
+  tools: ToolDefinition[];
+  /** Call when the step's calls are done; the last release of a retired manager closes it. */
+  release(): void;
+}
+
+export interface McpRuntime {
+  /** Starts every server concurrently; returns at once. */
+  start(): void;
+  awaitStartup(options: { graceMs: number }): Promise<void>;
+  captureStep(): McpStepSnapshot;
+  refresh(catalog: ResolvedCatalog, options: { strict: boolean }): Promise<void>;
+  shutdown(): Promise<void>;
+  /** The published generation (for `trellis mcp` debugging commands). */
+  readonly manager: ConnectionManager;
+  readonly elicitation: ElicitationRouter;
+}
+
+export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
+  const router = new ElicitationRouter(options.elicitation, {
+    approvalPolicy: options.approvalPolicy,
+    autoApprove: options.autoApproveElicitations,
+  }, options.events);
+  const managerOptions = {
+    platform: options.platform,
+    events: options.events,
+    cwd: options.cwd,
+    home: options.home,
+    elicitation: router,
+  };
+  const budget = options.outputBudgetBytes ?? DEFAULT_OUTPUT_BUDGET_BYTES;
+  let catalog = options.catalog;
+  // Installed before anything is awaited, so an elicitation during initialize has somewhere to go (MCP-7).
+  let current = new ConnectionManager(catalog.servers, managerOptions);
+  current.acquire();
+  return {
+    get manager() {
+      return current;
+    },
+    elicitation: router,
+    start: () => current.start(),
+    awaitStartup: (o) => current.awaitStartup(o),
+    captureStep() {
+      const manager = current;
+      manager.acquire();
+      let released = false;
+      return {
+        tools: [
+          ...mcpToolDefinitions(manager, {
+            budgetBytes: budget,
+            events: options.events,
+            approvalPolicy: options.approvalPolicy,
+          }),
+          ...resourceToolDefinitions(manager, budget),
+        ],
+        release() {
+          if (released) return;
+          released = true;
+          manager.release();
+        },
+      };
+    },
+    async refresh(next, { strict }) {
+      if (sameCatalog(catalog, next)) return;
+      const previous = current;
+      const manager = new ConnectionManager(next.servers, managerOptions, previous);
+      manager.acquire();
+      manager.start();
+      if (strict) {
+        try {
+          await manager.awaitStartup({ graceMs: 0 });
+        } catch (error) {
+          manager.release();
+          manager.retire();
+          throw error;
+        }
+      }
+      catalog = next;
+      current = manager;
+      previous.release();
+      previous.retire();
+      if (!strict) {
+        manager.awaitStartup({ graceMs: 0 }).catch((error) =>
+          options.events({ type: "warning", message: `MCP refresh: ${(error as Error).message}` })
+        );
+      }
+    },
+    async shutdown() {
+      current.release();
+      await current.close();
+    },
+  };
+}

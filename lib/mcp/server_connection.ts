@@ -1,0 +1,161 @@
+import type { Client, Tool, Transport } from "./_sdk.ts";
+import {
+  type ClientCallbacks,
+  createSdkClient,
+  createTransport,
+  type TransportContext,
+} from "./client_factory.ts";
+import type { McpServerConfig } from "./server_config.ts";
+import { PlatformStdioTransport } from "./stdio_transport.ts";
+
+/** MCP-6 status as a discriminated union. */
+export type ServerStatus =
+  | { state: "starting" }
+  | { state: "ready"; durationMs: number; tools: Tool[]; serverName?: string; serverVersion?: string }
+  | { state: "failed"; error: string; durationMs: number }
+  | { state: "cancelled" };
+
+export type SettledStatus = Exclude<ServerStatus, { state: "starting" }>;
+
+/**
+ * One client session with one server: transport start + initialize + first tools/list under the
+ * startup timeout, then requests under the tool timeout. Shared by every generation that reuses it.
+ */
+export class ServerConnection {
+  status: ServerStatus = { state: "starting" };
+  readonly settled: Promise<SettledStatus>;
+  #settle!: (status: SettledStatus) => void;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #abort = new AbortController();
+  #holders = 0;
+  #closing: Promise<void> | undefined;
+  #started = false;
+
+  constructor(
+    readonly config: McpServerConfig,
+    readonly identity: string,
+    private readonly ctx: TransportContext & ClientCallbacks,
+    private readonly onStatus: (status: SettledStatus) => void,
+  ) {
+    this.settled = new Promise((resolve) => this.#settle = resolve);
+  }
+
+  /** Pid of a stdio server process (for diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.#transport instanceof PlatformStdioTransport ? this.#transport.pid : undefined;
+  }
+
+  get client(): Client | undefined {
+    return this.status.state === "ready" ? this.#client : undefined;
+  }
+
+  /** Starts once; later calls (a reusing generation) return false. */
+  start(): boolean {
+    if (this.#started) return false;
+    this.#started = true;
+    const started = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`startup timed out after ${this.config.startupTimeoutMs / 1000} s`)),
+        this.config.startupTimeoutMs,
+      );
+    });
+    Promise.race([this.#connect(), timeout]).then(
+      (tools) =>
+        this.#publish({ state: "ready", durationMs: Date.now() - started, tools, ...this.#serverInfo() }),
+      (error) => {
+        if (this.#abort.signal.aborted) return this.#publish({ state: "cancelled" });
+        this.#publish({ state: "failed", error: this.#describe(error), durationMs: Date.now() - started });
+        void this.#shutdownTransport();
+      },
+    ).finally(() => clearTimeout(timer));
+    return true;
+  }
+
+  async #connect(): Promise<Tool[]> {
+    this.#client = await createSdkClient(this.config, this.ctx);
+    this.#transport = await createTransport(this.config, this.ctx);
+    const signal = this.#abort.signal;
+    await this.#client.connect(this.#transport, { signal, timeout: this.config.startupTimeoutMs });
+    this.#client.onclose = () => this.#lost();
+    const tools: Tool[] = [];
+    if (!this.#client.getServerCapabilities()?.tools) return tools;
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await this.#client.listTools(cursor ? { cursor } : undefined, { signal });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+      if (cursor && seen.has(cursor)) throw new Error("tools/list returned duplicate cursor");
+      if (cursor) seen.add(cursor);
+    } while (cursor);
+    return tools;
+  }
+
+  #serverInfo(): { serverName?: string; serverVersion?: string } {
+    const info = this.#client?.getServerVersion();
+    return info ? { serverName: info.name, serverVersion: info.version } : {};
+  }
+
+  #describe(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error);
+    const transport = this.#transport;
+    if (transport instanceof PlatformStdioTransport && transport.exit) {
+      const tail = transport.stderrTail.trim().split("\n").at(-1);
+      const how = transport.exit.signal ? `signal ${transport.exit.signal}` : `code ${transport.exit.code}`;
+      return `server process exited (${how})${tail ? `: ${tail}` : ""}`;
+    }
+    return message;
+  }
+
+  /** A ready server whose connection dropped (process died) is failed from now on. */
+  #lost(): void {
+    if (this.status.state !== "ready" || this.#closing) return;
+    this.status = { state: "failed", error: this.#describe(new Error("connection closed")), durationMs: 0 };
+    this.onStatus(this.status);
+  }
+
+  #publish(status: SettledStatus): void {
+    if (this.status.state !== "starting") return;
+    this.status = status;
+    this.#settle(status);
+    this.onStatus(status);
+  }
+
+  /** Resolves with the client once ready; throws with the failure otherwise. */
+  async ready(): Promise<Client> {
+    const status = await this.settled;
+    if (status.state === "ready" && this.#client && this.status.state === "ready") return this.#client;
+    const current = this.status;
+    throw new Error(current.state === "failed" ? current.error : `server is ${current.state}`);
+  }
+
+  acquire(): void {
+    this.#holders++;
+  }
+
+  /** Drops one holder; the last one closes the connection (pending startup cancelled). */
+  release(): Promise<void> {
+    this.#holders--;
+    return this.#holders <= 0 ? this.close() : Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#abort.abort();
+      this.#publish({ state: "cancelled" });
+      await this.#shutdownTransport();
+    })();
+    return this.#closing;
+  }
+
+  async #shutdownTransport(): Promise<void> {
+    try {
+      await (this.#client ? this.#client.close() : this.#transport?.close());
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import type { McpRegistration } from "./catalog.ts";
+
+/** `trellis mcp list --json` entry (Codex's shape plus where the server came from). */
+export interface McpServerSummary {
+  name: string;
+  enabled: boolean;
+  required: boolean;
+  transport:
+    | {
+      type: "stdio";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      env_vars: string[];
+      cwd: string | null;
+    }
+    | {
+      type: "streamable_http" | "sse";
+      url: string;
+      bearer_token_env_var: string | null;
+      http_headers: Record<string, string>;
+      env_http_headers: Record<string, string>;
+    };
+  startup_timeout_sec: number;
+  tool_timeout_sec: number;
+  auth_status: "unsupported" | "bearer_token" | "not_logged_in";
+  enabled_tools: string[] | null;
+  disabled_tools: string[];
+  tier: string;
+  source: string;
+  plugin: string | null;
+}
+
+export function summarizeServer(registration: McpRegistration, enabled: boolean): McpServerSummary {
+  const c = registration.config;
+  const t = c.transport;
+  const transport: McpServerSummary["transport"] = t.type === "stdio"
+    ? { type: "stdio", command: t.command, args: t.args, env: t.env, env_vars: t.envVars, cwd: t.cwd ?? null }
+    : {
+      type: t.type,
+      url: t.url,
+      bearer_token_env_var: t.type === "streamable_http" ? t.bearerTokenEnvVar ?? null : null,
+      http_headers: t.httpHeaders,
+      env_http_headers: t.type === "streamable_http" ? t.envHttpHeaders : {},
+    };
+  return {
+    name: c.name,
+    enabled,
+    required: c.required,
+    transport,
+    startup_timeout_sec: c.startupTimeoutMs / 1000,
+    tool_timeout_sec: c.toolTimeoutMs / 1000,
+    auth_status: t.type === "stdio"
+      ? "unsupported"
+      : transport.type !== "stdio" && transport.bearer_token_env_var
+      ? "bearer_token"
+      : "not_logged_in",
+    enabled_tools: c.enabledTools ?? null,
+    disabled_tools: c.disabledTools,
+    tier: registration.tier,
+    source: registration.source,
+    plugin: registration.plugin?.id ?? null,
+  };
+}

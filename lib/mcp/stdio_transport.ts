@@ -1,0 +1,128 @@
+import { Buffer } from "node:buffer";
+import * as path from "node:path";
+import { type JSONRPCMessage, loadSdk, type ReadBuffer, type Sdk, type Transport } from "./_sdk.ts";
+import type { ChildProcess, ExitStatus, Platform } from "../platform/mod.ts";
+
+export interface StdioTransportOptions {
+  cmd: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** Where the server's stderr goes; stdout carries only JSON-RPC frames (MCP-19). */
+  stderrLog: string;
+  /** Non-JSON stdout lines and similar oddities that do not end the session. */
+  onWarning(message: string): void;
+}
+
+const STDERR_TAIL_BYTES = 2048;
+
+/**
+ * The SDK's stdio client transport re-implemented on `platform.spawn`, so the server runs in its own
+ * process group with an allow-listed environment on Deno and Bun alike. Framing is the SDK's.
+ */
+export class PlatformStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  #child: ChildProcess | undefined;
+  #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #serialize: Sdk["serializeMessage"] | undefined;
+  #stderrTail = "";
+  #closed = false;
+  exit: ExitStatus | undefined;
+
+  constructor(private readonly platform: Platform, private readonly options: StdioTransportOptions) {}
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last couple of KB the server wrote to stderr, for error messages. */
+  get stderrTail(): string {
+    return this.#stderrTail;
+  }
+
+  async start(): Promise<void> {
+    const sdk = await loadSdk();
+    const buffer = new sdk.ReadBuffer();
+    this.#serialize = sdk.serializeMessage;
+    await this.platform.fs.mkdir(path.dirname(this.options.stderrLog)).catch(() => {});
+    const child = this.platform.spawn({
+      cmd: this.options.cmd,
+      env: this.options.env,
+      cwd: this.options.cwd,
+      stdin: "piped",
+    });
+    this.#child = child;
+    this.#writer = child.stdin!.getWriter();
+    void this.#pumpStdout(child.stdout, buffer);
+    void this.#pumpStderr(child.stderr);
+    void child.status.then((status) => {
+      this.exit = status;
+      this.#finish();
+    });
+  }
+
+  async #pumpStdout(stream: ReadableStream<Uint8Array>, buffer: ReadBuffer): Promise<void> {
+    try {
+      for await (const chunk of stream) {
+        buffer.append(Buffer.from(chunk));
+        this.#drain(buffer);
+      }
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  #drain(buffer: ReadBuffer): void {
+    while (true) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = buffer.readMessage();
+      } catch {
+        // ReadBuffer consumed the bad line already: tolerate it and keep reading.
+        this.options.onWarning("ignored a stdout line that is not a JSON-RPC message");
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  async #pumpStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let pending = Promise.resolve();
+    try {
+      for await (const chunk of stream) {
+        const text = decoder.decode(chunk, { stream: true });
+        this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_BYTES);
+        pending = pending.then(() => this.platform.fs.appendTextFile(this.options.stderrLog, text)).catch(
+          () => {},
+        );
+      }
+    } catch {
+      // the process is gone; its log keeps what arrived
+    }
+    await pending;
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!this.#writer || !this.#serialize || this.#closed) throw new Error("Not connected");
+    await this.#writer.write(new TextEncoder().encode(this.#serialize(message)));
+  }
+
+  async close(): Promise<void> {
+    if (!this.#child || this.#closed) return this.#finish();
+    await this.#writer?.close().catch(() => {});
+    this.#child.kill("SIGTERM");
+    const timer = setTimeout(() => this.#child?.kill("SIGKILL"), 2000);
+    await this.#child.status;
+    clearTimeout(timer);
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onclose?.();
+  }
+}

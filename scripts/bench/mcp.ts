@@ -1,0 +1,202 @@
+/**
+ * MCP figures: concurrent stdio startup, `trellis mcp tools` against server-everything, and the
+ * per-call overhead of the full tool chain over a raw SDK callTool.
+ */
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { runCli } from "../../lib/cli/mod.ts";
+import {
+  createMcpRuntime,
+  noUiElicitationResponder,
+  resolveCatalog,
+  serverConfigFromTable,
+} from "../../lib/mcp/mod.ts";
+import { childEnv, type Platform, platform } from "../../lib/platform/mod.ts";
+
+type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
+
+const SLOW = new URL("../../fixtures/mcp/slow_init.pl", import.meta.url).pathname;
+const EVERYTHING =
+  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
+    .pathname;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function timeRuntime(count: number, home: string): Promise<number> {
+  const servers = Array.from(
+    { length: count },
+    (_, i) => serverConfigFromTable(`s${i}`, { command: "perl", args: [SLOW, "1000"] }),
+  );
+  const runtime = createMcpRuntime({
+    platform,
+    catalog: resolveCatalog(servers.map((config) => ({ tier: "config", source: "bench", config }))),
+    events: () => {},
+    cwd: home,
+    home,
+    elicitation: noUiElicitationResponder,
+    approvalPolicy: "on-request",
+  });
+  const started = performance.now();
+  runtime.start();
+  await runtime.awaitStartup({ graceMs: 60_000 });
+  const elapsed = performance.now() - started;
+  await runtime.shutdown();
+  return elapsed;
+}
+
+async function concurrentStartup(home: string): Promise<BenchRow[]> {
+  const one = await timeRuntime(1, home);
+  const ten = await timeRuntime(10, home);
+  let sequential = 0;
+  for (let i = 0; i < 10; i++) sequential += await timeRuntime(1, home);
+  return [
+    {
+      name: "mcp: 1 stdio server (1 s initialize) ready",
+      value: Math.round(one),
+      unit: "ms",
+      target: "reference",
+      pass: true,
+    },
+    {
+      name: "mcp: 10 stdio servers (1 s initialize each) all ready, concurrent",
+      value: Math.round(ten),
+      unit: "ms",
+      target: `<= 1.3 x one (${Math.round(one * 1.3)} ms)`,
+      pass: ten <= one * 1.3,
+    },
+    {
+      name: "mcp: same 10 servers started one after another",
+      value: Math.round(sequential),
+      unit: "ms",
+      target: "reference",
+      pass: true,
+    },
+  ];
+}
+
+async function bareSdkToolsList(): Promise<number> {
+  const started = performance.now();
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(
+    new StdioClientTransport({ command: "node", args: [EVERYTHING, "stdio"], stderr: "ignore" }),
+  );
+  await client.listTools();
+  const elapsed = performance.now() - started;
+  await client.close();
+  return elapsed;
+}
+
+async function cliToolsList(home: string): Promise<number> {
+  await platform.fs.writeFileAtomic(
+    `${home}/config.toml`,
+    `[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`,
+  );
+  const env = { ...childEnv(platform.envAll()), TRELLIS_HOME: home, TRELLIS_SYSTEM_DIR: `${home}/etc` };
+  const quiet: Platform = {
+    ...platform,
+    env: (n) => env[n as keyof typeof env],
+    envAll: () => ({ ...env }),
+    cwd: () => home,
+    writeStdout: () => Promise.resolve(),
+    writeStderr: () => {},
+    isTerminal: () => false,
+  };
+  const started = performance.now();
+  const code = await runCli(["mcp", "tools", "everything"], quiet);
+  if (code !== 0) throw new Error(`trellis mcp tools exited ${code}`);
+  return performance.now() - started;
+}
+
+async function mcpTools(home: string): Promise<BenchRow[]> {
+  const bare: number[] = [];
+  const cli: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    bare.push(await bareSdkToolsList());
+    cli.push(await cliToolsList(home));
+  }
+  return [
+    {
+      name: "mcp: bare SDK client initialize + tools/list (server-everything)",
+      value: Math.round(median(bare)),
+      unit: "ms",
+      target: "reference",
+      pass: true,
+    },
+    {
+      name: "mcp: `trellis mcp tools` wall time (server-everything, in-process)",
+      value: Math.round(median(cli)),
+      unit: "ms",
+      target: `<= 1.2 x bare (${Math.round(median(bare) * 1.2)} ms)`,
+      pass: median(cli) <= median(bare) * 1.2,
+    },
+  ];
+}
+
+async function callOverhead(home: string): Promise<BenchRow[]> {
+  const config = serverConfigFromTable("echo", { command: "perl", args: [SLOW, "0"] });
+  const runtime = createMcpRuntime({
+    platform,
+    catalog: resolveCatalog([{ tier: "config", source: "bench", config }]),
+    events: () => {},
+    cwd: home,
+    home,
+    elicitation: noUiElicitationResponder,
+    approvalPolicy: "on-request",
+  });
+  runtime.start();
+  await runtime.awaitStartup({ graceMs: 30_000 });
+  const step = runtime.captureStep();
+  const tool = step.tools.find((t) => t.name === "mcp__echo__noop")!;
+  const client = runtime.manager.servers.get("echo")!.connection.client!;
+  const ctx = {
+    callId: "b",
+    cwd: home,
+    signal: new AbortController().signal,
+    emit: () => {},
+    escalated: false,
+  };
+  const raw: number[] = [];
+  const full: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    let t = performance.now();
+    await client.callTool({ name: "noop", arguments: {} });
+    raw.push(performance.now() - t);
+    t = performance.now();
+    const args = tool.parseArguments("{}");
+    tool.approval(args, { cwd: home });
+    await tool.run(args, ctx);
+    full.push(performance.now() - t);
+  }
+  step.release();
+  await runtime.shutdown();
+  const overhead = median(full.slice(50)) - median(raw.slice(50));
+  return [
+    {
+      name: "mcp: raw SDK callTool round trip (median)",
+      value: Number(median(raw.slice(50)).toFixed(3)),
+      unit: "ms",
+      target: "reference",
+      pass: true,
+    },
+    {
+      name: "mcp: tool-call overhead of the full chain above raw callTool (median)",
+      value: Number(overhead.toFixed(3)),
+      unit: "ms",
+      target: "<= 1 ms",
+      pass: overhead <= 1,
+    },
+  ];
+}
+
+export async function bench(): Promise<BenchRow[]> {
+  const home = await platform.fs.makeTempDir("trellis-bench-mcp-");
+  try {
+    return [...await concurrentStartup(home), ...await mcpTools(home), ...await callOverhead(home)];
+  } finally {
+    await platform.fs.remove(home, { recursive: true });
+  }
+}
+
+if (import.meta.main) console.table(await bench());

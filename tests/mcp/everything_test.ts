@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { childEnv, platform } from "../../lib/platform/mod.ts";
+import { serverConfigFromTable, ttyElicitationResponder } from "../../lib/mcp/mod.ts";
+import type { ToolDefinition } from "../../lib/shared/mod.ts";
+import { EVERYTHING, FILESYSTEM, runContext, startRuntime, stdio } from "./_helpers.ts";
+
+// Always-on tools of server-everything with arguments that make each succeed offline.
+const ALWAYS_ON: Record<string, Record<string, unknown>> = {
+  echo: { message: "hi" },
+  "get-annotated-message": { messageType: "success" },
+  "get-env": {},
+  "get-resource-links": { count: 2 },
+  "get-resource-reference": { resourceType: "Text", resourceId: 1 },
+  "get-structured-content": { location: "New York" },
+  "get-sum": { a: 2, b: 3 },
+  "get-tiny-image": {},
+  "gzip-file-as-resource": {
+    name: "x.txt.gz",
+    data: "data:text/plain;base64,aGVsbG8=",
+    outputType: "resource",
+  },
+  "toggle-simulated-logging": {},
+  "toggle-subscriber-updates": {},
+  "trigger-long-running-operation": { duration: 0.2, steps: 2 },
+};
+
+async function run(tools: ToolDefinition[], name: string, args: unknown) {
+  const tool = tools.find((t) => t.name === name);
+  assert.ok(tool, `missing ${name}`);
+  return await tool.run(tool.parseArguments(args), runContext().ctx);
+}
+
+/** Starts server-everything over streamable HTTP on a free-ish port; resolves once it listens. */
+async function startHttpEverything() {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = platform.spawn({
+    cmd: ["node", EVERYTHING, "streamableHttp"],
+    env: childEnv(platform.envAll(), { set: { PORT: String(port) } }),
+  });
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("listening")) {
+    const chunk = await reader.read();
+    if (chunk.done) throw new Error(`server-everything http did not start: ${seen}`);
+    seen += chunk.value;
+  }
+  void reader.cancel().catch(() => {});
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: async () => (child.kill(), await child.status) };
+}
+
+Deno.test("server-everything over stdio and streamable HTTP: tools, resources, templates, elicitation (MCP-9/14/15)", async (t) => {
+  const http = await startHttpEverything();
+  const tree = new URL("../../fixtures/workspaces/basic", import.meta.url).pathname;
+  const answers = [
+    "a", // name
+    "y", // check
+    "", // firstLine (default)
+    "me@example.com",
+    "https://example.com",
+    "2000-01-02",
+    "7", // integer
+    "", // number default
+    "2", // single select by number
+    "Piano,Drums",
+    "hero-3",
+    "2,3",
+    "", // legacyTitledEnum default or prompt
+    "",
+    "",
+    "",
+  ];
+  let written = "";
+  const { runtime, events } = await startRuntime([
+    stdio("ev", [EVERYTHING, "stdio"]),
+    serverConfigFromTable("evhttp", { url: http.url }),
+    stdio("fs", [FILESYSTEM, tree]),
+  ], {
+    elicitation: ttyElicitationResponder({
+      readLine: () => Promise.resolve(answers.shift() ?? null),
+      write: (text) => void (written += text),
+    }),
+  });
+  try {
+    await runtime.awaitStartup({ graceMs: 20_000 });
+    const step = runtime.captureStep();
+    await t.step(
+      "7 resources and 2 templates are listed and read (before any tool adds session resources)",
+      async () => {
+        const listed = JSON.parse((await run(step.tools, "list_mcp_resources", { server: "ev" })).output);
+        assert.deepStrictEqual(listed.resources.length, 7);
+        const templates = JSON.parse(
+          (await run(step.tools, "list_mcp_resource_templates", { server: "ev" })).output,
+        );
+        assert.deepStrictEqual(templates.resourceTemplates.length, 2);
+        for (const resource of listed.resources) {
+          const read = await run(step.tools, "read_mcp_resource", { server: "ev", uri: resource.uri });
+          assert.deepStrictEqual(read.status, "success", read.output);
+          assert.deepStrictEqual(JSON.parse(read.output).contents[0].uri, resource.uri);
+        }
+        const missing = await run(step.tools, "read_mcp_resource", { server: "ev", uri: "demo://nope" });
+        assert.deepStrictEqual(missing.status, "error");
+        assert.match(missing.output, /^resources\/read failed: /);
+      },
+    );
+    await t.step("every always-on tool is callable on both transports", async () => {
+      for (const server of ["ev", "evhttp"]) {
+        for (const [tool, args] of Object.entries(ALWAYS_ON)) {
+          const result = await run(step.tools, `mcp__${server}__${tool.replaceAll("-", "_")}`, args);
+          assert.deepStrictEqual(result.status, "success", `${server}/${tool}: ${result.output}`);
+        }
+      }
+      const image = await run(step.tools, "mcp__ev__get_tiny_image", {});
+      assert.deepStrictEqual(image.content?.filter((p) => p.type === "image").length, 1);
+      assert.deepStrictEqual(
+        (await run(step.tools, "mcp__ev__get_sum", { a: 2, b: 3 })).output,
+        "The sum of 2 and 3 is 5.",
+      );
+    });
+    await t.step("the 13-field form elicitation is answered from a scripted TTY", async () => {
+      const result = await run(step.tools, "mcp__ev__trigger_elicitation_request", {});
+      assert.deepStrictEqual(result.status, "success", result.output);
+      assert.match(result.output, /"action":\s*"accept"/);
+      assert.match(result.output, /me@example.com/);
+      assert.match(written, /Please provide inputs/);
+      assert.ok(events.some((e) => e.type === "mcp.elicitation" && e.action === "accept"));
+    });
+    await t.step("server-filesystem reads the fixture tree", async () => {
+      const tools = step.tools.filter((x) => x.name.startsWith("mcp__fs__"));
+      assert.ok(tools.length > 5);
+      const listing = await run(step.tools, "mcp__fs__list_directory", { path: tree });
+      assert.deepStrictEqual(listing.status, "success", listing.output);
+    });
+    step.release();
+  } finally {
+    await runtime.shutdown();
+    await http.stop();
+  }
+});

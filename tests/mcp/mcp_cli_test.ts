@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { platform } from "../../lib/platform/mod.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
+import { fixture } from "./_helpers.ts";
+
+const ORIGINAL = `# my settings
+model = "m" # inline comment
+
+[mcp_servers.keep]
+# keep this comment
+command = "true"
+`;
+
+async function sandbox() {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/config.toml`;
+  await platform.fs.writeTextFile(file, ORIGINAL);
+  const cli = (...argv: string[]) => runCliCaptured(argv, { env, cwd: root });
+  return { root, env, file, cli };
+}
+
+Deno.test("mcp add/enable/disable/remove edit config.toml keeping the rest byte-for-byte (MCP-18)", async () => {
+  const { file, cli } = await sandbox();
+  const add = await cli("mcp", "add", "docs", "--env", "A=1", "--", "node", "srv.js", "--flag");
+  assert.deepStrictEqual([add.code, add.stderr], [0, ""]);
+  const http = await cli(
+    "mcp",
+    "add",
+    "web",
+    "--url",
+    "https://h/mcp",
+    "--bearer-token-env-var",
+    "TOK",
+    "--header",
+    "X-A=b",
+  );
+  assert.deepStrictEqual(http.code, 0, http.stderr);
+  assert.deepStrictEqual((await cli("mcp", "disable", "web")).code, 0);
+  assert.deepStrictEqual(
+    await platform.fs.readTextFile(file),
+    ORIGINAL + `
+[mcp_servers.docs]
+command = "node"
+args = ["srv.js", "--flag"]
+env = { A = "1" }
+
+[mcp_servers.web]
+url = "https://h/mcp"
+bearer_token_env_var = "TOK"
+http_headers = { X-A = "b" }
+enabled = false
+`,
+  );
+  const listed = JSON.parse((await cli("mcp", "list", "--json")).stdout);
+  assert.deepStrictEqual(listed.map((s: { name: string; enabled: boolean }) => [s.name, s.enabled]), [
+    ["docs", true],
+    ["keep", true],
+    ["web", false],
+  ]);
+  const web = JSON.parse((await cli("mcp", "get", "web", "--json")).stdout);
+  assert.deepStrictEqual(web.transport, {
+    type: "streamable_http",
+    url: "https://h/mcp",
+    bearer_token_env_var: "TOK",
+    http_headers: { "X-A": "b" },
+    env_http_headers: {},
+  });
+  assert.deepStrictEqual((await cli("mcp", "remove", "web")).code, 0);
+  assert.deepStrictEqual((await cli("mcp", "remove", "docs")).code, 0);
+  assert.deepStrictEqual(await platform.fs.readTextFile(file), ORIGINAL);
+});
+
+Deno.test("mcp commands exit 2 with one line for bad names, transports and unknown servers (MCP-18)", async () => {
+  const { cli } = await sandbox();
+  const cases: [string[], RegExp][] = [
+    [["mcp", "add", "bad name", "--", "x"], /Cannot use MCP server name "bad name"/],
+    [["mcp", "add", "x", "--url", "https://h", "--", "cmd"], /both --url and a command/],
+    [["mcp", "add", "x"], /without a transport/],
+    [["mcp", "add", "x", "--url", "https://h", "--env", "A=1"], /env is not supported for streamable_http/],
+    [["mcp", "get", "nope"], /No MCP server named 'nope' found\./],
+    [["mcp", "remove", "nope"], /No MCP server named 'nope' found\./],
+    [["mcp", "enable", "nope"], /No MCP server named 'nope' found\./],
+  ];
+  for (const [argv, pattern] of cases) {
+    const run = await cli(...argv);
+    assert.deepStrictEqual(run.code, 2, argv.join(" "));
+    assert.match(run.stderr, pattern);
+    assert.doesNotMatch(run.stderr, /at .*\.ts/);
+  }
+});
+
+Deno.test("config with mixed transport fields exits 2 naming file, server and field (MCP-4)", async () => {
+  const { file, cli } = await sandbox();
+  await platform.fs.writeTextFile(file, '[mcp_servers.s]\ncommand = "x"\nurl = "https://h"\n');
+  const run = await cli("mcp", "list");
+  assert.deepStrictEqual(run.code, 2);
+  assert.deepStrictEqual(
+    run.stderr,
+    `error: Invalid config ${file}:3: mcp_servers.s.url: url is not supported for stdio\n`,
+  );
+});
+
+Deno.test("mcp call/tools/resources run against a live fixture server (MCP-18)", async () => {
+  const { cli } = await sandbox();
+  await cli("mcp", "add", "fx", "--", "node", fixture("fixture_server.mjs"), "cursor");
+  await cli("mcp", "add", "echo", "--", "node", fixture("fixture_server.mjs"), "echo");
+  const call = await cli("mcp", "call", "echo", "echo", "--args", '{"text":"hello"}');
+  assert.deepStrictEqual([call.code, call.stdout], [0, "hello\n"]);
+  assert.match(call.stderr, /mcp: echo ready in \d+ ms/);
+  const tools = JSON.parse((await cli("mcp", "tools", "echo", "--json")).stdout);
+  const hidden = tools.tools.find((x: { tool: string }) => x.tool === "hidden");
+  assert.deepStrictEqual([hidden.modelName, hidden.visible, hidden.allowed], [
+    "mcp__echo__hidden",
+    false,
+    true,
+  ]);
+  assert.deepStrictEqual(tools.servers[0].state, "ready");
+  const resources = await cli("mcp", "resources", "fx", "--json");
+  assert.deepStrictEqual([resources.code, JSON.parse(resources.stdout)], [0, []]);
+  assert.match(resources.stderr, /duplicate cursor/);
+  const badArgs = await cli("mcp", "call", "echo", "echo", "--args", "{nope");
+  assert.deepStrictEqual(badArgs.code, 2);
+});

@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../../lib/config/mod.ts";
+import { mcpServersFromConfig } from "../../lib/mcp/mod.ts";
+import { platform } from "../../lib/platform/mod.ts";
+import { makeSandboxHome } from "../helpers/cli_harness.ts";
+
+Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin servers (MCP-1/3)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const project = `${root}/repo`;
+  await platform.fs.mkdir(`${project}/.git`);
+  await platform.fs.writeTextFile(
+    `${project}/.mcp.json`,
+    JSON.stringify({ mcpServers: { claude: { command: "c" }, shared: { command: "from-json" } } }),
+  );
+  const userConfig = `${env.TRELLIS_HOME}/config.toml`;
+  await platform.fs.writeTextFile(userConfig, '[mcp_servers.shared]\ncommand = "from-toml"\n');
+  const pluginServers = [
+    { pluginId: "p@m", pluginRoot: "/plug", name: "pl", config: { command: "${CLAUDE_PLUGIN_ROOT}/bin/s" } },
+    { pluginId: "p@m", pluginRoot: "/plug", name: "broken", config: { command: "x", url: "y" } },
+  ];
+  const load = () => loadConfig(platform.fs, { cwd: project, env: (n) => env[n] });
+  const untrusted = await mcpServersFromConfig(await load(), { platform, pluginServers });
+  assert.deepStrictEqual(untrusted.catalog.servers.map((s) => [s.config.name, s.tier, s.source]), [
+    ["pl", "plugin", "plugin:p@m"],
+    ["shared", "config", userConfig],
+  ]);
+  assert.deepStrictEqual(untrusted.diagnostics.map((d) => d.message), [
+    'Cannot load MCP server "broken" of plugin p@m: url: url is not supported for stdio',
+  ]);
+  await platform.fs.writeTextFile(
+    userConfig,
+    `[mcp_servers.shared]\ncommand = "from-toml"\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
+  );
+  const trusted = await mcpServersFromConfig(await load(), {
+    platform,
+    pluginServers: pluginServers.slice(0, 1),
+  });
+  assert.deepStrictEqual(trusted.catalog.servers.map((s) => [s.config.name, s.source]), [
+    ["claude", `${project}/.mcp.json`],
+    ["pl", "plugin:p@m"],
+    ["shared", userConfig],
+  ]);
+  assert.deepStrictEqual(trusted.catalog.servers[1].config.transport, {
+    type: "stdio",
+    command: "/plug/bin/s",
+    args: [],
+    env: {},
+    envVars: [],
+    cwd: "/plug",
+  });
+  assert.deepStrictEqual(trusted.catalog.conflicts, [{
+    server: "shared",
+    outcome: userConfig,
+    contenders: [`${project}/.mcp.json`, userConfig],
+  }]);
+});

@@ -42,7 +42,7 @@ export type {
 } from "./elicitation.ts";
 export { ttyElicitationResponder } from "./tty_elicitation.ts";
 export type { ElicitationIo } from "./tty_elicitation.ts";
-export { callManagerTool, listManagerTools } from "./mcp_tools.ts";
+export { callManagerTool, listManagerTools, mcpApprovalNeeded } from "./mcp_tools.ts";
 export type { McpToolListing } from "./mcp_tools.ts";
 export { listResourcesOutput, readResourceOutput } from "./resource_tools.ts";
 export { assignToolNames, MAX_TOOL_NAME_BYTES, sanitizeNamePart } from "./tool_names.ts";

@@ -37,7 +37,32 @@ const readLine = lineReader(() => D.stdin.readable);
 
 export const denoPlatform: Platform = {
   runtime: "deno",
-  fs: nodeFileSystem,
+  // Deno's native calls are measurably faster than node:fs for the two that skill discovery hammers.
+  fs: {
+    ...nodeFileSystem,
+    async readDir(path) {
+      const out = [];
+      for await (const e of D.readDir(path)) {
+        out.push({ name: e.name, isFile: e.isFile, isDirectory: e.isDirectory, isSymlink: e.isSymlink });
+      }
+      return out;
+    },
+    async readFilePrefix(path, maxBytes) {
+      const file = await D.open(path, { read: true });
+      try {
+        const buffer = new Uint8Array(maxBytes);
+        let n = 0;
+        while (n < maxBytes) {
+          const read = await file.read(buffer.subarray(n));
+          if (read === null) break;
+          n += read;
+        }
+        return buffer.subarray(0, n);
+      } finally {
+        file.close();
+      }
+    },
+  },
   spawn,
   watch(paths, onEvent) {
     const watcher = D.watchFs(paths, { recursive: true });

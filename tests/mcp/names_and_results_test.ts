@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { assignToolNames, convertCallResult, truncateHeadTail } from "../../lib/mcp/mod.ts";
+import {
+  assignToolNames,
+  convertCallResult,
+  mcpApprovalNeeded,
+  truncateHeadTail,
+} from "../../lib/mcp/mod.ts";
 
 Deno.test("assignToolNames() builds mcp__server__tool sanitized to [A-Za-z0-9_] (MCP-10)", () => {
   const names = assignToolNames([{ server: "my-srv", tool: "get.thing" }, { server: "a", tool: "" }]);
@@ -80,4 +85,11 @@ Deno.test("truncateHeadTail() keeps head and tail within the budget", () => {
     `${"A".repeat(50)}\n…[1900 bytes truncated]…\n${"B".repeat(50)}`,
   );
   assert.deepStrictEqual(truncateHeadTail("short", 100), "short");
+});
+
+Deno.test("mcpApprovalNeeded() follows Codex's modes: prompt asks, approve never, auto only when untrusted (MCP-5)", () => {
+  const table = ["auto", "prompt", "approve"].map((mode) =>
+    ["untrusted", "on-request", "never"].map((policy) => mcpApprovalNeeded(mode, policy))
+  );
+  assert.deepStrictEqual(table, [[true, false, false], [true, true, true], [false, false, false]]);
 });

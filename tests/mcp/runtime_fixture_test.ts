@@ -67,7 +67,7 @@ Deno.test("createMcpRuntime() starts servers concurrently and isolates hostile o
       const echo = tool(step.tools, "mcp__fx__echo");
       assert.deepStrictEqual(echo.approval({}, { cwd: "/" }), {
         kind: "required",
-        reason: "MCP server 'fx' asks for approval of tool 'echo'",
+        reason: "MCP tool 'echo' of server 'fx' needs approval",
       });
       assert.deepStrictEqual(tool(step.tools, "mcp__garbage__echo").approval({}, { cwd: "/" }), {
         kind: "none",

@@ -1,0 +1,145 @@
+import * as path from "node:path";
+import type { DirEntry, FileSystem } from "../platform/mod.ts";
+import { boundedMap } from "./bounded_map.ts";
+import type { SkillRootSpec } from "./types.ts";
+
+/** Scan bounds per root (SK-3). */
+export const SCAN_LIMITS = { maxDepth: 6, maxDirs: 2_000, maxEntries: 20_000, concurrency: 64 };
+
+/** A SKILL.md found by the walk; `path` is canonical. */
+export interface SkillCandidate {
+  path: string;
+  dir: string;
+  /** `agents/openai.yaml` beside it, when an `agents` directory (any case) exists. */
+  openAiYaml?: string;
+}
+
+export interface RootScan {
+  candidates: SkillCandidate[];
+  dirsScanned: number;
+  entriesScanned: number;
+  truncated: boolean;
+  warnings: string[];
+}
+
+type Level = { dir: string; depth: number }[];
+
+/**
+ * Breadth-first walk of one root (its canonical path). Hidden directories below the root are
+ * skipped; directory symlinks are followed (to their canonical target, once) except for System
+ * roots; a bound reached ends the walk with a warning naming the root.
+ */
+export async function scanRoot(
+  fs: FileSystem,
+  root: SkillRootSpec,
+  canonicalRoot: string,
+): Promise<RootScan> {
+  const scan: RootScan = {
+    candidates: [],
+    dirsScanned: 0,
+    entriesScanned: 0,
+    truncated: false,
+    warnings: [],
+  };
+  const visited = new Set([canonicalRoot]);
+  const followLinks = root.scope !== "system";
+  let level: Level = [{ dir: canonicalRoot, depth: 0 }];
+  let lastLevel = false;
+  while (level.length > 0 && !scan.truncated && !lastLevel) {
+    if (scan.dirsScanned + level.length > SCAN_LIMITS.maxDirs) {
+      level = level.slice(0, SCAN_LIMITS.maxDirs - scan.dirsScanned);
+      lastLevel = true;
+    }
+    const listings = await boundedMap(level, SCAN_LIMITS.concurrency, (item) => listDir(fs, item.dir));
+    scan.dirsScanned += level.length;
+    const next: Level = [];
+    const links: { path: string; depth: number; name: string }[] = [];
+    for (let i = 0; i < level.length && !scan.truncated; i++) {
+      const { dir, depth } = level[i];
+      const listing = listings[i];
+      if (!Array.isArray(listing)) {
+        scan.warnings.push(`Cannot read skills directory "${dir}": ${listing.error}`);
+        continue;
+      }
+      for (const entry of listing) {
+        if (++scan.entriesScanned > SCAN_LIMITS.maxEntries) {
+          scan.entriesScanned = SCAN_LIMITS.maxEntries;
+          scan.truncated = true;
+          break;
+        }
+        const full = path.join(dir, entry.name);
+        if (entry.name === "SKILL.md" && entry.isFile) scan.candidates.push(candidate(full, listing));
+        else if (entry.isSymlink && followLinks) {
+          links.push({ path: full, depth: depth + 1, name: entry.name });
+        } else if (entry.isDirectory && !entry.name.startsWith(".") && depth < SCAN_LIMITS.maxDepth) {
+          if (!visited.has(full)) {
+            visited.add(full);
+            next.push({ dir: full, depth: depth + 1 });
+          }
+        }
+      }
+    }
+    await followSymlinks(fs, links, visited, next, scan);
+    level = next;
+  }
+  if (lastLevel) scan.truncated = true;
+  if (scan.truncated) {
+    scan.warnings.push(
+      `skills scan reached its traversal limit (root: ${root.path}); the skill list for this root is incomplete`,
+    );
+  }
+  return scan;
+}
+
+async function followSymlinks(
+  fs: FileSystem,
+  links: { path: string; depth: number; name: string }[],
+  visited: Set<string>,
+  next: Level,
+  scan: RootScan,
+): Promise<void> {
+  const resolved = await boundedMap(links, SCAN_LIMITS.concurrency, async (link) => {
+    try {
+      const real = await fs.realPath(link.path);
+      return { link, real, info: await fs.stat(real) };
+    } catch {
+      return { link, real: null, info: null };
+    }
+  });
+  for (const { link, real, info } of resolved) {
+    if (!real || !info) continue;
+    if (link.name === "SKILL.md" && info.isFile) {
+      scan.candidates.push({
+        path: real,
+        dir: path.dirname(real),
+        openAiYaml: agentsYaml(path.dirname(real)),
+      });
+    } else if (info.isDirectory && !link.name.startsWith(".") && link.depth <= SCAN_LIMITS.maxDepth) {
+      if (visited.has(real)) continue;
+      visited.add(real);
+      next.push({ dir: real, depth: link.depth });
+    }
+  }
+}
+
+function candidate(file: string, listing: DirEntry[]): SkillCandidate {
+  const dir = path.dirname(file);
+  const agents = listing.find((e) => (e.isDirectory || e.isSymlink) && e.name.toLowerCase() === "agents");
+  return agents
+    ? { path: file, dir, openAiYaml: path.join(dir, agents.name, "openai.yaml") }
+    : { path: file, dir };
+}
+
+/** For a symlinked SKILL.md the target's directory listing is unknown; try the usual spelling. */
+function agentsYaml(dir: string): string {
+  return path.join(dir, "agents", "openai.yaml");
+}
+
+async function listDir(fs: FileSystem, dir: string): Promise<DirEntry[] | { error: string }> {
+  try {
+    const entries = await fs.readDir(dir);
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    return { error: (error as { code?: string }).code ?? (error as Error).message };
+  }
+}

@@ -1,0 +1,107 @@
+import type { FileSystem } from "../platform/mod.ts";
+import { boundedMap } from "./bounded_map.ts";
+import { materializeBundledSkills, removeBundledSkills } from "./bundled_skills.ts";
+import { applySkillRules } from "./disable_rules.ts";
+import { type RootScan, SCAN_LIMITS, scanRoot, type SkillCandidate } from "./discovery.ts";
+import { loadSkill } from "./skill_loader.ts";
+import { makeSnapshot } from "./snapshot.ts";
+import { skillsConfigKey, type SkillsInput } from "./skills_input.ts";
+import type {
+  SkillDuplicate,
+  SkillLoadError,
+  SkillMetadata,
+  SkillRootReport,
+  SkillRootSpec,
+} from "./types.ts";
+import type { SkillsSnapshot } from "./types.ts";
+
+/**
+ * Discover → load → apply rules → freeze. Every failure is per root or per file: a missing root is a
+ * status, an unreadable directory a warning, a bad SKILL.md an error for that path only.
+ */
+export async function loadSkillsSnapshot(fs: FileSystem, input: SkillsInput): Promise<SkillsSnapshot> {
+  const warnings: string[] = [];
+  if (input.bundledDir) warnings.push(...await materializeBundledSkills(fs, input.bundledDir));
+  else await removeBundledSkills(fs, input.bundledCleanupDir);
+  const reports = await resolveRoots(fs, input.roots);
+  const scans = await Promise.all(reports.map((report) => scanIfUsable(fs, report)));
+  const seen = new Map<string, SkillRootReport>();
+  const duplicates: SkillDuplicate[] = [];
+  const jobs: { found: SkillCandidate; report: SkillRootReport }[] = [];
+  reports.forEach((report, i) => {
+    const scan = scans[i];
+    if (!scan) return;
+    report.dirsScanned = scan.dirsScanned;
+    report.entriesScanned = scan.entriesScanned;
+    if (scan.truncated) report.status = "incomplete";
+    warnings.push(...scan.warnings);
+    for (const found of scan.candidates) {
+      const kept = seen.get(found.path);
+      if (kept) duplicates.push({ path: found.path, root: report.path, keptRoot: kept.path });
+      else {
+        seen.set(found.path, report);
+        jobs.push({ found, report });
+      }
+    }
+  });
+  const loads = await boundedMap(
+    jobs,
+    SCAN_LIMITS.concurrency,
+    (job) => loadSkill(fs, job.found, { ...job.report, path: job.report.canonical ?? job.report.path }),
+  );
+  const skills: SkillMetadata[] = [];
+  const errors: SkillLoadError[] = [];
+  loads.forEach((load, i) => {
+    const report = jobs[i].report;
+    warnings.push(...load.warnings);
+    if (load.ok) {
+      skills.push(load.skill);
+      report.skillsFound++;
+    } else if (report.scope !== "system") errors.push({ path: jobs[i].found.path, message: load.error });
+  });
+  const rules = await applySkillRules(fs, input.rules, skills, input.cwd);
+  warnings.push(...rules.warnings);
+  return makeSnapshot({
+    cwd: input.cwd,
+    configKey: skillsConfigKey(input),
+    skills,
+    errors,
+    warnings,
+    disabled: rules.disabled,
+    roots: reports,
+    duplicates,
+  });
+}
+
+/** Canonicalises each root; a root whose real path was already seen keeps the first (SK-1). */
+async function resolveRoots(fs: FileSystem, roots: SkillRootSpec[]): Promise<SkillRootReport[]> {
+  const resolved = await Promise.all(roots.map(async (root) => {
+    try {
+      const canonical = await fs.realPath(root.path);
+      const info = await fs.stat(canonical);
+      return { canonical, isDir: info?.isDirectory ?? false };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return { canonical: undefined, isDir: false, unreadable: code !== "ENOENT" && code !== "ENOTDIR" };
+    }
+  }));
+  const byCanonical = new Map<string, string>();
+  return roots.map((root, i): SkillRootReport => {
+    const r = resolved[i];
+    const base = { ...root, dirsScanned: 0, entriesScanned: 0, skillsFound: 0, watched: false };
+    if (!r.canonical) {
+      return { ...base, status: "unreadable" in r && r.unreadable ? "unreadable" : "missing" };
+    }
+    if (!r.isDir) return { ...base, canonical: r.canonical, status: "not_a_directory" };
+    const first = byCanonical.get(r.canonical);
+    if (first) return { ...base, canonical: r.canonical, status: "duplicate", duplicateOf: first };
+    byCanonical.set(r.canonical, root.path);
+    return { ...base, canonical: r.canonical, status: "ok", watched: root.kind !== "plugin" };
+  });
+}
+
+function scanIfUsable(fs: FileSystem, report: SkillRootReport): Promise<RootScan | null> {
+  return report.status === "ok" && report.canonical
+    ? scanRoot(fs, report, report.canonical)
+    : Promise.resolve(null);
+}

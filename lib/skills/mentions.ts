@@ -1,0 +1,42 @@
+/**
+ * Explicit skill mentions in user text (codex-formats.md §1.7), pure: `[$name](path)` links and
+ * plain `$name` sigils, with environment-variable lookalikes ignored.
+ */
+
+export interface SkillMentions {
+  /** Paths of linked mentions whose last component is SKILL.md, `skill://` stripped, in text order. */
+  linkedPaths: string[];
+  /** Plain `$name` mentions, in text order, duplicates removed. */
+  names: string[];
+}
+
+const IGNORED_NAMES = new Set(
+  ["PATH", "HOME", "USER", "SHELL", "PWD", "TMPDIR", "TEMP", "TMP", "LANG", "TERM", "XDG_CONFIG_HOME"],
+);
+
+const LINK = /\[\$([A-Za-z0-9_\-:]+)\]\s*\(([^()\n]*)\)/g;
+const SIGIL = /(^|[^A-Za-z0-9_$])\$([A-Za-z0-9_\-:]+)/g;
+const NOT_SKILLS = ["app://", "mcp://", "plugin://"];
+
+export function parseSkillMentions(text: string): SkillMentions {
+  const linkedPaths: string[] = [];
+  const rest = text.replace(LINK, (_match, _name: string, rawPath: string) => {
+    const target = linkTarget(rawPath);
+    if (target) linkedPaths.push(target);
+    return " ";
+  });
+  const names: string[] = [];
+  for (const m of rest.matchAll(SIGIL)) {
+    const name = m[2].replace(/[-:]+$/, "");
+    if (name && !IGNORED_NAMES.has(name.toUpperCase()) && !names.includes(name)) names.push(name);
+  }
+  return { linkedPaths, names };
+}
+
+function linkTarget(raw: string): string | null {
+  let target = raw.trim();
+  if (target === "" || NOT_SKILLS.some((p) => target.toLowerCase().startsWith(p))) return null;
+  if (target.toLowerCase().startsWith("skill://")) target = target.slice("skill://".length);
+  const last = target.split(/[\\/]/).at(-1) ?? "";
+  return last.toLowerCase() === "skill.md" ? target : null;
+}

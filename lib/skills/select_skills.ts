@@ -1,0 +1,81 @@
+import type { FileSystem } from "../platform/mod.ts";
+import type { ConversationItem } from "../shared/mod.ts";
+import { findByPath, resolveSkillRef } from "./resolve_skill.ts";
+import { parseSkillMentions } from "./mentions.ts";
+import { compareSkills } from "./snapshot.ts";
+import { missingMcpDependencies, type MissingMcpDependency } from "./mcp_dependencies.ts";
+import { readSkillBody, skillMessage } from "./skill_body.ts";
+import type { SkillMetadata, SkillsSnapshot } from "./types.ts";
+
+export interface SkillSelectionInput {
+  /** The turn's user texts, scanned for `[$name](skill:///…/SKILL.md)` links and `$name` mentions. */
+  texts: string[];
+  /** Structured selections (`--skill NAME|PATH`), resolved first. */
+  structured: string[];
+  /** App/connector slugs: a bare `$name` equal to one (lowercased) is not a skill mention. */
+  connectorSlugs?: string[];
+  /** Configured MCP server names; when given, selected skills' MCP dependencies are checked (SK-14). */
+  mcpServers?: string[];
+}
+
+export interface SkillSelection {
+  /** One `<skill>` user message per selected skill, in the skills' own order. */
+  items: ConversationItem[];
+  selected: SkillMetadata[];
+  warnings: string[];
+  /** Structured references that matched no enabled skill (the CLI may treat them as a usage error). */
+  unresolved: string[];
+  missingMcpDependencies: MissingMcpDependency[];
+}
+
+/** SK-11/12/14: resolves explicit selections, reads each body once and builds the injection items. */
+export async function selectSkills(
+  snapshot: SkillsSnapshot,
+  input: SkillSelectionInput,
+  fs: FileSystem,
+): Promise<SkillSelection> {
+  const enabled = snapshot.enabledSkills();
+  const chosen = new Set<SkillMetadata>();
+  const warnings: string[] = [];
+  const unresolved: string[] = [];
+  const blockedNames = new Set<string>();
+  for (const ref of input.structured) {
+    const found = await resolveSkillRef(fs, snapshot, ref, enabled);
+    if (found.kind === "found") {
+      chosen.add(found.skill);
+      blockedNames.add(found.skill.name);
+    } else {
+      unresolved.push(ref);
+      warnings.push(
+        found.kind === "ambiguous"
+          ? `Skill name "${ref}" is ambiguous (${
+            found.matches.map((s) => s.path).join(", ")
+          }); select it by path`
+          : `No enabled skill matches "${ref}"`,
+      );
+    }
+  }
+  const slugs = new Set((input.connectorSlugs ?? []).map((s) => s.toLowerCase()));
+  const mentions = input.texts.map(parseSkillMentions);
+  for (const m of mentions) {
+    for (const linked of m.linkedPaths) {
+      const skill = await findByPath(fs, snapshot, linked, enabled);
+      if (skill) chosen.add(skill);
+    }
+  }
+  for (const name of mentions.flatMap((m) => m.names)) {
+    if (blockedNames.has(name) || slugs.has(name.toLowerCase())) continue;
+    const matches = enabled.filter((s) => s.name === name);
+    if (matches.length === 1) chosen.add(matches[0]);
+  }
+  const selected = [...chosen].sort(compareSkills);
+  const items: ConversationItem[] = [];
+  for (const skill of selected) {
+    const body = await readSkillBody(fs, skill.path);
+    if (body.ok) items.push(skillMessage(skill, body.text));
+    else warnings.push(`Failed to load skill ${skill.name} at ${skill.path}: ${body.error}`);
+  }
+  const missing = input.mcpServers ? missingMcpDependencies(selected, input.mcpServers) : [];
+  for (const m of missing) warnings.push(`Skill ${m.skill} needs MCP server "${m.server}": ${m.hint}`);
+  return { items, selected, warnings, unresolved, missingMcpDependencies: missing };
+}

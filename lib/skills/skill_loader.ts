@@ -1,0 +1,79 @@
+import * as path from "node:path";
+import type { FileSystem } from "../platform/mod.ts";
+import { frontmatterClosedIn } from "./frontmatter.ts";
+import { parseOpenAiYaml } from "./openai_yaml.ts";
+import { parseSkillText } from "./skill_text.ts";
+import type { SkillCandidate } from "./discovery.ts";
+import type { SkillMetadata, SkillRootSpec } from "./types.ts";
+
+/** Most SKILL.md frontmatter fits here; the rest of the file is not read at load time. */
+export const FRONTMATTER_PREFIX_BYTES = 2 * 1024;
+/** A frontmatter that has not closed by here is treated as missing (bounds a 50 MB SKILL.md). */
+export const MAX_FRONTMATTER_BYTES = 256 * 1024;
+const MAX_OPENAI_YAML_BYTES = 64 * 1024;
+
+export type SkillLoad =
+  | { ok: true; skill: SkillMetadata; warnings: string[] }
+  | { ok: false; error: string; warnings: string[] };
+
+const decoder = new TextDecoder();
+
+/** Loads one SKILL.md (frontmatter only) and its optional `agents/openai.yaml`. Never throws. */
+export async function loadSkill(
+  fs: FileSystem,
+  found: SkillCandidate,
+  root: SkillRootSpec,
+): Promise<SkillLoad> {
+  let text: string;
+  try {
+    text = await readFrontmatterText(fs, found.path);
+  } catch (error) {
+    return { ok: false, error: `failed to read file: ${describe(error)}`, warnings: [] };
+  }
+  const parsed = parseSkillText(text, {
+    dirName: path.basename(found.dir),
+    namespace: root.plugin?.namespace,
+  });
+  if (!parsed.ok) return { ok: false, error: parsed.error, warnings: [] };
+  const extras = found.openAiYaml ? await readOpenAiYaml(fs, found.openAiYaml, found.dir) : null;
+  const { disableModelInvocation, ...fields } = parsed.value;
+  const skill: SkillMetadata = {
+    ...fields,
+    ...(extras?.interface ? { interface: extras.interface } : {}),
+    ...(extras?.dependencies ? { dependencies: extras.dependencies } : {}),
+    policy: {
+      allowImplicitInvocation: extras?.policy?.allowImplicitInvocation ?? !disableModelInvocation,
+      products: extras?.policy?.products ?? [],
+    },
+    path: found.path,
+    dir: found.dir,
+    scope: root.scope,
+    root: root.path,
+    authority: "local",
+    ...(root.plugin ? { plugin: root.plugin } : {}),
+  };
+  return { ok: true, skill, warnings: extras?.warnings ?? [] };
+}
+
+async function readFrontmatterText(fs: FileSystem, file: string): Promise<string> {
+  const prefix = await fs.readFilePrefix(file, FRONTMATTER_PREFIX_BYTES);
+  const text = decoder.decode(prefix);
+  if (prefix.length < FRONTMATTER_PREFIX_BYTES || frontmatterClosedIn(text)) return text;
+  return decoder.decode(await fs.readFilePrefix(file, MAX_FRONTMATTER_BYTES));
+}
+
+async function readOpenAiYaml(fs: FileSystem, file: string, skillDir: string) {
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFilePrefix(file, MAX_OPENAI_YAML_BYTES);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    return { warnings: [`Ignored ${file}: ${describe(error)}`] };
+  }
+  return parseOpenAiYaml(decoder.decode(bytes), { file, skillDir });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

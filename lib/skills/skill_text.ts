@@ -1,0 +1,98 @@
+import { extractFrontmatter, parseFrontmatterYaml, sanitizeSingleLine } from "./frontmatter.ts";
+import type { SkillExtraFields } from "./types.ts";
+
+/** SKILL.md limits (SK-5), in characters. */
+export const MAX_NAME_CHARS = 64;
+export const MAX_QUALIFIED_NAME_CHARS = 128;
+export const MAX_DESCRIPTION_CHARS = 1024;
+
+/** What SKILL.md itself says; the body is deliberately not part of it (SK-7). */
+export interface ParsedSkillText {
+  name: string;
+  description: string;
+  shortDescription?: string;
+  /** Claude Code's `disable-model-invocation: true` hides the skill from the catalog. */
+  disableModelInvocation: boolean;
+  extra: SkillExtraFields;
+}
+
+export type SkillTextResult = { ok: true; value: ParsedSkillText } | { ok: false; error: string };
+
+/**
+ * Parses SKILL.md text. Pure: the same text, directory name and namespace always give the same
+ * result. Errors use Codex's texts so users can search for them.
+ */
+export function parseSkillText(
+  text: string,
+  where: { dirName: string; namespace?: string },
+): SkillTextResult {
+  const split = extractFrontmatter(text);
+  if (!split.ok) return split;
+  const parsed = parseFrontmatterYaml(split.yaml);
+  if (!parsed.ok) return parsed;
+  const fm = isRecord(parsed.value) ? parsed.value : {};
+  const name = scalar(fm.name) || sanitizeSingleLine(where.dirName) || "skill";
+  if ([...name].length > MAX_NAME_CHARS) {
+    return { ok: false, error: `invalid name: exceeds maximum length of ${MAX_NAME_CHARS} characters` };
+  }
+  const qualified = where.namespace ? `${where.namespace}:${name}` : name;
+  if ([...qualified].length > MAX_QUALIFIED_NAME_CHARS) {
+    return {
+      ok: false,
+      error: `invalid qualified name: exceeds maximum length of ${MAX_QUALIFIED_NAME_CHARS} characters`,
+    };
+  }
+  const description = scalar(fm.description);
+  if (description === "") return { ok: false, error: "missing field `description`" };
+  if ([...description].length > MAX_DESCRIPTION_CHARS) {
+    return { ok: false, error: tooLong("description") };
+  }
+  const metadata = isRecord(fm.metadata) ? fm.metadata : {};
+  const shortDescription = scalar(metadata["short-description"]);
+  if ([...shortDescription].length > MAX_DESCRIPTION_CHARS) {
+    return { ok: false, error: tooLong("metadata.short-description") };
+  }
+  return {
+    ok: true,
+    value: {
+      name: qualified,
+      description,
+      ...(shortDescription ? { shortDescription } : {}),
+      disableModelInvocation: fm["disable-model-invocation"] === true,
+      extra: extraFields(fm, metadata),
+    },
+  };
+}
+
+function extraFields(fm: Record<string, unknown>, metadata: Record<string, unknown>): SkillExtraFields {
+  const extra: SkillExtraFields = {};
+  const license = scalar(fm.license);
+  if (license) extra.license = license;
+  const compatibility = scalar(fm.compatibility);
+  if (compatibility) extra.compatibility = compatibility;
+  const tools = fm["allowed-tools"];
+  const allowed = Array.isArray(tools)
+    ? tools.map(scalar)
+    : typeof tools === "string"
+    ? tools.split(/[\s,]+/)
+    : [];
+  if (allowed.some((t) => t !== "")) extra.allowedTools = allowed.filter((t) => t !== "");
+  const entries = Object.entries(metadata).map(([k, v]) => [k, scalar(v)]).filter(([, v]) => v !== "");
+  if (entries.length > 0) extra.metadata = Object.fromEntries(entries);
+  return extra;
+}
+
+/** A single-line string field; numbers and booleans are taken as written, anything else is absent. */
+function scalar(value: unknown): string {
+  if (typeof value === "string") return sanitizeSingleLine(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return "";
+}
+
+function tooLong(field: string): string {
+  return `invalid ${field}: exceeds maximum length of ${MAX_DESCRIPTION_CHARS} characters`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

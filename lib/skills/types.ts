@@ -1,0 +1,144 @@
+/**
+ * The skills subsystem's data: roots, loaded metadata (never the body), load errors and the
+ * immutable snapshot the loop captures for a turn.
+ */
+
+/** Precedence scopes (SK-1); the number is the sort rank of SK-2. */
+export type SkillScope = "repo" | "user" | "system" | "admin";
+
+export const SCOPE_RANK: Record<SkillScope, number> = { repo: 0, user: 1, system: 2, admin: 3 };
+
+/** Where a root came from: decides scope, symlink policy and whether it is watched. */
+export type SkillRootKind =
+  | "project_config"
+  | "project_agents"
+  | "project_claude"
+  | "user_agents"
+  | "user_claude"
+  | "trellis_home"
+  | "bundled"
+  | "admin"
+  | "plugin"
+  | "extra";
+
+export interface SkillPluginRef {
+  id: string;
+  namespace: string;
+  root: string;
+}
+
+export interface SkillRootSpec {
+  path: string;
+  kind: SkillRootKind;
+  scope: SkillScope;
+  plugin?: SkillPluginRef;
+}
+
+export interface SkillInterface {
+  displayName?: string;
+  shortDescription?: string;
+  iconSmall?: string;
+  iconLarge?: string;
+  brandColor?: string;
+  defaultPrompt?: string;
+}
+
+export interface SkillToolDependency {
+  type: string;
+  value: string;
+  description?: string;
+  transport?: string;
+  command?: string;
+  url?: string;
+}
+
+export interface SkillPolicy {
+  allowImplicitInvocation: boolean;
+  /** Empty means every product. */
+  products: string[];
+}
+
+/** Agent Skills / Claude Code frontmatter fields kept for display; they grant nothing. */
+export interface SkillExtraFields {
+  license?: string;
+  allowedTools?: string[];
+  compatibility?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface SkillMetadata {
+  /** Qualified name: `<plugin namespace>:<name>` for plugin skills. */
+  name: string;
+  description: string;
+  shortDescription?: string;
+  interface?: SkillInterface;
+  dependencies?: { tools: SkillToolDependency[] };
+  policy: SkillPolicy;
+  /** Canonical absolute path of SKILL.md (the skill's identity). */
+  path: string;
+  /** Directory holding SKILL.md. */
+  dir: string;
+  scope: SkillScope;
+  /** The root (as configured) this skill was found under. */
+  root: string;
+  /** Every local skill is read through the local file system (SK-12). */
+  authority: "local";
+  plugin?: SkillPluginRef;
+  extra: SkillExtraFields;
+}
+
+export interface SkillLoadError {
+  path: string;
+  message: string;
+}
+
+export type SkillRootStatus =
+  | "ok"
+  | "incomplete"
+  | "missing"
+  | "not_a_directory"
+  | "duplicate"
+  | "unreadable";
+
+export interface SkillRootReport extends SkillRootSpec {
+  /** Canonical path when the root exists. */
+  canonical?: string;
+  status: SkillRootStatus;
+  /** For `duplicate`: the earlier root with the same real path. */
+  duplicateOf?: string;
+  dirsScanned: number;
+  entriesScanned: number;
+  skillsFound: number;
+  watched: boolean;
+}
+
+/** A SKILL.md reached through more than one root: the first root keeps it. */
+export interface SkillDuplicate {
+  path: string;
+  root: string;
+  keptRoot: string;
+}
+
+export interface SkillsSnapshot {
+  readonly cwd: string;
+  /** Cache key of the config part (roots, scopes, plugins, rules). */
+  readonly configKey: string;
+  /** Every loaded skill, disabled ones included, in SK-2 order. */
+  readonly skills: readonly SkillMetadata[];
+  readonly errors: readonly SkillLoadError[];
+  readonly warnings: readonly string[];
+  readonly disabledPaths: ReadonlySet<string>;
+  readonly roots: readonly SkillRootReport[];
+  readonly duplicates: readonly SkillDuplicate[];
+  /** SKILL.md path → the root it was found under. */
+  readonly pathToRoot: ReadonlyMap<string, string>;
+  /** Implicit-use indexes over enabled skills (SK-13). */
+  readonly implicitIndex: {
+    readonly skillFiles: ReadonlyMap<string, SkillMetadata>;
+    readonly scriptDirs: ReadonlyMap<string, SkillMetadata>;
+  };
+  isEnabled(skill: SkillMetadata): boolean;
+  enabledSkills(): SkillMetadata[];
+  /** Directories of every enabled skill: `read_file` may read these read-only outside the workspace. */
+  readableRoots(): string[];
+}

@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { detectImplicitUse, implicitUseKey } from "../../lib/skills/mod.ts";
+import { makeTree, skillFile, snapshotOf, userRoot } from "./_helpers.ts";
+
+Deno.test("detectImplicitUse() recognizes skill scripts run by interpreters or directly, and SKILL.md reads (SK-13)", async () => {
+  const root = await makeTree({
+    "pdf/SKILL.md": skillFile("pdf"),
+    "pdf/scripts/fill.py": "",
+    "off/SKILL.md": skillFile("off"),
+  });
+  const snapshot = await snapshotOf([userRoot(root)], {
+    rules: [{ name: "off", enabled: false, source: "t" }],
+  });
+  const name = (c: Parameters<typeof detectImplicitUse>[1]) => detectImplicitUse(snapshot, c)?.name ?? null;
+  assert.deepStrictEqual([
+    name({ kind: "shell", command: `python3 ${root}/pdf/scripts/fill.py --in a.pdf` }),
+    name({ kind: "shell", command: "cd x && ./scripts/fill.py", cwd: `${root}/pdf` }),
+    name({ kind: "shell", command: `deno run -A '${root}/pdf/scripts/sub/tool.ts'` }),
+    name({ kind: "shell", command: `cat ${root}/pdf/SKILL.md | head` }),
+    name({ kind: "read", path: "SKILL.md", cwd: `${root}/pdf` }),
+    name({ kind: "shell", command: `python3 ${root}/pdf/other.py` }),
+    name({ kind: "read", path: `${root}/off/SKILL.md` }),
+  ], ["pdf", "pdf", "pdf", "pdf", "pdf", null, null]);
+  const skill = detectImplicitUse(snapshot, { kind: "read", path: `${root}/pdf/SKILL.md` })!;
+  assert.deepStrictEqual(implicitUseKey(skill), `user:${root}/pdf/SKILL.md:pdf`);
+});

@@ -9,30 +9,36 @@ import {
   TranscriptStore,
   type TurnResult,
 } from "../loop/mod.ts";
+import { type ElicitationResponder, noUiElicitationResponder, ttyElicitationResponder } from "../mcp/mod.ts";
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import { detectSandbox, type Platform } from "../platform/mod.ts";
-import { noLifecycleHooks } from "../shared/mod.ts";
 import type {
   ConversationItem,
   EventSink,
+  HookTurnContext,
   LifecycleHooks,
   ModelRequest,
-  ToolDefinition,
 } from "../shared/mod.ts";
+import { noLifecycleHooks, type ToolDefinition } from "../shared/mod.ts";
 import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
+import { Capabilities } from "./capabilities.ts";
 import { wireHooks } from "./hooks_wiring.ts";
+import { McpHolder } from "./mcp_wiring.ts";
+import { prepareTurnContext } from "./turn_context.ts";
 
 export interface SessionOptions {
   platform: Platform;
   loaded: LoadedConfig;
   events: EventSink;
   approver: Approver;
+  /** A person can answer prompts on the terminal (approvals, elicitations). */
+  interactive?: boolean;
   /** Session id to continue, or "--last". */
   resume?: string;
   /** Replaces the model client (tests, benchmarks, previews). */
   model?: ModelClient;
-  /** Build everything but write no transcript (debug prompt). */
+  /** Build everything but write no transcript and run no hooks (debug prompt). */
   preview?: boolean;
 }
 
@@ -40,25 +46,35 @@ export interface TurnRequest {
   prompt: string;
   maxSteps: number;
   signal: AbortSignal;
+  /** Skills selected explicitly (`exec --skill NAME|PATH`). */
+  skills?: string[];
+}
+
+interface SessionParts {
+  threadId: string;
+  transcript: Transcript;
+  model: ModelClient;
+  modelName: string;
+  instructions: string;
+  builtins: ToolDefinition[];
+  hooks: LifecycleHooks;
+  capabilities: Capabilities;
 }
 
 /**
  * A thread: configuration and identity frozen at start, a transcript, the capability owners, and
- * one turn at a time. This is the composition root's product; the CLI only drives it.
+ * one turn at a time. `Session.open` is the composition root; the CLI only drives what it builds.
  */
 export class Session {
-  private turnCounter = 0;
+  private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {}
 
-  private constructor(
-    readonly threadId: string,
-    readonly transcript: Transcript,
-    private readonly options: SessionOptions,
-    private readonly model: ModelClient,
-    private readonly modelName: string,
-    private readonly instructions: string,
-    private readonly builtins: ToolDefinition[],
-    private readonly hooks: LifecycleHooks,
-  ) {}
+  get threadId(): string {
+    return this.parts.threadId;
+  }
+
+  get transcript(): Transcript {
+    return this.parts.transcript;
+  }
 
   static async open(options: SessionOptions): Promise<Session> {
     const { platform, loaded, events } = options;
@@ -76,10 +92,20 @@ export class Session {
           }),
       },
     );
-    const sandbox = await detectSandbox(platform);
+    const [sandbox, capabilities] = await Promise.all([
+      detectSandbox(platform),
+      Capabilities.load({
+        platform,
+        loaded,
+        events,
+        mcp: new McpHolder({ platform, loaded, events, elicitation: elicitationFor(options) }),
+      }),
+    ]);
+    const { snapshot } = await capabilities.skillsSnapshot();
     const profile = await resolvePermissionProfile(config, loaded.paths.cwd, {
       fs: platform.fs,
       tempDir: platform.tempDir(),
+      extraReadableRoots: snapshot.readableRoots(),
     });
     if (!sandbox.available && profile.sandboxMode !== "danger-full-access") {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });
@@ -90,15 +116,7 @@ export class Session {
       sandbox,
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
     });
-    const store = new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions"));
-    const transcript = options.resume
-      ? await store.open(options.resume)
-      : await store.create({ ephemeral: options.preview }, {
-        id: newThreadId(),
-        created: new Date().toISOString(),
-        cwd: loaded.paths.cwd,
-        model: config.model ?? "",
-      });
+    const transcript = await openTranscript(options);
     if (!options.preview) {
       events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
     }
@@ -106,66 +124,53 @@ export class Session {
       platform,
       loaded,
       events,
-      pluginSources: [],
+      pluginSources: capabilities.pluginLoad.contributions.hookSources,
       sandbox,
       profile,
       threadId: transcript.meta.id,
     });
-    const instructions = config.instructions
-      ? `${BASE_INSTRUCTIONS}\n\n${config.instructions}`
-      : BASE_INSTRUCTIONS;
-    return new Session(
-      transcript.meta.id,
+    const session = new Session(options, {
+      threadId: transcript.meta.id,
       transcript,
-      options,
       model,
-      config.model ?? "",
-      instructions,
+      modelName: config.model ?? "",
+      instructions: config.instructions
+        ? `${BASE_INSTRUCTIONS}\n\n${config.instructions}`
+        : BASE_INSTRUCTIONS,
       builtins,
       hooks,
-    );
+      capabilities,
+    });
+    await capabilities.prepareInstallTool((request) => session.confirmInstall(request));
+    return session;
   }
 
   /** SessionStart hooks (HK-12): their contexts are recorded before the first turn. */
   async start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
-    const outcome = await this.hooks.sessionStart({
-      ...this.hookContext(),
-      turnId: "",
-      signal,
-    }, { source: this.options.resume ? "resume" : "startup" });
+    const outcome = await this.parts.hooks.sessionStart(
+      { ...this.hookContext(), turnId: "", signal },
+      { source: this.options.resume ? "resume" : "startup" },
+    );
     for (const content of outcome.additionalContexts) {
       await this.transcript.recordItem({ type: "message", role: "developer", content });
     }
     return outcome.stop ? { stop: outcome.stop } : {};
   }
 
-  private hookContext() {
-    const { loaded } = this.options;
-    return {
-      sessionId: this.threadId,
-      cwd: loaded.paths.cwd,
-      model: this.modelName,
-      permissionMode: loaded.config.approval_policy === "never" ? "bypassPermissions" : "default",
-      transcriptPath: this.transcript.file,
-    };
-  }
-
-  private captureTools(): Promise<StepToolCatalog> {
-    return Promise.resolve({ tools: [...this.builtins], release: () => {} });
-  }
-
   /** The request the first sampling of a turn would send, without calling the model. */
-  async previewRequest(prompt: string): Promise<ModelRequest> {
+  async previewRequest(prompt: string, skills: string[] = []): Promise<ModelRequest> {
+    const context = await this.turnContext(prompt, skills);
     const step = await this.captureTools();
     step.release();
-    const input: ConversationItem[] = [...this.transcript.items, {
-      type: "message",
-      role: "user",
-      content: prompt,
-    }];
+    const input: ConversationItem[] = [
+      ...this.transcript.items,
+      ...context.preamble,
+      { type: "message", role: "user", content: prompt },
+      ...context.injected,
+    ];
     return {
-      model: this.modelName,
-      instructions: this.instructions,
+      model: this.parts.modelName,
+      instructions: this.parts.instructions,
       input,
       tools: step.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
       parallelToolCalls: true,
@@ -173,38 +178,101 @@ export class Session {
   }
 
   async runTurn(request: TurnRequest): Promise<TurnResult> {
-    const turnId = `${this.threadId}-t${++this.turnCounter + this.priorTurns()}`;
-    const { loaded } = this.options;
+    const turnId = `${this.threadId}-t${this.priorTurns() + 1}`;
+    const { loaded, events } = this.options;
+    const context = await this.turnContext(request.prompt, request.skills ?? []);
     const result = await runTurn({
       turnId,
-      model: this.model,
-      modelName: this.modelName,
-      instructions: this.instructions,
+      model: this.parts.model,
+      modelName: this.parts.modelName,
+      instructions: this.parts.instructions,
       history: [...this.transcript.items],
       prompt: request.prompt,
-      injected: [],
+      preamble: context.preamble,
+      injected: context.injected,
       captureTools: () => this.captureTools(),
-      hooks: this.hooks,
+      hooks: this.parts.hooks,
       hookContext: this.hookContext(),
       approver: this.options.approver,
       approvalPolicy: loaded.config.approval_policy ?? "on-request",
-      events: this.options.events,
+      events,
       record: (item) => this.transcript.recordItem(item),
       maxSteps: request.maxSteps,
       signal: request.signal,
       cwd: loaded.paths.cwd,
+      onCall: context.onCall,
     });
     await this.transcript.recordTurn(turnId, result.status);
     return result;
   }
 
+  async close(): Promise<void> {
+    await this.parts.capabilities.mcp.shutdown();
+  }
+
+  private turnContext(prompt: string, skills: string[]) {
+    const { platform, loaded, events } = this.options;
+    return prepareTurnContext({
+      capabilities: this.parts.capabilities,
+      history: this.transcript.items,
+      prompt,
+      skills,
+      fs: platform.fs,
+      events,
+      ...(loaded.config.model_context_window ? { contextWindow: loaded.config.model_context_window } : {}),
+      mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
+    });
+  }
+
+  private captureTools(): Promise<StepToolCatalog> {
+    return this.parts.capabilities.captureStep(this.parts.builtins);
+  }
+
+  private async confirmInstall(request: { pluginId: string; reason: string }): Promise<boolean> {
+    const answer = await this.options.approver.request({
+      callId: `plugin-install-${request.pluginId}`,
+      toolName: "request_plugin_install",
+      args: { plugin: request.pluginId },
+      reason: `install plugin ${request.pluginId}: ${request.reason}`,
+    });
+    return answer.decision !== "denied";
+  }
+
+  private hookContext(): Omit<HookTurnContext, "turnId" | "signal"> {
+    const { loaded } = this.options;
+    return {
+      sessionId: this.threadId,
+      cwd: loaded.paths.cwd,
+      model: this.parts.modelName,
+      permissionMode: loaded.config.approval_policy === "never" ? "bypassPermissions" : "default",
+      transcriptPath: this.transcript.file,
+    };
+  }
+
   private priorTurns(): number {
     return this.transcript.items.filter((i) => i.type === "message" && i.role === "user").length;
   }
+}
 
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
+function elicitationFor(options: SessionOptions): ElicitationResponder {
+  return options.interactive
+    ? ttyElicitationResponder({
+      readLine: () => options.platform.readLine(),
+      write: (t) => options.platform.writeStderr(t),
+    })
+    : noUiElicitationResponder;
+}
+
+async function openTranscript(options: SessionOptions): Promise<Transcript> {
+  const { platform, loaded } = options;
+  const store = new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions"));
+  if (options.resume) return await store.open(options.resume);
+  return await store.create({ ephemeral: options.preview }, {
+    id: newThreadId(),
+    created: new Date().toISOString(),
+    cwd: loaded.paths.cwd,
+    model: loaded.config.model ?? "",
+  });
 }
 
 function newThreadId(): string {

@@ -20,15 +20,15 @@ export function ttyApprover(io: PromptIo): Approver {
   const always = new Set<string>();
   let queue = Promise.resolve();
   const ask = async (request: ApprovalRequest) => {
-    if (always.has(request.tool.name)) return { decision: "approved_for_session" as const };
+    if (always.has(request.toolName)) return { decision: "approved_for_session" as const };
     const args = JSON.stringify(request.args);
     io.write(
-      `\nApprove ${request.tool.name} ${args.length > 300 ? args.slice(0, 300) + "…" : args}\n` +
+      `\nApprove ${request.toolName} ${args.length > 300 ? args.slice(0, 300) + "…" : args}\n` +
         `  reason: ${request.reason}\n  [y]es / [n]o / [a]lways for this session: `,
     );
     const answer = (await io.readLine())?.trim().toLowerCase() ?? "";
     if (answer === "a" || answer === "always") {
-      always.add(request.tool.name);
+      always.add(request.toolName);
       return { decision: "approved_for_session" as const };
     }
     if (answer === "y" || answer === "yes") return { decision: "approved" as const };

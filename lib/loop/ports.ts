@@ -22,7 +22,8 @@ export type ApprovalDecision = "approved" | "approved_for_session" | "denied";
 
 export interface ApprovalRequest {
   callId: string;
-  tool: ToolDefinition;
+  /** Model-facing name of what asks (a tool, or an action such as request_plugin_install). */
+  toolName: string;
   args: unknown;
   reason: string;
 }

@@ -147,7 +147,7 @@ async function decideApproval(
     return { kind: "escalated" };
   }
   env.events({ type: "approval.requested", call_id: callId, tool: tool.name, reason: need.reason });
-  const answer = await env.approver.request({ callId, tool, args, reason: need.reason });
+  const answer = await env.approver.request({ callId, toolName: tool.name, args, reason: need.reason });
   if (answer.decision === "denied") {
     const reason = `denied: ${answer.reason ?? need.reason}`;
     decided("denied", "user", reason);

@@ -21,6 +21,8 @@ export interface TurnOptions {
   history: ConversationItem[];
   /** The user's prompt for this turn. */
   prompt: string;
+  /** Context recorded just before the prompt once it is accepted (catalogs, summaries). */
+  preamble?: ConversationItem[];
   /** Items injected after the prompt (selected skill bodies, plugin summaries …). */
   injected: ConversationItem[];
   /** Called before every sampling: the step's immutable tool snapshot (MCP-8, PL-11). */
@@ -79,6 +81,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     });
     return finish("blocked");
   }
+  for (const item of options.preamble ?? []) await record(item);
   await record({ type: "message", role: "user", content: options.prompt });
   for (const c of prompt.additionalContexts) await developer(c);
   if (prompt.stop) return finish("stopped");

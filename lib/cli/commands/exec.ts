@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { Session } from "../../app/mod.ts";
 import { type Approver, noTtyApprover, ttyApprover, type TurnResult } from "../../loop/mod.ts";
 import { emptyUsage, UsageError } from "../../shared/mod.ts";
-import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
+import { type CliContext, collect, type CommonOptions, withCommonOptions } from "../context.ts";
 import { humanEventPrinter, jsonEventPrinter } from "../event_printer.ts";
 
 interface ExecOptions extends CommonOptions {
@@ -12,6 +12,7 @@ interface ExecOptions extends CommonOptions {
   askForApproval?: string;
   maxSteps?: string;
   outputLastMessage?: string;
+  skill?: string[];
 }
 
 /** `trellis exec [PROMPT|-]` and `trellis exec resume <id|--last> [PROMPT]`. */
@@ -60,7 +61,8 @@ function execOptions(command: Command): Command {
     .option("-s, --sandbox <mode>", "read-only | workspace-write | danger-full-access")
     .option("-a, --ask-for-approval <policy>", "untrusted | on-request | on-failure | never")
     .option("--max-steps <n>", "stop after this many model samplings", "50")
-    .option("-o, --output-last-message <file>", "also write the final message to <file>");
+    .option("-o, --output-last-message <file>", "also write the final message to <file>")
+    .option("--skill <name|path>", "inject this skill's SKILL.md into the turn; repeatable", collect);
 }
 
 async function runExec(
@@ -96,7 +98,7 @@ async function runExec(
     const start = await session.start(controller.signal);
     result = start.stop
       ? { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 }
-      : await session.runTurn({ prompt, maxSteps, signal: controller.signal });
+      : await session.runTurn({ prompt, maxSteps, signal: controller.signal, skills: options.skill ?? [] });
     if (start.stop) {
       events({ type: "notice", message: `SessionStart hook stopped the session: ${start.stop.reason}` });
     }

@@ -57,4 +57,6 @@ export const coreShape = {
   instructions: z.string().optional(),
   tool_output_max_bytes: z.number().int().positive().optional(),
   max_steps: z.number().int().positive().optional(),
+  /** How long a turn waits for optional MCP servers before its first step (required ones: always). */
+  mcp_startup_grace_sec: z.number().min(0).optional(),
 };

@@ -1,0 +1,107 @@
+import type { LoadedConfig } from "../config/mod.ts";
+import type { StepToolCatalog } from "../loop/mod.ts";
+import {
+  listInstallCandidates,
+  PluginCache,
+  type PluginLoadResult,
+  renderPluginSummaries,
+  requestPluginInstallTool,
+} from "../plugins/mod.ts";
+import type { Platform } from "../platform/mod.ts";
+import type { EventSink, ToolDefinition } from "../shared/mod.ts";
+import {
+  createSkillsService,
+  type SkillsInput,
+  skillsInputFromConfig,
+  type SkillsService,
+} from "../skills/mod.ts";
+import { reportDiagnostics } from "./diagnostics.ts";
+import type { McpHolder } from "./mcp_wiring.ts";
+
+type SkillsSnapshot = Awaited<ReturnType<SkillsService["snapshot"]>>;
+
+/**
+ * The thread's capability owners — plugins, skills, MCP — and the coordination between them:
+ * a change of the effective plugin set clears the skills cache and refreshes MCP, visible from the
+ * next step only (PL-11, SPEC §6). No global lock: each owner keeps its own cache or runtime.
+ */
+export class Capabilities {
+  readonly skills: SkillsService;
+  private pluginsDirty = false;
+  private skillsInput: SkillsInput;
+
+  private constructor(
+    private readonly options: { platform: Platform; loaded: LoadedConfig; events: EventSink },
+    readonly plugins: PluginCache,
+    public pluginLoad: PluginLoadResult,
+    readonly mcp: McpHolder,
+    private installTool: ToolDefinition | null,
+  ) {
+    this.skills = createSkillsService({ platform: options.platform, events: options.events });
+    this.skillsInput = skillsInputFromConfig(options.loaded, {
+      pluginRoots: pluginLoad.contributions.skillRoots,
+    });
+    plugins.onChange((change) => {
+      this.skills.clearCache();
+      options.events({ type: "plugin.changed", plugins: change.current });
+    });
+  }
+
+  static async load(
+    options: { platform: Platform; loaded: LoadedConfig; events: EventSink; mcp: McpHolder },
+  ): Promise<Capabilities> {
+    const plugins = new PluginCache({ platform: options.platform });
+    const pluginLoad = await plugins.get(options.loaded);
+    reportDiagnostics(options.events, pluginLoad.diagnostics);
+    const capabilities = new Capabilities(options, plugins, pluginLoad, options.mcp, null);
+    await capabilities.mcp.apply(pluginLoad.contributions.mcpServers, { initial: true });
+    return capabilities;
+  }
+
+  /** Skills snapshot for a turn: the turn keeps it even if the cache is cleared meanwhile (SK-15). */
+  async skillsSnapshot(): Promise<{ snapshot: SkillsSnapshot; input: SkillsInput }> {
+    const snapshot = await this.skills.snapshot(this.skillsInput);
+    return { snapshot, input: this.skillsInput };
+  }
+
+  pluginSummaries(): string | null {
+    return renderPluginSummaries(this.pluginLoad.contributions.summaries);
+  }
+
+  /** Offers `request_plugin_install` when a marketplace lists candidates (PL-13). */
+  async prepareInstallTool(confirm: (request: { pluginId: string; reason: string }) => Promise<boolean>) {
+    const { platform, loaded } = this.options;
+    const candidates = await listInstallCandidates({ platform, loaded }).catch(() => []);
+    this.installTool = requestPluginInstallTool({
+      platform,
+      loaded,
+      candidates,
+      confirm,
+      onInstalled: () => {
+        this.plugins.invalidate();
+        this.pluginsDirty = true;
+      },
+    });
+  }
+
+  /** One step's tools; applies a pending plugin change first, so it shows from this step on. */
+  async captureStep(builtins: ToolDefinition[]): Promise<StepToolCatalog> {
+    if (this.pluginsDirty) await this.reloadPlugins();
+    const mcpStep = this.mcp.captureStep();
+    return {
+      tools: [...builtins, ...(mcpStep?.tools ?? []), ...(this.installTool ? [this.installTool] : [])],
+      release: () => mcpStep?.release(),
+    };
+  }
+
+  private async reloadPlugins(): Promise<void> {
+    this.pluginsDirty = false;
+    const { loaded, events } = this.options;
+    this.pluginLoad = await this.plugins.get(loaded);
+    reportDiagnostics(events, this.pluginLoad.diagnostics);
+    this.skillsInput = skillsInputFromConfig(loaded, {
+      pluginRoots: this.pluginLoad.contributions.skillRoots,
+    });
+    await this.mcp.apply(this.pluginLoad.contributions.mcpServers, { initial: false });
+  }
+}

@@ -1,0 +1,73 @@
+import type { LoadedConfig } from "../config/mod.ts";
+import {
+  createMcpRuntime,
+  type ElicitationResponder,
+  type McpRuntime,
+  mcpServersFromConfig,
+  type McpStepSnapshot,
+  type PluginMcpServer,
+} from "../mcp/mod.ts";
+import type { Platform } from "../platform/mod.ts";
+import type { EventSink } from "../shared/mod.ts";
+import { reportDiagnostics } from "./diagnostics.ts";
+
+const DEFAULT_STARTUP_GRACE_SEC = 5;
+
+/**
+ * Owns the thread's MCP runtime: none until the catalog has a server (so a turn without MCP never
+ * loads the SDK), refreshed best-effort when plugins change the catalog (MCP-8, PL-11).
+ */
+export class McpHolder {
+  private runtime: McpRuntime | null = null;
+
+  constructor(
+    private readonly options: {
+      platform: Platform;
+      loaded: LoadedConfig;
+      events: EventSink;
+      elicitation: ElicitationResponder;
+    },
+  ) {}
+
+  /** Resolves the catalog for these plugin servers and starts (or refreshes) the runtime. */
+  async apply(pluginServers: PluginMcpServer[], options: { initial: boolean }): Promise<void> {
+    const { platform, loaded, events } = this.options;
+    const { catalog, diagnostics } = await mcpServersFromConfig(loaded, { platform, pluginServers });
+    reportDiagnostics(events, diagnostics);
+    if (this.runtime) {
+      await this.runtime.refresh(catalog, { strict: false }).catch((error) =>
+        events({ type: "warning", message: `MCP refresh failed: ${(error as Error).message}` })
+      );
+      return;
+    }
+    if (catalog.servers.length === 0) return;
+    this.runtime = createMcpRuntime({
+      platform,
+      catalog,
+      events,
+      cwd: loaded.paths.cwd,
+      home: loaded.paths.home,
+      elicitation: this.options.elicitation,
+      approvalPolicy: loaded.config.approval_policy ?? "on-request",
+      ...(loaded.config.tool_output_max_bytes
+        ? { outputBudgetBytes: loaded.config.tool_output_max_bytes }
+        : {}),
+    });
+    this.runtime.start();
+    const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;
+    if (options.initial) await this.runtime.awaitStartup({ graceMs });
+  }
+
+  captureStep(): McpStepSnapshot | null {
+    return this.runtime?.captureStep() ?? null;
+  }
+
+  configuredServerNames(): string[] {
+    return Object.keys(this.options.loaded.config.mcp_servers ?? {});
+  }
+
+  async shutdown(): Promise<void> {
+    await this.runtime?.shutdown();
+    this.runtime = null;
+  }
+}

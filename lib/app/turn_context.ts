@@ -1,0 +1,105 @@
+import type { ToolDefinition } from "../shared/mod.ts";
+import type { ConversationItem, EventSink } from "../shared/mod.ts";
+import { UsageError } from "../shared/mod.ts";
+import type { FileSystem } from "../platform/mod.ts";
+import { detectImplicitUse, implicitUseKey, renderSkillsCatalog, selectSkills } from "../skills/mod.ts";
+import type { Capabilities } from "./capabilities.ts";
+
+export interface TurnContext {
+  /** Developer messages recorded before the prompt (skills catalog, plugin summaries) when changed. */
+  preamble: ConversationItem[];
+  /** Selected skill bodies, recorded after the prompt (SK-11). */
+  injected: ConversationItem[];
+  /** Implicit skill-use detection on each finished call (SK-13), de-duplicated per turn. */
+  onCall: (tool: ToolDefinition, args: string) => void;
+}
+
+const SKILLS_TAG = "<skills_instructions>";
+const PLUGINS_TAG = "<plugins_instructions>";
+
+/**
+ * What a turn adds to the model's context from skills and plugins. Blocks already in the history
+ * are not repeated; a changed catalog is recorded again so the model sees the current one.
+ */
+export async function prepareTurnContext(options: {
+  capabilities: Capabilities;
+  history: ConversationItem[];
+  prompt: string;
+  skills: string[];
+  fs: FileSystem;
+  events: EventSink;
+  contextWindow?: number;
+  mcpServers: string[];
+}): Promise<TurnContext> {
+  const { capabilities, events } = options;
+  const { snapshot, input } = await capabilities.skillsSnapshot();
+  for (const e of snapshot.errors) {
+    events({ type: "warning", message: `skill ${e.path}: ${e.message}`, subject: e.path });
+  }
+  for (const w of snapshot.warnings) events({ type: "warning", message: w });
+  const catalog = renderSkillsCatalog(snapshot, {
+    ...input.catalog,
+    ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+  });
+  for (const w of catalog.warnings) events({ type: "warning", message: w });
+  const preamble: ConversationItem[] = [];
+  for (
+    const [tag, text] of [[SKILLS_TAG, catalog.text], [PLUGINS_TAG, capabilities.pluginSummaries()]] as const
+  ) {
+    if (text && latestBlock(options.history, tag) !== text) {
+      preamble.push({ type: "message", role: "developer", content: text });
+    }
+  }
+  const selection = await selectSkills(snapshot, {
+    texts: [options.prompt],
+    structured: options.skills,
+    mcpServers: options.mcpServers,
+  }, options.fs);
+  if (selection.unresolved.length > 0) {
+    throw new UsageError(
+      `Cannot select skill "${selection.unresolved[0]}": no enabled skill has that name or path`,
+      {
+        field: "--skill",
+      },
+    );
+  }
+  for (const w of selection.warnings) events({ type: "warning", message: w });
+  for (const s of selection.selected) {
+    events({ type: "skill.used", name: s.name, path: s.path, scope: s.scope, how: "explicit" });
+  }
+  const seen = new Set(selection.selected.map(implicitUseKey));
+  const onCall = (tool: ToolDefinition, args: string) => {
+    const observed = observedCommand(tool, args);
+    const skill = observed ? detectImplicitUse(snapshot, observed) : null;
+    if (!skill || seen.has(implicitUseKey(skill))) return;
+    seen.add(implicitUseKey(skill));
+    events({ type: "skill.used", name: skill.name, path: skill.path, scope: skill.scope, how: "implicit" });
+  };
+  return { preamble, injected: selection.items, onCall };
+}
+
+function latestBlock(history: ConversationItem[], tag: string): string | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history[i];
+    if (item.type === "message" && item.role === "developer" && item.content.startsWith(tag)) {
+      return item.content;
+    }
+  }
+  return null;
+}
+
+function observedCommand(tool: ToolDefinition, args: string) {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return null;
+  }
+  if (tool.hookName === "Bash" && typeof parsed.command === "string") {
+    return { kind: "shell" as const, command: parsed.command };
+  }
+  if (tool.hookName === "Read" && typeof parsed.path === "string") {
+    return { kind: "read" as const, path: parsed.path };
+  }
+  return null;
+}

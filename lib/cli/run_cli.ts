@@ -11,6 +11,7 @@ import { registerPluginCommand } from "./commands/plugin.ts";
 import { registerExecCommand } from "./commands/exec.ts";
 import { registerDebugCommand } from "./commands/debug.ts";
 import { VERSION } from "./version.ts";
+import { pluginContributions } from "./plugin_contributions.ts";
 
 /** Runs the CLI and returns the exit code; user mistakes print one line, never a stack. */
 export async function runCli(argv: string[], platform: Platform): Promise<number> {
@@ -38,7 +39,9 @@ async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
   registerProjectCommand(program, ctx);
   registerMcpCommand(program, ctx);
   registerSkillsCommand(program, ctx);
-  registerHooksCommand(program, ctx);
+  registerHooksCommand(program, ctx, {
+    pluginSources: async (loaded) => (await pluginContributions(ctx.platform, loaded)).hookSources,
+  });
   registerPluginCommand(program, ctx);
   for (const command of program.commands) propagateExitOverride(command);
   try {

@@ -12,6 +12,7 @@ import {
 } from "../../skills/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
+import { pluginContributions } from "../plugin_contributions.ts";
 
 /** `trellis skills list [--json] [--all]`, `show NAME|PATH`, `doctor`. */
 export function registerSkillsCommand(program: Command, ctx: CliContext): void {
@@ -31,8 +32,8 @@ export function registerSkillsCommand(program: Command, ctx: CliContext): void {
 
 async function loadSnapshot(ctx: CliContext, options: CommonOptions) {
   const loaded = await ctx.loadConfig(options);
-  // Plugin skill roots are added by the app when plugins are wired in; the CLI lists the rest.
-  const input = skillsInputFromConfig(loaded, { pluginRoots: [] });
+  const { skillRoots } = await pluginContributions(ctx.platform, loaded);
+  const input = skillsInputFromConfig(loaded, { pluginRoots: skillRoots });
   const snapshot = await createSkillsService({ platform: ctx.platform }).snapshot(input);
   return { input, snapshot };
 }

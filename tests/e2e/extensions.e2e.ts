@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { events, runTrellis } from "./_binary.ts";
+import { e2eSetup } from "./_setup.ts";
+
+const FX = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
+const EVERYTHING =
+  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
+    .pathname;
+
+const toolCalls = (stdout: string) =>
+  events(stdout).filter((e) => e.type === "item.completed" && e.item.type === "tool_call").map((e) => e.item);
+
+Deno.test("MCP-13 exec calls MCP tools (fixture and server-everything) through PreToolUse and PostToolUse", async () => {
+  const s = await e2eSetup();
+  await Deno.writeTextFile(
+    `${s.env.TRELLIS_HOME}/config.toml`,
+    `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "echo"]\n\n` +
+      `[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`,
+  );
+  await Deno.writeTextFile(
+    `${s.env.TRELLIS_HOME}/hooks.json`,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          matcher: "mcp__fx__.*",
+          hooks: [{
+            type: "command",
+            command: "grep -q forbidden && { echo 'no forbidden words' >&2; exit 2; }; exit 0",
+          }],
+        }],
+        PostToolUse: [{
+          matcher: "mcp__everything__echo",
+          hooks: [{
+            type: "command",
+            command:
+              `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"echo was observed"}}'`,
+          }],
+        }],
+      },
+    }),
+  );
+  assert.equal((await runTrellis(["hooks", "trust", "--all"], { env: s.env, cwd: s.workspace })).code, 0);
+  const server = await startFixtureModelServer({
+    script: [{
+      tool_calls: [
+        { name: "mcp__fx__echo", arguments: { text: "hello" } },
+        { name: "mcp__fx__echo", arguments: { text: "forbidden" } },
+        { name: "mcp__everything__echo", arguments: { message: "from everything" } },
+      ],
+    }, { text: "done" }],
+  });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "use mcp"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const calls = toolCalls(run.stdout);
+    assert.deepEqual(calls.map((c) => [c.name, c.status, c.source]), [
+      ["mcp__fx__echo", "completed", "mcp:fx"],
+      ["mcp__fx__echo", "denied", "mcp:fx"],
+      ["mcp__everything__echo", "completed", "mcp:everything"],
+    ]);
+    assert.equal(calls[0].output, "hello");
+    assert.match(calls[1].output, /no forbidden words/);
+    assert.match(calls[2].output, /from everything/);
+    const second = JSON.stringify(server.requests[1]);
+    assert.match(second, /echo was observed/);
+    const declared = (server.requests[0] as { tools: { name: string }[] }).tools.map((t) => t.name);
+    assert.ok(declared.includes("list_mcp_resources") && declared.includes("read_mcp_resource"));
+    const ready = events(run.stdout).filter((e) => e.type === "mcp.server_status" && e.status === "ready");
+    assert.deepEqual(ready.map((e) => e.server).sort(), ["everything", "fx"]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("MCP-7 a required MCP server that cannot start makes exec exit 2 naming it", async () => {
+  const s = await e2eSetup();
+  await Deno.writeTextFile(
+    `${s.env.TRELLIS_HOME}/config.toml`,
+    `[mcp_servers.broken]\ncommand = "/nonexistent/server"\nrequired = true\n`,
+  );
+  const run = await runTrellis(["exec", "-c", "model_provider=ollama", "hi"], {
+    env: s.env,
+    cwd: s.workspace,
+  });
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /broken/);
+});
+
+Deno.test("SK-11 a $mention injects the skill body once; the catalog lists it (exec)", async () => {
+  const s = await e2eSetup();
+  const dir = `${s.env.HOME}/.agents/skills/greeter`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(
+    `${dir}/SKILL.md`,
+    "---\nname: greeter\ndescription: Greets warmly\n---\nSay hello in French.\n",
+  );
+  const server = await startFixtureModelServer({ script: [{ text: "bonjour" }] });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "please use $greeter"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const request = JSON.stringify(server.requests[0]);
+    assert.match(request, /<skills_instructions>/);
+    assert.match(request, /- greeter: Greets warmly \(file: /);
+    assert.equal(request.split("Say hello in French.").length - 1, 1);
+    assert.ok(
+      events(run.stdout).some((e) => e.type === "skill.used" && e.name === "greeter" && e.how === "explicit"),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("PL-6…PL-10 a marketplace plugin installs, contributes its skill and summary, and its hook starts untrusted", async () => {
+  const s = await e2eSetup();
+  const market = new URL("../../fixtures/plugins/market", import.meta.url).pathname;
+  const add = await runTrellis(["plugin", "marketplace", "add", market], { env: s.env, cwd: s.workspace });
+  assert.equal(add.code, 0, add.stderr);
+  const install = await runTrellis(["plugin", "install", "demo@test"], { env: s.env, cwd: s.workspace });
+  assert.equal(install.code, 0, install.stderr);
+  const hooks = await runTrellis(["hooks", "list", "--json"], { env: s.env, cwd: s.workspace });
+  assert.equal(hooks.code, 0, hooks.stderr);
+  const listed = JSON.parse(hooks.stdout).hooks as { key: string; trust: string; plugin?: string }[];
+  assert.deepEqual(listed.map((h) => [h.key, h.trust]), [[
+    "demo@test:hooks/hooks.json:pre_tool_use:0:0",
+    "untrusted",
+  ]]);
+  const server = await startFixtureModelServer({ script: [{ text: "ok" }] });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "hi"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const request = JSON.stringify(server.requests[0]);
+    assert.match(request, /- demo:hello: /);
+    assert.match(request, /<plugins_instructions>/);
+  } finally {
+    await server.close();
+  }
+});

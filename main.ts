@@ -1,6 +1,14 @@
-import { runCli } from "./lib/cli/mod.ts";
-import { platform } from "./lib/platform/mod.ts";
+import { VERSION } from "./lib/cli/version.ts";
+import { quickArgs, quickPrint } from "./lib/platform/quick_process.ts";
 
-// The CLI entry: hand argv to lib/cli and exit with its code.
-const code = await runCli(platform.args(), platform);
-platform.exit(code);
+// `--version` is answered before the CLI and its dependencies load; everything else goes to lib/cli.
+const args = quickArgs();
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  await quickPrint(`${VERSION}\n`);
+} else {
+  const [{ runCli }, { platform }] = await Promise.all([
+    import("./lib/cli/mod.ts"),
+    import("./lib/platform/mod.ts"),
+  ]);
+  platform.exit(await runCli(args, platform));
+}

@@ -2,16 +2,8 @@ import { Command, CommanderError } from "commander";
 import type { Platform } from "../platform/mod.ts";
 import { isTrellisError } from "../shared/mod.ts";
 import { type CliContext, createContext } from "./context.ts";
-import { registerConfigCommand } from "./commands/config.ts";
-import { registerProjectCommand } from "./commands/project.ts";
-import { registerMcpCommand } from "./commands/mcp.ts";
-import { registerSkillsCommand } from "./commands/skills.ts";
-import { registerHooksCommand } from "./commands/hooks.ts";
-import { registerPluginCommand } from "./commands/plugin.ts";
-import { registerExecCommand } from "./commands/exec.ts";
-import { registerDebugCommand } from "./commands/debug.ts";
+import { commandsFor } from "./command_table.ts";
 import { VERSION } from "./version.ts";
-import { pluginContributions } from "./plugin_contributions.ts";
 
 /** Runs the CLI and returns the exit code; user mistakes print one line, never a stack. */
 export async function runCli(argv: string[], platform: Platform): Promise<number> {
@@ -33,16 +25,7 @@ async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
       writeErr: (text) => ctx.err(text),
     })
     .showHelpAfterError("(run with --help for usage)");
-  registerExecCommand(program, ctx);
-  registerDebugCommand(program, ctx);
-  registerConfigCommand(program, ctx);
-  registerProjectCommand(program, ctx);
-  registerMcpCommand(program, ctx);
-  registerSkillsCommand(program, ctx);
-  registerHooksCommand(program, ctx, {
-    pluginSources: async (loaded) => (await pluginContributions(ctx.platform, loaded)).hookSources,
-  });
-  registerPluginCommand(program, ctx);
+  for (const register of await commandsFor(argv)) register(program, ctx);
   for (const command of program.commands) propagateExitOverride(command);
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -64,6 +64,23 @@ export class Capabilities {
     return { snapshot, input: this.skillsInput };
   }
 
+  /** Starts the native watcher on the skill roots; returns its stop function. */
+  watchSkills(): () => void {
+    let handle: { close(): void } | undefined;
+    let stopped = false;
+    void this.skills.snapshot(this.skillsInput).then((snapshot) => {
+      if (stopped) return;
+      handle = this.skills.watch(snapshot, {
+        throttleMs: this.skillsInput.watchThrottleMs,
+        onChange: () => {},
+      });
+    });
+    return () => {
+      stopped = true;
+      handle?.close();
+    };
+  }
+
   pluginSummaries(): string | null {
     return renderPluginSummaries(this.pluginLoad.contributions.summaries);
   }

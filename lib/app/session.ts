@@ -40,6 +40,11 @@ export interface SessionOptions {
   model?: ModelClient;
   /** Build everything but write no transcript and run no hooks (debug prompt). */
   preview?: boolean;
+  /**
+   * Watch skill roots so an edited SKILL.md shows in the next turn (SK-15). For sessions that run
+   * several turns; `exec` runs one turn per process and leaves it off.
+   */
+  watchSkills?: boolean;
 }
 
 export interface TurnRequest {
@@ -59,6 +64,8 @@ interface SessionParts {
   builtins: ToolDefinition[];
   hooks: LifecycleHooks;
   capabilities: Capabilities;
+  sandboxed: boolean;
+  stopWatching: () => void;
 }
 
 /**
@@ -140,6 +147,8 @@ export class Session {
       builtins,
       hooks,
       capabilities,
+      sandboxed: profile.sandboxMode !== "danger-full-access",
+      stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
     });
     await capabilities.prepareInstallTool((request) => session.confirmInstall(request));
     return session;
@@ -195,6 +204,7 @@ export class Session {
       hookContext: this.hookContext(),
       approver: this.options.approver,
       approvalPolicy: loaded.config.approval_policy ?? "on-request",
+      sandboxed: this.parts.sandboxed,
       events,
       record: (item) => this.transcript.recordItem(item),
       maxSteps: request.maxSteps,
@@ -207,6 +217,7 @@ export class Session {
   }
 
   async close(): Promise<void> {
+    this.parts.stopWatching();
     await this.parts.capabilities.mcp.shutdown();
   }
 

@@ -15,6 +15,8 @@ export interface CallEnv {
   hookContext: HookTurnContext;
   approver: Approver;
   approvalPolicy: string;
+  /** Shell commands run sandboxed unless escalated (sandbox_mode ≠ danger-full-access). */
+  sandboxed: boolean;
   events: EventSink;
   cwd: string;
   signal: AbortSignal;
@@ -79,19 +81,23 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
   const approval = await decideApproval(tool, args, call.callId, env, hookInput);
   if (approval.kind === "denied") return finish({ output: approval.reason, status: "denied" });
 
-  let result: ToolResult;
-  try {
-    result = await tool.run(args, {
+  let result = await runTool(tool, args, call.callId, env, approval.kind === "escalated");
+  if (shouldOfferUnsandboxedRetry(tool, result, approval, env)) {
+    const retry = await env.approver.request({
       callId: call.callId,
-      cwd: env.cwd,
-      signal: env.signal,
-      emit: env.events,
-      escalated: approval.kind === "escalated",
+      toolName: tool.name,
+      args,
+      reason: "the command failed inside the sandbox; run it again without the sandbox?",
     });
-  } catch (error) {
-    result = env.signal.aborted
-      ? { output: "aborted: the turn was interrupted", status: "aborted" }
-      : { output: `tool ${tool.name} failed: ${describeError(error)}`, status: "error" };
+    env.events({
+      type: "approval.decided",
+      call_id: call.callId,
+      decision: retry.decision === "denied" ? "denied" : "approved",
+      by: "user",
+    });
+    if (retry.decision !== "denied") {
+      result = await runTool(tool, args, call.callId, env, true);
+    }
   }
   if (env.signal.aborted && result.status !== "aborted") {
     result = { output: `aborted: the turn was interrupted\n${result.output}`, status: "aborted" };
@@ -106,6 +112,34 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
     if (post.feedback !== undefined) result = { output: post.feedback, status: result.status };
   }
   return finish(result);
+}
+
+async function runTool(
+  tool: ToolDefinition,
+  args: unknown,
+  callId: string,
+  env: CallEnv,
+  escalated: boolean,
+): Promise<ToolResult> {
+  try {
+    return await tool.run(args, { callId, cwd: env.cwd, signal: env.signal, emit: env.events, escalated });
+  } catch (error) {
+    return env.signal.aborted
+      ? { output: "aborted: the turn was interrupted", status: "aborted" }
+      : { output: `tool ${tool.name} failed: ${describeError(error)}`, status: "error" };
+  }
+}
+
+/** `on-failure`: a sandboxed shell command that failed may be re-run unsandboxed if a person agrees. */
+function shouldOfferUnsandboxedRetry(
+  tool: ToolDefinition,
+  result: ToolResult,
+  approval: ApprovalVerdict,
+  env: CallEnv,
+): boolean {
+  return env.approvalPolicy === "on-failure" && env.sandboxed && tool.hookName === "Bash" &&
+    approval.kind === "ok" &&
+    result.status === "error" && !env.signal.aborted;
 }
 
 function blockedMessage(tool: ToolDefinition, args: unknown, reason: string): string {

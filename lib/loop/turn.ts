@@ -31,6 +31,8 @@ export interface TurnOptions {
   hookContext: Omit<HookTurnContext, "turnId" | "signal">;
   approver: Approver;
   approvalPolicy: string;
+  /** Shell runs sandboxed (sandbox_mode ≠ danger-full-access); enables on-failure retries. */
+  sandboxed?: boolean;
   events: EventSink;
   record: ItemRecorder;
   maxSteps: number;
@@ -123,6 +125,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
               hookContext,
               approver: options.approver,
               approvalPolicy: options.approvalPolicy,
+              sandboxed: options.sandboxed ?? false,
               events: options.events,
               cwd: options.cwd,
               signal: options.signal,

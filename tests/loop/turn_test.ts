@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { noTtyApprover, runTurn, type TurnOptions } from "../../lib/loop/mod.ts";
+import { noTtyApprover, runTurn, ttyApprover, type TurnOptions } from "../../lib/loop/mod.ts";
 import type { ConversationItem } from "../../lib/shared/mod.ts";
 import {
   call,
@@ -203,4 +203,47 @@ Deno.test("runTurn() stops at --max-steps with every call answered", async () =>
   const result = await runTurn(opts);
   assert.equal(result.status, "max_steps");
   assert.deepEqual(outputsOf(rec.items), [["1", "success"], ["2", "success"]]);
+});
+
+Deno.test("runTurn() offers an unsandboxed retry of a failed sandboxed shell call under on-failure", async () => {
+  const runs: { args: unknown; escalated: boolean }[] = [];
+  const shell = { ...fakeTool("shell", { runs }), hookName: "Bash" };
+  const failingOnce = {
+    ...shell,
+    run: async (args: unknown, ctx: Parameters<typeof shell.run>[1]) => {
+      const result = await shell.run(args, ctx);
+      return ctx.escalated ? result : { output: "Read-only file system", status: "error" as const };
+    },
+  };
+  const asked: string[] = [];
+  const { opts, rec } = options([[call("shell", { command: "touch /x" }, "s")], [say("ok")]], {
+    captureTools: catalogOf([failingOnce]),
+    approvalPolicy: "on-failure",
+    sandboxed: true,
+    approver: {
+      request: (r) => {
+        asked.push(r.reason);
+        return Promise.resolve({ decision: "approved" });
+      },
+    },
+  });
+  await runTurn(opts);
+  assert.deepEqual(runs.map((r) => r.escalated), [false, true]);
+  assert.equal(asked.length, 1);
+  assert.deepEqual(outputsOf(rec.items), [["s", "success"]]);
+});
+
+Deno.test("ttyApprover() asks yes / no / always and remembers always for the session", async () => {
+  const answers = ["n", "a", "y"];
+  const written: string[] = [];
+  const approver = ttyApprover({
+    readLine: () => Promise.resolve(answers.shift() ?? null),
+    write: (t) => void written.push(t),
+  });
+  const ask = (toolName: string) => approver.request({ callId: "c", toolName, args: {}, reason: "because" });
+  assert.deepEqual((await ask("write_file")).decision, "denied");
+  assert.deepEqual((await ask("write_file")).decision, "approved_for_session");
+  assert.deepEqual((await ask("write_file")).decision, "approved_for_session");
+  assert.deepEqual((await ask("shell")).decision, "approved");
+  assert.equal(written.filter((w) => w.includes("[y]es / [n]o / [a]lways")).length, 3);
 });

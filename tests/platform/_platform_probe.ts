@@ -1,0 +1,35 @@
+/**
+ * Exercises the platform layer on whichever runtime runs it and prints what it saw as JSON.
+ * platform_test.ts runs it under Bun, so the Bun implementation is tested with real processes.
+ */
+import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
+
+const dir = await platform.fs.makeTempDir("trellis-probe-");
+const env = childEnv({ ...platform.envAll(), TRELLIS_PROBE_SECRET: "leak" });
+const echo = await runCommand(platform, {
+  cmd: ["sh", "-c", 'cat; printf "[%s]" "$TRELLIS_PROBE_SECRET"; echo err >&2; exit 3'],
+  env,
+  input: "in",
+});
+const started = performance.now();
+const timeout = await runCommand(platform, { cmd: ["sh", "-c", "sleep 30 & sleep 30"], env, timeoutMs: 200 });
+const timeoutMs = performance.now() - started;
+await platform.fs.writeFileAtomic(`${dir}/f.txt`, "one");
+await platform.fs.writeFileAtomic(`${dir}/f.txt`, "two");
+const events: string[] = [];
+const watcher = platform.watch([dir], (e) => events.push(...e.paths));
+await new Promise((r) => setTimeout(r, 100));
+await platform.fs.writeTextFile(`${dir}/watched.txt`, "x");
+for (let i = 0; i < 40 && !events.some((p) => p.endsWith("watched.txt")); i++) {
+  await new Promise((r) => setTimeout(r, 50));
+}
+watcher.close();
+const listing = (await platform.fs.readDir(dir)).map((e) => e.name).sort();
+await platform.fs.remove(dir, { recursive: true });
+console.log(JSON.stringify({
+  runtime: platform.runtime,
+  echo: { code: echo.code, stdout: echo.stdout, stderr: echo.stderr },
+  timeout: { timedOut: timeout.timedOut, fast: timeoutMs < 5_000 },
+  file: listing,
+  watched: events.some((p) => p.endsWith("watched.txt")),
+}));

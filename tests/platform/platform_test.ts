@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { platform } from "../../lib/platform/mod.ts";
+
+const PROBE = new URL("./_platform_probe.ts", import.meta.url).pathname;
+
+async function probe(cmd: string[]): Promise<Record<string, unknown>> {
+  const out = await new Deno.Command(cmd[0], {
+    args: [...cmd.slice(1), PROBE],
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
+}
+
+const expected = (runtime: string) => ({
+  runtime,
+  echo: { code: 3, stdout: "in[]", stderr: "err\n" },
+  timeout: { timedOut: true, fast: true },
+  file: ["f.txt", "watched.txt"],
+  watched: true,
+});
+
+Deno.test("platform (Deno): allow-listed env, piped stdio, group-killing timeout, atomic writes, native watcher", async () => {
+  assert.deepEqual(await probe([platform.execPath(), "run", "-A"]), expected("deno"));
+});
+
+Deno.test("platform (Bun): the same behaviour from the Bun implementation the binary uses", async () => {
+  assert.deepEqual(await probe(["bun", "run"]), expected("bun"));
+});
+
+Deno.test("platform.spawn() abort kills the whole process group, grandchildren included", async () => {
+  const controller = new AbortController();
+  const child = platform.spawn({
+    cmd: ["sh", "-c", "sleep 60 & echo $!; wait"],
+    env: { PATH: platform.env("PATH") ?? "/usr/bin:/bin" },
+    signal: controller.signal,
+  });
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const grandchild = Number((await reader.read()).value?.trim());
+  controller.abort();
+  const status = await child.status;
+  assert.equal(status.aborted, true);
+  await new Promise((r) => setTimeout(r, 100));
+  // Gone, or a zombie waiting for init to reap it: either way no longer running.
+  const stat = await platform.fs.readTextFile(`/proc/${grandchild}/stat`).catch(() => null);
+  const state = stat?.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) ?? "gone";
+  assert.ok(state === "gone" || state === "Z", `grandchild ${grandchild} is still running (state ${state})`);
+  await reader.cancel();
+});

@@ -145,3 +145,54 @@ Deno.test("PL-6…PL-10 a marketplace plugin installs, contributes its skill and
     await server.close();
   }
 });
+
+// Always-on tools of server-everything with arguments that make each succeed offline.
+const EVERYTHING_TOOLS: Record<string, Record<string, unknown>> = {
+  echo: { message: "hi" },
+  "get-annotated-message": { messageType: "success" },
+  "get-env": {},
+  "get-resource-links": { count: 2 },
+  "get-resource-reference": { resourceType: "Text", resourceId: 1 },
+  "get-structured-content": { location: "New York" },
+  "get-sum": { a: 2, b: 3 },
+  "get-tiny-image": {},
+  "gzip-file-as-resource": {
+    name: "x.txt.gz",
+    data: "data:text/plain;base64,aGVsbG8=",
+    outputType: "resource",
+  },
+  "toggle-simulated-logging": {},
+  "toggle-subscriber-updates": {},
+  "trigger-long-running-operation": { duration: 0.2, steps: 2 },
+};
+
+Deno.test("MCP-9 every always-on server-everything tool works through an exec turn and `trellis mcp call`", async () => {
+  const s = await e2eSetup();
+  await Deno.writeTextFile(
+    `${s.env.TRELLIS_HOME}/config.toml`,
+    `[mcp_servers.ev]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`,
+  );
+  const calls = Object.entries(EVERYTHING_TOOLS).map(([tool, args]) => ({
+    name: `mcp__ev__${tool.replaceAll("-", "_")}`,
+    arguments: args,
+  }));
+  const server = await startFixtureModelServer({ script: [{ tool_calls: calls }, { text: "done" }] });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "all tools"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const done = toolCalls(run.stdout);
+    assert.deepEqual(done.map((c) => [c.name, c.status]), calls.map((c) => [c.name, "completed"]));
+    assert.match(done.find((c) => c.name === "mcp__ev__get_sum")!.output, /5/);
+  } finally {
+    await server.close();
+  }
+  const cli = await runTrellis(["mcp", "call", "ev", "get-sum", "--args", '{"a":20,"b":22}'], {
+    env: s.env,
+    cwd: s.workspace,
+  });
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.match(cli.stdout, /42/);
+});

@@ -5,6 +5,8 @@
  * The SDK's `./*` export maps types to `*.js.d.ts`, which Deno cannot find, so type imports name
  * the extension-less path. Private to lib/mcp.
  */
+import type * as ClientAuth from "@modelcontextprotocol/sdk/client/auth";
+import type * as ClientAuthExtensions from "@modelcontextprotocol/sdk/client/auth-extensions";
 import type * as ClientIndex from "@modelcontextprotocol/sdk/client/index";
 import type * as ClientSse from "@modelcontextprotocol/sdk/client/sse";
 import type * as ClientHttp from "@modelcontextprotocol/sdk/client/streamableHttp";
@@ -12,8 +14,21 @@ import type * as SharedStdio from "@modelcontextprotocol/sdk/shared/stdio";
 import type * as Types from "@modelcontextprotocol/sdk/types";
 
 export type { Client } from "@modelcontextprotocol/sdk/client/index";
-export type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
-export type { ElicitResult, JSONRPCMessage, Tool } from "@modelcontextprotocol/sdk/types";
+export type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport";
+export type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth";
+export type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth";
+export type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitResult,
+  JSONRPCMessage,
+  Root,
+  Tool,
+} from "@modelcontextprotocol/sdk/types";
 export type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio";
 
 export interface Sdk {
@@ -23,6 +38,20 @@ export interface Sdk {
   ReadBuffer: typeof SharedStdio.ReadBuffer;
   serializeMessage: typeof SharedStdio.serializeMessage;
   ElicitRequestSchema: typeof Types.ElicitRequestSchema;
+  CreateMessageRequestSchema: typeof Types.CreateMessageRequestSchema;
+  ListRootsRequestSchema: typeof Types.ListRootsRequestSchema;
+  ToolListChangedNotificationSchema: typeof Types.ToolListChangedNotificationSchema;
+  McpError: typeof Types.McpError;
+}
+
+/** OAuth parts, loaded only when a server actually answers 401 (or a probe/login needs them). */
+export interface AuthSdk {
+  auth: typeof ClientAuth.auth;
+  extractWWWAuthenticateParams: typeof ClientAuth.extractWWWAuthenticateParams;
+  discoverOAuthProtectedResourceMetadata: typeof ClientAuth.discoverOAuthProtectedResourceMetadata;
+  discoverAuthorizationServerMetadata: typeof ClientAuth.discoverAuthorizationServerMetadata;
+  ClientCredentialsProvider: typeof ClientAuthExtensions.ClientCredentialsProvider;
+  PrivateKeyJwtProvider: typeof ClientAuthExtensions.PrivateKeyJwtProvider;
 }
 
 let loading: Promise<Sdk> | undefined;
@@ -43,7 +72,31 @@ export function loadSdk(): Promise<Sdk> {
       ReadBuffer: stdio.ReadBuffer,
       serializeMessage: stdio.serializeMessage,
       ElicitRequestSchema: types.ElicitRequestSchema,
+      CreateMessageRequestSchema: types.CreateMessageRequestSchema,
+      ListRootsRequestSchema: types.ListRootsRequestSchema,
+      ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+      McpError: types.McpError,
     }) as unknown as Sdk
   );
   return loading;
+}
+
+let loadingAuth: Promise<AuthSdk> | undefined;
+
+/** The SDK's OAuth functions and providers, loaded once. */
+export function loadAuthSdk(): Promise<AuthSdk> {
+  loadingAuth ??= Promise.all([
+    import("@modelcontextprotocol/sdk/client/auth.js"),
+    import("@modelcontextprotocol/sdk/client/auth-extensions.js"),
+  ]).then(([auth, authExtensions]) =>
+    ({
+      auth: auth.auth,
+      extractWWWAuthenticateParams: auth.extractWWWAuthenticateParams,
+      discoverOAuthProtectedResourceMetadata: auth.discoverOAuthProtectedResourceMetadata,
+      discoverAuthorizationServerMetadata: auth.discoverAuthorizationServerMetadata,
+      ClientCredentialsProvider: authExtensions.ClientCredentialsProvider,
+      PrivateKeyJwtProvider: authExtensions.PrivateKeyJwtProvider,
+    }) as unknown as AuthSdk
+  );
+  return loadingAuth;
 }

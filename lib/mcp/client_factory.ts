@@ -1,8 +1,17 @@
 import * as path from "node:path";
-import { type Client, type ElicitResult, loadSdk, type Transport } from "./_sdk.ts";
+import {
+  type Client,
+  type CreateMessageResult,
+  type ElicitResult,
+  type FetchLike,
+  loadSdk,
+  type Root,
+  type Transport,
+} from "./_sdk.ts";
 import { childEnv, type Platform } from "../platform/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 import type { ElicitationRequest, ElicitationResponse } from "./elicitation.ts";
+import type { SamplingRequest, SamplingVerdict } from "./sampling.ts";
 import type { McpServerConfig } from "./server_config.ts";
 import { PlatformStdioTransport } from "./stdio_transport.ts";
 
@@ -12,18 +21,32 @@ export const CLIENT_INFO = { name: "trellis", version: "0.1.0" };
 export interface ClientCallbacks {
   elicit(request: Omit<ElicitationRequest, "id">, signal: AbortSignal): Promise<ElicitationResponse>;
   warn(message: string): void;
+  /** Undefined: the session cannot sample, so the capability is not advertised. */
+  sample?(request: SamplingRequest, signal: AbortSignal): Promise<SamplingVerdict>;
+  /** The workspace roots answered to `roots/list`. */
+  roots(): Root[];
+  /** A `notifications/tools/list_changed` arrived. */
+  toolsChanged(): void;
 }
+
+/** JSON-RPC code for "the user rejected the sampling request" (MCP sampling spec). */
+const USER_REJECTED = -1;
 
 /**
  * The one place that builds SDK clients: capabilities and server→client request handlers live
- * here (OAuth, sampling and roots attach here too).
+ * here (elicitation, sampling, roots, list_changed; OAuth attaches in createTransport).
  */
 export async function createSdkClient(server: McpServerConfig, callbacks: ClientCallbacks): Promise<Client> {
-  const { Client, ElicitRequestSchema } = await loadSdk();
-  const client = new Client(CLIENT_INFO, {
-    capabilities: { elicitation: { form: {}, url: {} } },
+  const sdk = await loadSdk();
+  const sampling = callbacks.sample && server.sampling !== "deny" ? callbacks.sample : undefined;
+  const client = new sdk.Client(CLIENT_INFO, {
+    capabilities: {
+      elicitation: { form: {}, url: {} },
+      roots: { listChanged: true },
+      ...(sampling ? { sampling: {} } : {}),
+    },
   });
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+  client.setRequestHandler(sdk.ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
     const params = request.params as Record<string, unknown>;
     const mode = params.mode === "url" ? "url" : "form";
     const response = await callbacks.elicit({
@@ -37,6 +60,27 @@ export async function createSdkClient(server: McpServerConfig, callbacks: Client
       ? { action: "accept", content: (response.content ?? {}) as ElicitResult["content"] }
       : { action: response.action };
   });
+  client.setRequestHandler(sdk.ListRootsRequestSchema, () => ({ roots: callbacks.roots() }));
+  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => callbacks.toolsChanged());
+  if (sampling) {
+    client.setRequestHandler(sdk.CreateMessageRequestSchema, async (request, extra) => {
+      const p = request.params;
+      const verdict = await sampling({
+        server: server.name,
+        messages: p.messages,
+        maxTokens: p.maxTokens,
+        ...(p.systemPrompt !== undefined ? { systemPrompt: p.systemPrompt } : {}),
+        ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
+        ...(p.stopSequences ? { stopSequences: p.stopSequences } : {}),
+        ...(p.modelPreferences ? { modelPreferences: p.modelPreferences } : {}),
+        ...(p.includeContext ? { includeContext: p.includeContext } : {}),
+        ...(p.metadata ? { metadata: p.metadata as Record<string, unknown> } : {}),
+      }, extra.signal);
+      if (verdict.kind === "denied") throw new sdk.McpError(USER_REJECTED, verdict.reason);
+      const { role, content, model, stopReason } = verdict.result;
+      return { role, content, model, ...(stopReason ? { stopReason } : {}) } as CreateMessageResult;
+    });
+  }
   return client;
 }
 
@@ -46,6 +90,11 @@ export interface TransportContext {
   /** $TRELLIS_HOME: stderr of stdio servers goes to logs/mcp/<server>.log under it. */
   home: string;
   warn(message: string): void;
+  /**
+   * MCP-17: the fetch a streamable-HTTP server without bearer_token_env_var uses (OAuth tokens,
+   * refresh, step-up); undefined → plain fetch.
+   */
+  oauthFetch?(server: McpServerConfig): Promise<FetchLike | undefined>;
 }
 
 /** Builds the transport a server's config names; a missing secret variable is a UsageError. */
@@ -61,10 +110,14 @@ export async function createTransport(server: McpServerConfig, ctx: TransportCon
         stderrLog: stderrLogPath(ctx.home, server.name),
         onWarning: ctx.warn,
       });
-    case "streamable_http":
+    case "streamable_http": {
+      const headers = httpHeaders(server, ctx.platform);
+      const fetch = t.bearerTokenEnvVar ? undefined : await ctx.oauthFetch?.(server);
       return new StreamableHTTPClientTransport(new URL(t.url), {
-        requestInit: { headers: httpHeaders(server, ctx.platform) },
+        requestInit: { headers },
+        ...(fetch ? { fetch } : {}),
       });
+    }
     case "sse":
       return new SSEClientTransport(new URL(t.url), { requestInit: { headers: t.httpHeaders } });
   }

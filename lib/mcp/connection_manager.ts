@@ -2,6 +2,10 @@ import type { Platform } from "../platform/mod.ts";
 import { type EventSink, UsageError } from "../shared/mod.ts";
 import type { McpRegistration } from "./catalog.ts";
 import type { ElicitationRouter } from "./elicitation.ts";
+import type { FetchLike } from "./_sdk.ts";
+import type { RootsState } from "./roots.ts";
+import type { McpServerConfig } from "./server_config.ts";
+import type { SamplingGate } from "./sampling.ts";
 import { connectionIdentity } from "./server_config.ts";
 import { ServerConnection, type SettledStatus } from "./server_connection.ts";
 
@@ -11,6 +15,11 @@ export interface ManagerOptions {
   cwd: string;
   home: string;
   elicitation: ElicitationRouter;
+  roots: RootsState;
+  /** Absent: the session cannot sample; servers are not offered the capability. */
+  sampling?: SamplingGate;
+  /** MCP-17: fetch for OAuth-protected streamable-HTTP servers. */
+  oauthFetch?: (server: McpServerConfig) => Promise<FetchLike | undefined>;
 }
 
 export interface ManagedServer {
@@ -50,8 +59,9 @@ export class ConnectionManager {
   }
 
   #newConnection(registration: McpRegistration, identity: string): ServerConnection {
-    const { platform, cwd, home, events, elicitation } = this.options;
+    const { platform, cwd, home, events, elicitation, roots, sampling } = this.options;
     const server = registration.config.name;
+    const config = registration.config;
     return new ServerConnection(registration.config, identity, {
       platform,
       cwd,
@@ -59,6 +69,9 @@ export class ConnectionManager {
       warn: (message) =>
         events({ type: "warning", message: `MCP server '${server}': ${message}`, subject: server }),
       elicit: (request, signal) => elicitation.request(request, signal),
+      sample: sampling ? (request, signal) => sampling.decide(config, request, signal) : undefined,
+      roots: () => roots.roots,
+      oauthFetch: this.options.oauthFetch,
     }, (status) => this.#report(server, status));
   }
 
@@ -133,6 +146,16 @@ export class ConnectionManager {
         "mcp_required_failed",
       );
     }
+  }
+
+  /** Resolves once every server's pending tools/list_changed refresh is done. */
+  async toolsSettled(): Promise<void> {
+    await Promise.all([...this.servers.values()].map((s) => s.connection.toolsSettled()));
+  }
+
+  /** Tells every ready server the roots changed. */
+  async sendRootsChanged(): Promise<void> {
+    await Promise.all([...this.servers.values()].map((s) => s.connection.sendRootsChanged()));
   }
 
   acquire(): void {

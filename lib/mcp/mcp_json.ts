@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
 import {
+  DEFAULT_SAMPLING_MAX_TOKENS,
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   type McpServerConfig,
@@ -122,6 +123,8 @@ function configFromEntry(
     supportsParallelToolCalls: false,
     scopes: [],
     environmentId: "local",
+    sampling: "prompt",
+    samplingMaxTokens: DEFAULT_SAMPLING_MAX_TOKENS,
   };
 }
 

@@ -23,11 +23,12 @@ export type { McpServersFromConfigOptions, PluginMcpServer } from "./servers_fro
 export { MCP_TIERS, resolveCatalog } from "./catalog.ts";
 export type { CatalogConflict, McpRegistration, McpTier, ResolvedCatalog } from "./catalog.ts";
 export {
+  DEFAULT_SAMPLING_MAX_TOKENS,
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   serverConfigFromTable,
 } from "./server_config.ts";
-export type { ApprovalMode, McpServerConfig, McpTransportConfig } from "./server_config.ts";
+export type { ApprovalMode, McpServerConfig, McpTransportConfig, SamplingPolicy } from "./server_config.ts";
 export { expandVariables, parseMcpJson } from "./mcp_json.ts";
 export { createMcpRuntime } from "./runtime.ts";
 export type { McpRuntime, McpRuntimeOptions, McpStepSnapshot } from "./runtime.ts";
@@ -49,4 +50,25 @@ export { assignToolNames, MAX_TOOL_NAME_BYTES, sanitizeNamePart } from "./tool_n
 export { convertCallResult, DEFAULT_OUTPUT_BUDGET_BYTES, truncateHeadTail } from "./call_result.ts";
 export { stderrLogPath } from "./client_factory.ts";
 export { summarizeServer } from "./server_summary.ts";
+export { SamplingGate, summarize as summarizeSamplingRequest } from "./sampling.ts";
+export type { SamplingOptions, SamplingRequest, SamplingResult, SamplingVerdict } from "./sampling.ts";
+export { rootsFromPaths } from "./roots.ts";
+export { CredentialStore } from "./credential_store.ts";
+export type { StoredCredentials } from "./credential_store.ts";
+export { TrellisOAuthProvider } from "./oauth_provider.ts";
+export type { TrellisOAuthOptions } from "./oauth_provider.ts";
+export { MAX_AUTH_ATTEMPTS, oauthFetch } from "./oauth_fetch.ts";
+export { authStatus, authStatuses, loginServer, storedOAuthFetch } from "./oauth_login.ts";
+export type { LoginOptions, McpAuthStatus } from "./oauth_login.ts";
+export { probeServer } from "./probe.ts";
+export type { ProbeOptions } from "./probe.ts";
+export { argumentsFromSchema, defaultsFromSchema } from "./schema_values.ts";
+export {
+  declarationTokens,
+  DEFAULT_TOOL_SEARCH_SHARE,
+  SEARCH_TOOLS_NAME,
+  searchTools,
+  shouldDeferTools,
+} from "./tool_search.ts";
+export type { ToolSearchOptions } from "./tool_search.ts";
 export type { McpServerSummary } from "./server_summary.ts";

@@ -6,6 +6,11 @@ import { ConnectionManager } from "./connection_manager.ts";
 import { type ElicitationResponder, ElicitationRouter } from "./elicitation.ts";
 import { mcpToolDefinitions } from "./mcp_tools.ts";
 import { resourceToolDefinitions } from "./resource_tools.ts";
+import { CredentialStore } from "./credential_store.ts";
+import { storedOAuthFetch } from "./oauth_login.ts";
+import { RootsState } from "./roots.ts";
+import { SamplingGate, type SamplingOptions } from "./sampling.ts";
+import { searchToolsDefinition, shouldDeferTools, type ToolSearchOptions } from "./tool_search.ts";
 
 export interface McpRuntimeOptions {
   platform: Platform;
@@ -21,6 +26,12 @@ export interface McpRuntimeOptions {
   outputBudgetBytes?: number;
   /** MCP-15 step 2: policy auto-approves MCP prompts (default false). */
   autoApproveElicitations?: boolean;
+  /** The session's model for `sampling/createMessage`; absent → sampling is not offered. */
+  sampling?: SamplingOptions;
+  /** Workspace roots (absolute paths) answered to `roots/list`; default `[cwd]`. */
+  roots?: string[];
+  /** MCP-12 deferred tools; default `{ mode: "off" }`. */
+  toolSearch?: ToolSearchOptions;
 }
 
 /** One step's view of MCP: tools bound to the manager current at capture time (MCP-8). */
@@ -35,6 +46,13 @@ export interface McpRuntime {
   start(): void;
   awaitStartup(options: { graceMs: number }): Promise<void>;
   captureStep(): McpStepSnapshot;
+  /**
+   * Waits for tool lists a `tools/list_changed` made stale, so the next `captureStep()` carries
+   * them; call it between steps (it never changes a captured step).
+   */
+  awaitToolLists(): Promise<void>;
+  /** Replaces the workspace roots and sends `notifications/roots/list_changed` to ready servers. */
+  setRoots(roots: string[]): Promise<void>;
   refresh(catalog: ResolvedCatalog, options: { strict: boolean }): Promise<void>;
   shutdown(): Promise<void>;
   /** The published generation (for `trellis mcp` debugging commands). */
@@ -47,14 +65,19 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     approvalPolicy: options.approvalPolicy,
     autoApprove: options.autoApproveElicitations,
   }, options.events);
+  const roots = new RootsState(options.roots ?? [options.cwd]);
   const managerOptions = {
     platform: options.platform,
     events: options.events,
     cwd: options.cwd,
     home: options.home,
     elicitation: router,
+    roots,
+    sampling: options.sampling ? new SamplingGate(options.sampling, options.events) : undefined,
+    oauthFetch: storedOAuthFetch(CredentialStore.forHome(options.platform.fs, options.home)),
   };
   const budget = options.outputBudgetBytes ?? DEFAULT_OUTPUT_BUDGET_BYTES;
+  const unlocked = new Set<string>();
   let catalog = options.catalog;
   // Installed before anything is awaited, so an elicitation during initialize has somewhere to go (MCP-7).
   let current = new ConnectionManager(catalog.servers, managerOptions);
@@ -70,21 +93,29 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
       const manager = current;
       manager.acquire();
       let released = false;
+      const mcpTools = mcpToolDefinitions(manager, {
+        budgetBytes: budget,
+        events: options.events,
+        approvalPolicy: options.approvalPolicy,
+      });
+      const declared = shouldDeferTools(mcpTools, options.toolSearch ?? { mode: "off" })
+        ? [
+          searchToolsDefinition(mcpTools, (names) => names.forEach((n) => unlocked.add(n))),
+          ...mcpTools.filter((t) => unlocked.has(t.name)),
+        ]
+        : mcpTools;
       return {
-        tools: [
-          ...mcpToolDefinitions(manager, {
-            budgetBytes: budget,
-            events: options.events,
-            approvalPolicy: options.approvalPolicy,
-          }),
-          ...resourceToolDefinitions(manager, budget),
-        ],
+        tools: [...declared, ...resourceToolDefinitions(manager, budget)],
         release() {
           if (released) return;
           released = true;
           manager.release();
         },
       };
+    },
+    awaitToolLists: () => current.toolsSettled(),
+    async setRoots(paths) {
+      if (roots.set(paths)) await current.sendRootsChanged();
     },
     async refresh(next, { strict }) {
       if (sameCatalog(catalog, next)) return;

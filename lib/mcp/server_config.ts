@@ -45,10 +45,17 @@ export interface McpServerConfig {
   oauthResource?: string;
   /** MCP-16: "local" unless the config names another environment. */
   environmentId: string;
+  /** Whether the server may ask the session's model for completions (default "prompt"). */
+  sampling: SamplingPolicy;
+  /** Tokens the server may spend on sampling over the runtime's life (default 10 000). */
+  samplingMaxTokens: number;
 }
+
+export type SamplingPolicy = "deny" | "prompt" | "allow";
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
+export const DEFAULT_SAMPLING_MAX_TOKENS = 10_000;
 
 /** Normalizes a validated Codex-shape table (the schema already rejected bad transports). */
 export function serverConfigFromTable(name: string, table: McpServerTable): McpServerConfig {
@@ -77,6 +84,8 @@ export function serverConfigFromTable(name: string, table: McpServerTable): McpS
     oauthClientId: table.oauth?.client_id,
     oauthResource: table.oauth_resource,
     environmentId: table.experimental_environment ?? "local",
+    sampling: table.sampling ?? "prompt",
+    samplingMaxTokens: table.sampling_max_tokens ?? DEFAULT_SAMPLING_MAX_TOKENS,
   };
 }
 
@@ -108,5 +117,7 @@ export function connectionIdentity(config: McpServerConfig, cwd: string): string
     environment: config.environmentId,
     cwd: config.transport.type === "stdio" ? config.transport.cwd ?? cwd : undefined,
     oauth: [config.oauthClientId, config.oauthResource, config.scopes],
+    // Decides whether the sampling capability is advertised at initialize.
+    sampling: config.sampling === "deny",
   });
 }

@@ -31,11 +31,13 @@ export class ServerConnection {
   #holders = 0;
   #closing: Promise<void> | undefined;
   #started = false;
+  #toolsStale = false;
+  #toolsRefresh: Promise<void> | undefined;
 
   constructor(
     readonly config: McpServerConfig,
     readonly identity: string,
-    private readonly ctx: TransportContext & ClientCallbacks,
+    private readonly ctx: TransportContext & Omit<ClientCallbacks, "toolsChanged">,
     private readonly onStatus: (status: SettledStatus) => void,
   ) {
     this.settled = new Promise((resolve) => this.#settle = resolve);
@@ -75,23 +77,65 @@ export class ServerConnection {
   }
 
   async #connect(): Promise<Tool[]> {
-    this.#client = await createSdkClient(this.config, this.ctx);
+    this.#client = await createSdkClient(this.config, {
+      ...this.ctx,
+      toolsChanged: () => this.markToolsStale(),
+    });
     this.#transport = await createTransport(this.config, this.ctx);
     const signal = this.#abort.signal;
     await this.#client.connect(this.#transport, { signal, timeout: this.config.startupTimeoutMs });
     this.#client.onclose = () => this.#lost();
+    return await this.#listTools(this.#client);
+  }
+
+  async #listTools(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
-    if (!this.#client.getServerCapabilities()?.tools) return tools;
+    if (!client.getServerCapabilities()?.tools) return tools;
     const seen = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await this.#client.listTools(cursor ? { cursor } : undefined, { signal });
+      const page = await client.listTools(cursor ? { cursor } : undefined, { signal: this.#abort.signal });
       tools.push(...page.tools);
       cursor = page.nextCursor;
       if (cursor && seen.has(cursor)) throw new Error("tools/list returned duplicate cursor");
       if (cursor) seen.add(cursor);
     } while (cursor);
     return tools;
+  }
+
+  /**
+   * `tools/list_changed`: re-list in the background. The new list replaces `status.tools` as one
+   * object, so a step that already captured the old list keeps it; the next capture sees the new one.
+   */
+  markToolsStale(): void {
+    this.#toolsStale = true;
+    this.#toolsRefresh ??= this.#refreshTools().finally(() => this.#toolsRefresh = undefined);
+  }
+
+  async #refreshTools(): Promise<void> {
+    while (this.#toolsStale) {
+      this.#toolsStale = false;
+      try {
+        const tools = await this.#listTools(await this.ready());
+        if (this.status.state === "ready") this.status = { ...this.status, tools };
+      } catch (error) {
+        if (this.status.state === "ready") this.ctx.warn(`cannot refresh tools: ${this.#describe(error)}`);
+      }
+    }
+  }
+
+  /** Resolves once no tool-list refresh is pending (immediately when none is). */
+  toolsSettled(): Promise<void> {
+    return this.#toolsRefresh ?? Promise.resolve();
+  }
+
+  /** `notifications/roots/list_changed` to a ready server; a failure is only a warning. */
+  async sendRootsChanged(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    await client.sendRootsListChanged().catch((error) =>
+      this.ctx.warn(`cannot send roots/list_changed: ${this.#describe(error)}`)
+    );
   }
 
   #serverInfo(): { serverName?: string; serverVersion?: string } {

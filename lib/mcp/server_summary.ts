@@ -23,7 +23,7 @@ export interface McpServerSummary {
     };
   startup_timeout_sec: number;
   tool_timeout_sec: number;
-  auth_status: "unsupported" | "bearer_token" | "not_logged_in";
+  auth_status: "unsupported" | "bearer_token" | "not_logged_in" | "oauth";
   enabled_tools: string[] | null;
   disabled_tools: string[];
   tier: string;

@@ -25,7 +25,7 @@ async function timed(argv: string[], options: { cwd?: string; env?: Record<strin
 }
 
 /** A loopback proxy in front of the fixture server that adds up how long the model side took. */
-async function modelTimer(target: string) {
+function modelTimer(target: string) {
   let spent = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const started = performance.now();
@@ -61,7 +61,7 @@ async function execTurn(script: string, runs: number) {
     const fixture = await startFixtureModelServer({
       script: new URL(`../../fixtures/models/${script}.yaml`, import.meta.url).pathname,
     });
-    const timer = await modelTimer(fixture.url);
+    const timer = modelTimer(fixture.url);
     const run = await timed([
       BIN,
       "exec",

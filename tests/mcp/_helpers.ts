@@ -3,6 +3,7 @@ import {
   createMcpRuntime,
   type ElicitationResponder,
   type McpRuntime,
+  type McpRuntimeOptions,
   type McpServerConfig,
   noUiElicitationResponder,
   resolveCatalog,
@@ -28,7 +29,12 @@ export function stdio(name: string, args: string[], extra: Record<string, unknow
 
 export async function startRuntime(
   servers: McpServerConfig[],
-  options: { elicitation?: ElicitationResponder; approvalPolicy?: string; budget?: number } = {},
+  options: {
+    elicitation?: ElicitationResponder;
+    approvalPolicy?: string;
+    budget?: number;
+    extra?: Partial<McpRuntimeOptions>;
+  } = {},
 ): Promise<{ runtime: McpRuntime; events: TrellisEventBody[]; home: string }> {
   const home = await platform.fs.makeTempDir("trellis-mcp-");
   const events: TrellisEventBody[] = [];
@@ -41,6 +47,7 @@ export async function startRuntime(
     elicitation: options.elicitation ?? noUiElicitationResponder,
     approvalPolicy: options.approvalPolicy ?? "on-request",
     outputBudgetBytes: options.budget,
+    ...options.extra,
   });
   runtime.start();
   return { runtime, events, home };

@@ -75,6 +75,8 @@ Deno.test("serverConfigFromTable() applies Codex defaults and startup_timeout_se
     oauthClientId: undefined,
     oauthResource: undefined,
     environmentId: "local",
+    sampling: "prompt",
+    samplingMaxTokens: 10_000,
   });
 });
 

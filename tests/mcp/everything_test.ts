@@ -75,6 +75,19 @@ Deno.test("server-everything over stdio and streamable HTTP: tools, resources, t
     serverConfigFromTable("evhttp", { url: http.url }),
     stdio("fs", [FILESYSTEM, tree]),
   ], {
+    // server-filesystem replaces its command-line directories with the client's roots.
+    extra: {
+      roots: [tree],
+      sampling: {
+        handler: (request) =>
+          Promise.resolve({
+            role: "assistant",
+            content: { type: "text", text: `sampled ${request.maxTokens}` },
+            model: "fixture",
+          }),
+        confirm: () => Promise.resolve(true),
+      },
+    },
     elicitation: ttyElicitationResponder({
       readLine: () => Promise.resolve(answers.shift() ?? null),
       write: (text) => void (written += text),
@@ -123,6 +136,20 @@ Deno.test("server-everything over stdio and streamable HTTP: tools, resources, t
       assert.match(result.output, /me@example.com/);
       assert.match(written, /Please provide inputs/);
       assert.ok(events.some((e) => e.type === "mcp.elicitation" && e.action === "accept"));
+    });
+    await t.step("roots, sampling and URL elicitation reach server-everything", async () => {
+      const roots = await run(step.tools, "mcp__ev__get_roots_list", {});
+      assert.match(roots.output, new RegExp(`URI: file://${tree}`));
+      const sampled = await run(step.tools, "mcp__ev__trigger_sampling_request", {
+        prompt: "hi",
+        maxTokens: 20,
+      });
+      assert.match(sampled.output, /sampled 20/);
+      assert.ok(
+        events.some((e) => e.type === "mcp.sampling" && e.decision === "allowed" && e.server === "ev"),
+      );
+      const url = await run(step.tools, "mcp__ev__trigger_url_elicitation", { url: "https://example.com/x" });
+      assert.ok(events.some((e) => e.type === "mcp.elicitation" && e.mode === "url"), url.output);
     });
     await t.step("server-filesystem reads the fixture tree", async () => {
       const tools = step.tools.filter((x) => x.name.startsWith("mcp__fs__"));

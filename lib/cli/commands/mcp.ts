@@ -8,13 +8,17 @@ import {
   type TomlValue,
 } from "../../config/mod.ts";
 import {
+  authStatuses,
   callManagerTool,
   createMcpRuntime,
+  CredentialStore,
   listManagerTools,
   listResourcesOutput,
+  loginServer,
   type McpRuntime,
   mcpServersFromConfig,
   noUiElicitationResponder,
+  probeServer,
   readResourceOutput,
   type ResolvedCatalog,
   summarizeServer,
@@ -30,6 +34,74 @@ export function registerMcpCommand(program: Command, ctx: CliContext): void {
   const mcp = program.command("mcp").description("manage and debug MCP servers");
   registerConfigCommands(mcp, ctx);
   registerDebugCommands(mcp, ctx);
+  registerAuthCommands(mcp, ctx);
+}
+
+function registerAuthCommands(mcp: Command, ctx: CliContext): void {
+  withCommonOptions(mcp.command("login").description("log in to an OAuth MCP server").argument("<name>"))
+    .option("--scopes <a,b>", "comma-separated scopes (beat the configured ones)")
+    .action(async (name: string, options) => {
+      const { loaded, catalog } = await loadCatalog(ctx, options);
+      const server = catalog.servers.find((s) => s.config.name === name)?.config;
+      if (!server) throw new UsageError(`No MCP server named '${name}' found.`, { server: name });
+      await loginServer(server, {
+        platform: ctx.platform,
+        home: loaded.paths.home,
+        scopes: options.scopes ? String(options.scopes).split(",").filter(Boolean) : undefined,
+        show: (url) => void ctx.err(`Open this URL to authorize Trellis:\n${url.href}\n`),
+      }).catch((error) => {
+        if (error instanceof TrellisError) throw error;
+        throw new TrellisError(
+          "mcp_protocol",
+          `Cannot log in to MCP server "${name}": ${(error as Error).message}`,
+          {
+            server: name,
+          },
+        );
+      });
+      await ctx.out(`Logged in to MCP server '${name}'.\n`);
+    });
+  withCommonOptions(
+    mcp.command("logout").description("forget an MCP server's OAuth tokens").argument("<name>"),
+  )
+    .action(async (name: string, options) => {
+      const { loaded } = await loadCatalog(ctx, options);
+      const removed = await CredentialStore.forHome(ctx.platform.fs, loaded.paths.home).remove(name);
+      if (!removed) {
+        throw new UsageError(`Cannot log out of MCP server "${name}": not logged in`, { server: name });
+      }
+      await ctx.out(`Logged out of MCP server '${name}'.\n`);
+    });
+  mcp.command("probe").description("connect to a streamable HTTP MCP server and show what it offers")
+    .argument("<url>")
+    .option("--call-all", "call every tool with arguments built from its input schema")
+    .option("--accept-defaults", "accept form elicitations with the schema defaults")
+    .option("--oauth-headless", "complete an OAuth authorization redirect without a browser")
+    .option("--client-metadata-url <url>", "client ID metadata document URL for OAuth")
+    .option("--scopes <a,b>", "comma-separated OAuth scopes")
+    .action(async (url: string, options) => {
+      try {
+        new URL(url);
+      } catch {
+        throw new UsageError(`Cannot probe "${url}": not a URL`, { field: "url" });
+      }
+      const out: string[] = [];
+      const { failures } = await probeServer(url, {
+        platform: ctx.platform,
+        cwd: ctx.platform.cwd(),
+        out: (text) => void out.push(text),
+        callAll: options.callAll,
+        acceptDefaults: options.acceptDefaults,
+        oauthHeadless: options.oauthHeadless,
+        context: ctx.platform.env("MCP_CONFORMANCE_CONTEXT"),
+        clientMetadataUrl: options.clientMetadataUrl,
+        scopes: options.scopes ? String(options.scopes).split(",").filter(Boolean) : undefined,
+      }).catch((error) => {
+        if (error instanceof TrellisError) throw error;
+        throw new TrellisError("mcp_protocol", `Cannot probe "${url}": ${(error as Error).message}`, {});
+      }).finally(async () => await ctx.out(out.join("")));
+      if (failures > 0) ctx.exitCode = 1;
+    });
 }
 
 async function loadCatalog(ctx: CliContext, options: Record<string, unknown>) {
@@ -73,8 +145,12 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
     "print JSON",
   )
     .action(async (options) => {
-      const { catalog } = await loadCatalog(ctx, options);
+      const { catalog, loaded } = await loadCatalog(ctx, options);
       const all = summaries(catalog);
+      const store = CredentialStore.forHome(ctx.platform.fs, loaded.paths.home);
+      const byName = new Map([...catalog.servers, ...catalog.disabled].map((r) => [r.config.name, r.config]));
+      const statuses = await authStatuses(all.map((s) => byName.get(s.name)!), store);
+      all.forEach((s, i) => s.auth_status = statuses[i]);
       if (options.json) return void await ctx.out(json(all));
       if (all.length === 0) {
         return void await ctx.out("No MCP servers configured. Add one with `trellis mcp add`.\n");
@@ -83,9 +159,10 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
         s.name,
         s.transport.type === "stdio" ? [s.transport.command, ...s.transport.args].join(" ") : s.transport.url,
         s.enabled ? "enabled" : "disabled",
+        s.auth_status,
         s.source,
       ]);
-      await ctx.out(table([["Name", "Command / URL", "Status", "Source"], ...rows]));
+      await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Source"], ...rows]));
       for (const c of catalog.conflicts) {
         ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);
       }

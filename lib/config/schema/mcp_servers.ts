@@ -40,6 +40,8 @@ const serverFields = {
   oauth_resource: z.string().optional(),
   name: z.string().optional(),
   experimental_environment: z.string().optional(),
+  sampling: z.enum(["deny", "prompt", "allow"]).optional(),
+  sampling_max_tokens: z.number().int().positive().optional(),
 };
 
 const KNOWN_FIELDS = new Set(Object.keys(serverFields));
@@ -122,4 +124,6 @@ export const mcpServersSchema = z.record(z.string(), z.unknown()).superRefine((s
 export const mcpShape = {
   mcp_servers: mcpServersSchema.optional(),
   tool_search: z.boolean().optional(),
+  /** Share of model_context_window MCP tool declarations may take before tool search turns on. */
+  tool_search_context_share: z.number().gt(0).lte(1).optional(),
 };

@@ -104,7 +104,7 @@ export class Capabilities {
   /** One step's tools; applies a pending plugin change first, so it shows from this step on. */
   async captureStep(builtins: ToolDefinition[]): Promise<StepToolCatalog> {
     if (this.pluginsDirty) await this.reloadPlugins();
-    const mcpStep = this.mcp.captureStep();
+    const mcpStep = await this.mcp.captureStep();
     return {
       tools: [...builtins, ...(mcpStep?.tools ?? []), ...(this.installTool ? [this.installTool] : [])],
       release: () => mcpStep?.release(),

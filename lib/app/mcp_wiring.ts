@@ -9,7 +9,9 @@ import {
 } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
+import type { Approver, ModelClient } from "../loop/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
+import { samplingHandler } from "./sampling_handler.ts";
 
 const DEFAULT_STARTUP_GRACE_SEC = 5;
 
@@ -26,6 +28,9 @@ export class McpHolder {
       loaded: LoadedConfig;
       events: EventSink;
       elicitation: ElicitationResponder;
+      /** The session's model answers sampling requests; the approver asks consent under "prompt". */
+      model: ModelClient;
+      approver: Approver;
     },
   ) {}
 
@@ -52,14 +57,39 @@ export class McpHolder {
       ...(loaded.config.tool_output_max_bytes
         ? { outputBudgetBytes: loaded.config.tool_output_max_bytes }
         : {}),
+      roots: [loaded.paths.cwd],
+      toolSearch: {
+        mode: loaded.config.tool_search === true
+          ? "on"
+          : loaded.config.tool_search === false
+          ? "off"
+          : "auto",
+        ...(loaded.config.model_context_window ? { contextWindow: loaded.config.model_context_window } : {}),
+        ...(loaded.config.tool_search_context_share
+          ? { share: loaded.config.tool_search_context_share }
+          : {}),
+      },
+      sampling: {
+        handler: samplingHandler(this.options.model, loaded.config.model ?? ""),
+        confirm: async (server, summary) =>
+          (await this.options.approver.request({
+            callId: `sampling-${server}`,
+            toolName: `sampling by MCP server ${server}`,
+            args: { summary },
+            reason: `MCP server "${server}" asks the model: ${summary}`,
+          })).decision !== "denied",
+      },
     });
     this.runtime.start();
     const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;
     if (options.initial) await this.runtime.awaitStartup({ graceMs });
   }
 
-  captureStep(): McpStepSnapshot | null {
-    return this.runtime?.captureStep() ?? null;
+  /** The step's MCP tools; tool lists a server announced as changed are re-read first. */
+  async captureStep(): Promise<McpStepSnapshot | null> {
+    if (!this.runtime) return null;
+    await this.runtime.awaitToolLists();
+    return this.runtime.captureStep();
   }
 
   configuredServerNames(): string[] {

@@ -105,7 +105,14 @@ export class Session {
         platform,
         loaded,
         events,
-        mcp: new McpHolder({ platform, loaded, events, elicitation: elicitationFor(options) }),
+        mcp: new McpHolder({
+          platform,
+          loaded,
+          events,
+          elicitation: elicitationFor(options),
+          model,
+          approver: options.approver,
+        }),
       }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();

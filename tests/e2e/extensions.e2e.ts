@@ -196,3 +196,52 @@ Deno.test("MCP-9 every always-on server-everything tool works through an exec tu
   assert.equal(cli.code, 0, cli.stderr);
   assert.match(cli.stdout, /42/);
 });
+
+Deno.test("issue 7: server-everything's roots, sampling, elicitation and progress tools through an exec turn", async () => {
+  const s = await e2eSetup();
+  await Deno.writeTextFile(
+    `${s.env.TRELLIS_HOME}/config.toml`,
+    `[mcp_servers.ev]\ncommand = "node"\nargs = [${
+      JSON.stringify(EVERYTHING)
+    }, "stdio"]\nsampling = "allow"\n`,
+  );
+  const server = await startFixtureModelServer({
+    script: [
+      {
+        tool_calls: [
+          { name: "mcp__ev__get_roots_list", arguments: {} },
+          {
+            name: "mcp__ev__trigger_sampling_request",
+            arguments: { prompt: "say something", maxTokens: 50 },
+          },
+          { name: "mcp__ev__trigger_elicitation_request", arguments: {} },
+          { name: "mcp__ev__trigger_url_elicitation", arguments: { url: "https://example.com/x" } },
+          { name: "mcp__ev__trigger_long_running_operation", arguments: { duration: 0.4, steps: 4 } },
+        ],
+      },
+      { text: "the sampled reply" },
+      { text: "done" },
+    ],
+  });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "exercise"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const stream = events(run.stdout);
+    const outputs = Object.fromEntries(toolCalls(run.stdout).map((c) => [c.name, c.output]));
+    assert.match(outputs.mcp__ev__get_roots_list, new RegExp(`file://${s.workspace}`));
+    assert.match(outputs.mcp__ev__trigger_sampling_request, /the sampled reply/);
+    assert.ok(stream.some((e) => e.type === "mcp.sampling" && e.server === "ev" && e.decision === "allowed"));
+    const elicitations = stream.filter((e) => e.type === "mcp.elicitation");
+    assert.deepEqual(elicitations.filter((e) => e.action).map((e) => [e.mode, e.action]), [
+      ["form", "decline"],
+      ["url", "decline"],
+    ]);
+    assert.ok(stream.filter((e) => e.type === "mcp.tool_progress").length >= 2);
+    assert.equal(server.requests.length, 3);
+  } finally {
+    await server.close();
+  }
+});

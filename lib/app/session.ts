@@ -99,8 +99,13 @@ export class Session {
           }),
       },
     );
+    // The thread exists first, so its start precedes the MCP start-up events in the stream.
+    const transcript = await openTranscript(options);
+    if (!options.preview) {
+      events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
+    }
     const [sandbox, capabilities] = await Promise.all([
-      detectSandbox(platform),
+      detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
       Capabilities.load({
         platform,
         loaded,
@@ -130,10 +135,6 @@ export class Session {
       sandbox,
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
     });
-    const transcript = await openTranscript(options);
-    if (!options.preview) {
-      events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
-    }
     const hooks = options.preview ? noLifecycleHooks : await wireHooks({
       platform,
       loaded,

@@ -20,15 +20,38 @@ const cache = new WeakMap<Platform, Promise<SandboxStatus>>();
  * Whether bubblewrap can sandbox commands here: it must be on PATH and able to create a namespace
  * (containers often forbid user namespaces, so presence alone proves nothing). Probed once per process.
  */
-export function detectSandbox(platform: Platform): Promise<SandboxStatus> {
+export function detectSandbox(
+  platform: Platform,
+  options: { cacheFile?: string } = {},
+): Promise<SandboxStatus> {
   let status = cache.get(platform);
-  if (!status) cache.set(platform, status = probe(platform));
+  if (!status) cache.set(platform, status = probe(platform, options.cacheFile));
   return status;
 }
 
-async function probe(platform: Platform): Promise<SandboxStatus> {
+/**
+ * A probe spawns a process (~15 ms here), so a successful result is remembered on disk, keyed by
+ * the bwrap binary's path, size and mtime; a failure is probed again next time.
+ */
+async function probe(platform: Platform, cacheFile?: string): Promise<SandboxStatus> {
   const bwrap = await findOnPath(platform, "bwrap");
   if (!bwrap) return { available: false, reason: "bwrap not found" };
+  const info = await platform.fs.stat(bwrap);
+  const key = `${bwrap}:${info?.size}:${info?.mtimeMs}`;
+  if (
+    cacheFile &&
+    await platform.fs.readTextFile(cacheFile).then((t) => JSON.parse(t).available === key, () => false)
+  ) {
+    return { available: true, bwrap };
+  }
+  const status = await probeOnce(platform, bwrap);
+  if (status.available && cacheFile) {
+    await platform.fs.writeFileAtomic(cacheFile, JSON.stringify({ available: key }) + "\n").catch(() => {});
+  }
+  return status;
+}
+
+async function probeOnce(platform: Platform, bwrap: string): Promise<SandboxStatus> {
   const result = await runCommand(platform, {
     cmd: [bwrap, "--ro-bind", "/", "/", "true"],
     env: { PATH: platform.env("PATH") ?? "/usr/bin:/bin" },

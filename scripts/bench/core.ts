@@ -87,13 +87,39 @@ async function execTurn(script: string, runs: number) {
   return { own: median(own), rss: Math.max(...rss) };
 }
 
+/** A bare `bun build --compile` binary: what a cold start costs before any of Trellis runs. */
+async function bareBunBinary(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "trellis-bare-" });
+  await Deno.writeTextFile(`${dir}/v.ts`, 'console.log("0.0.0");\n');
+  const out = await new Deno.Command("bun", {
+    args: ["build", "--compile", "--minify", `${dir}/v.ts`, "--outfile", `${dir}/v`],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (!out.success) throw new Error("bun build failed");
+  return `${dir}/v`;
+}
+
 export async function bench(): Promise<BenchRow[]> {
+  const bare = await bareBunBinary();
   const starts: number[] = [];
-  for (let i = 0; i < 40; i++) starts.push((await timed([BIN, "--version"])).wall);
+  const bareStarts: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    starts.push((await timed([BIN, "--version"])).wall);
+    bareStarts.push((await timed([bare])).wall);
+  }
+  await Deno.remove(bare.replace(/\/[^/]+$/, ""), { recursive: true });
   const one = await execTurn("single_read_file", 15);
   const many = await execTurn("sequential_read_200", 3);
   const perCall = (many.own - one.own) / 199;
   return [
+    {
+      name: "baseline: a bare Bun binary printing a line, measured the same way (median of 40)",
+      value: median(bareStarts),
+      unit: "ms",
+      target: "reference",
+      pass: true,
+    },
     {
       name: "dist/trellis --version cold start (median of 40)",
       value: median(starts),

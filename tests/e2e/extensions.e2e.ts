@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { events, runTrellis } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
+import alwaysOn from "../../fixtures/mcp/everything_always_on.json" with { type: "json" };
 
 const FX = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
 const EVERYTHING =
@@ -147,24 +148,7 @@ Deno.test("PL-6…PL-10 a marketplace plugin installs, contributes its skill and
 });
 
 // Always-on tools of server-everything with arguments that make each succeed offline.
-const EVERYTHING_TOOLS: Record<string, Record<string, unknown>> = {
-  echo: { message: "hi" },
-  "get-annotated-message": { messageType: "success" },
-  "get-env": {},
-  "get-resource-links": { count: 2 },
-  "get-resource-reference": { resourceType: "Text", resourceId: 1 },
-  "get-structured-content": { location: "New York" },
-  "get-sum": { a: 2, b: 3 },
-  "get-tiny-image": {},
-  "gzip-file-as-resource": {
-    name: "x.txt.gz",
-    data: "data:text/plain;base64,aGVsbG8=",
-    outputType: "resource",
-  },
-  "toggle-simulated-logging": {},
-  "toggle-subscriber-updates": {},
-  "trigger-long-running-operation": { duration: 0.2, steps: 2 },
-};
+const EVERYTHING_TOOLS: Record<string, Record<string, unknown>> = alwaysOn;
 
 Deno.test("MCP-9 every always-on server-everything tool works through an exec turn and `trellis mcp call`", async () => {
   const s = await e2eSetup();

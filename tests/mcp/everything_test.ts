@@ -3,26 +3,10 @@ import { childEnv, platform } from "../../lib/platform/mod.ts";
 import { serverConfigFromTable, ttyElicitationResponder } from "../../lib/mcp/mod.ts";
 import type { ToolDefinition } from "../../lib/shared/mod.ts";
 import { EVERYTHING, FILESYSTEM, runContext, startRuntime, stdio } from "./_helpers.ts";
+import alwaysOn from "../../fixtures/mcp/everything_always_on.json" with { type: "json" };
 
 // Always-on tools of server-everything with arguments that make each succeed offline.
-const ALWAYS_ON: Record<string, Record<string, unknown>> = {
-  echo: { message: "hi" },
-  "get-annotated-message": { messageType: "success" },
-  "get-env": {},
-  "get-resource-links": { count: 2 },
-  "get-resource-reference": { resourceType: "Text", resourceId: 1 },
-  "get-structured-content": { location: "New York" },
-  "get-sum": { a: 2, b: 3 },
-  "get-tiny-image": {},
-  "gzip-file-as-resource": {
-    name: "x.txt.gz",
-    data: "data:text/plain;base64,aGVsbG8=",
-    outputType: "resource",
-  },
-  "toggle-simulated-logging": {},
-  "toggle-subscriber-updates": {},
-  "trigger-long-running-operation": { duration: 0.2, steps: 2 },
-};
+const ALWAYS_ON: Record<string, Record<string, unknown>> = alwaysOn;
 
 async function run(tools: ToolDefinition[], name: string, args: unknown) {
   const tool = tools.find((t) => t.name === name);

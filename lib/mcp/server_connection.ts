@@ -77,6 +77,10 @@ export class ServerConnection {
   }
 
   async #connect(): Promise<Tool[]> {
+    // MCP-16: only the local environment exists in this runtime; any other is refused, not guessed.
+    if (this.config.environmentId !== "local") {
+      throw new Error(`unknown environment "${this.config.environmentId}" (only "local" is available)`);
+    }
     this.#client = await createSdkClient(this.config, {
       ...this.ctx,
       toolsChanged: () => this.markToolsStale(),

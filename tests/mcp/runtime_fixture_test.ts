@@ -246,3 +246,19 @@ Deno.test("refresh() keeps a call in flight on the old process and serves the ne
     await runtime.shutdown();
   }
 });
+
+Deno.test("createMcpRuntime() rejects a server bound to an unknown environment (MCP-16)", async () => {
+  const { runtime, events } = await startRuntime([
+    stdio("remote_env", [fixture("fixture_server.mjs"), "echo"], { experimental_environment: "devbox" }),
+  ]);
+  try {
+    await runtime.awaitStartup({ graceMs: 5_000 });
+    const failed = events.find((e) => e.type === "mcp.server_status" && e.status === "failed");
+    assert.match(
+      failed?.type === "mcp.server_status" ? failed.error ?? "" : "",
+      /unknown environment "devbox"/,
+    );
+  } finally {
+    await runtime.shutdown();
+  }
+});

@@ -16,6 +16,7 @@ import {
   type SkillsService,
 } from "../skills/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
+import { withFreshPluginSettings } from "./plugin_settings.ts";
 import type { McpHolder } from "./mcp_wiring.ts";
 
 type SkillsSnapshot = Awaited<ReturnType<SkillsService["snapshot"]>>;
@@ -113,7 +114,8 @@ export class Capabilities {
 
   private async reloadPlugins(): Promise<void> {
     this.pluginsDirty = false;
-    const { loaded, events } = this.options;
+    const { events, platform } = this.options;
+    const loaded = await withFreshPluginSettings(platform.fs, this.options.loaded);
     this.pluginLoad = await this.plugins.get(loaded);
     reportDiagnostics(events, this.pluginLoad.diagnostics);
     this.skillsInput = skillsInputFromConfig(loaded, {

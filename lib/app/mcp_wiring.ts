@@ -39,10 +39,14 @@ export class McpHolder {
     const { platform, loaded, events } = this.options;
     const { catalog, diagnostics } = await mcpServersFromConfig(loaded, { platform, pluginServers });
     reportDiagnostics(events, diagnostics);
+    const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;
     if (this.runtime) {
-      await this.runtime.refresh(catalog, { strict: false }).catch((error) =>
-        events({ type: "warning", message: `MCP refresh failed: ${(error as Error).message}` })
-      );
+      // Best-effort (MCP-8): a failed refresh is a warning; servers it adds get the same grace.
+      await this.runtime.refresh(catalog, { strict: false })
+        .then(() => this.runtime?.awaitStartup({ graceMs }))
+        .catch((error) =>
+          events({ type: "warning", message: `MCP refresh failed: ${(error as Error).message}` })
+        );
       return;
     }
     if (catalog.servers.length === 0) return;
@@ -81,8 +85,11 @@ export class McpHolder {
       },
     });
     this.runtime.start();
-    const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;
-    if (options.initial) await this.runtime.awaitStartup({ graceMs });
+    // At session start a failed required server ends the session (MCP-7); later it is a warning.
+    await this.runtime.awaitStartup({ graceMs }).catch((error) => {
+      if (options.initial) throw error;
+      events({ type: "warning", message: (error as Error).message });
+    });
   }
 
   /** The step's MCP tools; tool lists a server announced as changed are re-read first. */

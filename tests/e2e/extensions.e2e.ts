@@ -229,3 +229,39 @@ Deno.test("issue 7: server-everything's roots, sampling, elicitation and progres
     await server.close();
   }
 });
+
+Deno.test("SK-11 exec --skill injects a skill by path; an unknown --skill exits 2", async () => {
+  const s = await e2eSetup();
+  const dir = `${s.root}/elsewhere/review`;
+  await Deno.mkdir(`${s.env.HOME}/.agents/skills`, { recursive: true });
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(
+    `${dir}/SKILL.md`,
+    "---\nname: review\ndescription: Reviews code\n---\nCheck the tests first.\n",
+  );
+  await Deno.symlink(dir, `${s.env.HOME}/.agents/skills/review`);
+  const server = await startFixtureModelServer({ script: [{ text: "reviewed" }] });
+  try {
+    const run = await runTrellis(
+      [
+        "exec",
+        "--json",
+        ...s.flags(server.url),
+        "--skill",
+        `${s.env.HOME}/.agents/skills/review/SKILL.md`,
+        "go",
+      ],
+      { env: s.env, cwd: s.workspace },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(JSON.stringify(server.requests[0]), /<name>review<\/name>.*Check the tests first/);
+  } finally {
+    await server.close();
+  }
+  const bad = await runTrellis(["exec", "-c", "model_provider=ollama", "--skill", "nope", "go"], {
+    env: s.env,
+    cwd: s.workspace,
+  });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /Cannot select skill "nope"/);
+});

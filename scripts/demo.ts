@@ -47,7 +47,14 @@ const command = new Deno.Command(argv[0], {
 });
 const { code } = await command.output();
 console.error(`\ndemo: after:\n${await Deno.readTextFile(`${workspace}/notes.md`)}`);
-console.error(`demo: trellis exited ${code}; transcript under ${home}/.trellis/sessions/`);
+const sessions = [...Deno.readDirSync(`${home}/.trellis/sessions`)].map((e) => e.name);
+const lines = sessions.length
+  ? (await Deno.readTextFile(`${home}/.trellis/sessions/${sessions[0]}`)).trim().split("\n")
+  : [];
+console.error(
+  `demo: trellis exited ${code}; its transcript (${sessions[0]}) has ${lines.length} JSONL lines`,
+);
+console.error("demo: (the temporary workspace and home are removed now)");
 await server.close();
 await Deno.remove(root, { recursive: true });
 Deno.exit(code);

@@ -1,7 +1,7 @@
 import type { LoadedConfig } from "../config/mod.ts";
 import { createHookEngine, loadHooks, type PluginHookSource, reviewNotice } from "../hooks/mod.ts";
 import { type Platform, sandboxArgv, type SandboxStatus } from "../platform/mod.ts";
-import type { EventSink, LifecycleHooks } from "../shared/mod.ts";
+import { type EventSink, type LifecycleHooks, noLifecycleHooks } from "../shared/mod.ts";
 import type { PermissionProfile } from "../tools/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 
@@ -23,6 +23,8 @@ export async function wireHooks(options: {
   reportDiagnostics(events, loadedHooks.diagnostics);
   const notice = reviewNotice(loadedHooks.needsReview);
   if (notice) events({ type: "notice", message: notice });
+  // Nothing to dispatch: the loop then skips building hook payloads for every call.
+  if (loadedHooks.handlers.length === 0) return noLifecycleHooks;
   const wrapCommand = sandbox.available && profile.sandboxMode !== "danger-full-access"
     ? (argv: string[]) =>
       sandboxArgv(argv, {

@@ -48,11 +48,22 @@ export function printDiagnostics(ctx: Pick<CliContext, "err">, diagnostics: Diag
 
 export function createContext(platform: Platform): CliContext {
   // Writes are chained so output keeps its order even when a caller does not await (commander).
+  // Text that arrives while a write is queued joins it: one write per burst of events, not per line.
   let pending = Promise.resolve();
+  let queued: string | null = null;
   const ctx: CliContext = {
     platform,
     out(text) {
-      pending = pending.then(() => platform.writeStdout(text));
+      if (queued !== null) {
+        queued += text;
+        return pending;
+      }
+      queued = text;
+      pending = pending.then(() => {
+        const chunk = queued ?? "";
+        queued = null;
+        return platform.writeStdout(chunk);
+      });
       return pending;
     },
     flush: () => pending,

@@ -6,7 +6,7 @@ import type {
   ToolDefinition,
   ToolResult,
 } from "../shared/mod.ts";
-import { describeError } from "../shared/mod.ts";
+import { describeError, noLifecycleHooks } from "../shared/mod.ts";
 import type { Approver } from "./ports.ts";
 
 export interface CallEnv {
@@ -55,14 +55,18 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
   } catch (error) {
     return finish({ output: `invalid arguments for ${tool.name}: ${describeError(error)}`, status: "error" });
   }
-  const hookInput = () => ({
-    toolName: tool.hookName,
-    aliases: tool.hookAliases,
-    toolInput: tool.toHookInput ? tool.toHookInput(args) : args,
-    toolUseId: call.callId,
-  });
+  // toHookInput can resolve paths on disk: compute it once per arguments value, and not at all
+  // when no hook is configured.
+  const hooked = env.hooks !== noLifecycleHooks;
+  let memo: { args: unknown; input: ReturnType<typeof toolHookInput> } | null = null;
+  const hookInput = () => {
+    if (memo === null || memo.args !== args) memo = { args, input: toolHookInput(tool, args, call.callId) };
+    return memo.input;
+  };
 
-  const pre = await env.hooks.preToolUse(env.hookContext, hookInput());
+  const pre = hooked
+    ? await env.hooks.preToolUse(env.hookContext, hookInput())
+    : { additionalContexts: [] as string[] };
   contexts.push(...pre.additionalContexts);
   if (pre.block) return finish({ output: blockedMessage(tool, args, pre.block.reason), status: "denied" });
   if (pre.updatedInput !== undefined) {
@@ -103,7 +107,7 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
     result = { output: `aborted: the turn was interrupted\n${result.output}`, status: "aborted" };
   }
 
-  if (result.status !== "aborted") {
+  if (result.status !== "aborted" && hooked) {
     const post = await env.hooks.postToolUse(env.hookContext, {
       ...hookInput(),
       toolResponse: result.output,
@@ -112,6 +116,15 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
     if (post.feedback !== undefined) result = { output: post.feedback, status: result.status };
   }
   return finish(result);
+}
+
+function toolHookInput(tool: ToolDefinition, args: unknown, callId: string) {
+  return {
+    toolName: tool.hookName,
+    aliases: tool.hookAliases,
+    toolInput: tool.toHookInput ? tool.toHookInput(args) : args,
+    toolUseId: callId,
+  };
 }
 
 async function runTool(

@@ -22,7 +22,7 @@ export type { ModelClientOptions, RetryInfo } from "./client_settings.ts";
 export { endpointUrl } from "./client_settings.ts";
 export { resolveProvider } from "./provider.ts";
 export type { ResolvedProvider, ResolveProviderOptions, WireApi } from "./provider.ts";
-export { toResponsesBody } from "./responses_request.ts";
+export { toResponsesBody, toResponsesJson } from "./responses_request.ts";
 export { toChatBody } from "./chat_request.ts";
 export { createSseParser } from "./sse_parser.ts";
 export type { SseEvent, SseParser } from "./sse_parser.ts";

@@ -3,7 +3,7 @@ import { CancelledError, type ModelRequest, type ModelStreamEvent, TrellisError 
 import { backoffDelay, sleep } from "./backoff.ts";
 import { createChatDecoder } from "./chat_decoder.ts";
 import { toChatBody } from "./chat_request.ts";
-import { toResponsesBody } from "./responses_request.ts";
+import { toResponsesJson } from "./responses_request.ts";
 import {
   type ClientSettings,
   clientSettings,
@@ -39,7 +39,7 @@ async function* streamModel(
 ): AsyncGenerator<ModelStreamEvent> {
   const { provider } = settings;
   const target: RequestTarget = { provider, url: endpointUrl(provider), model: request.model };
-  const body = JSON.stringify(wireBody(settings, request));
+  const body = wireBody(settings, request);
   for (let streamRetry = 0;; streamRetry++) {
     const response = await sendWithRetries(settings, target, body, signal);
     let yielded = false;
@@ -71,14 +71,13 @@ async function* streamModel(
   }
 }
 
-function wireBody(settings: ClientSettings, request: ModelRequest): Record<string, unknown> {
+function wireBody(settings: ClientSettings, request: ModelRequest): string {
   const reasoning = settings.reasoning;
   if (settings.provider.wireApi === "chat") {
     const body = toChatBody(request);
-    return reasoning?.effort ? { ...body, reasoning_effort: reasoning.effort } : body;
+    return JSON.stringify(reasoning?.effort ? { ...body, reasoning_effort: reasoning.effort } : body);
   }
-  const body = toResponsesBody(request);
-  return reasoning ? { ...body, reasoning } : body;
+  return toResponsesJson(request, reasoning ? { reasoning } : {});
 }
 
 function newDecoder(settings: ClientSettings, target: RequestTarget): StreamDecoder {

@@ -4,10 +4,40 @@ import type { ConversationItem, ModelRequest, OutputPart } from "../shared/mod.t
 type WireItem = Record<string, unknown>;
 
 export function toResponsesBody(request: ModelRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+  return {
     model: request.model,
     instructions: request.instructions,
     input: request.input.flatMap(toResponsesItem),
+    ...bodyTail(request),
+  };
+}
+
+/**
+ * `JSON.stringify(toResponsesBody(request))` (plus `extra` at the end) without re-converting and
+ * re-serializing the whole history on every step: each item's JSON is kept beside the item, so a
+ * turn of n steps costs O(n) conversions instead of O(n²). Recorded items are never mutated.
+ */
+export function toResponsesJson(request: ModelRequest, extra: Record<string, unknown> = {}): string {
+  const head = JSON.stringify({ model: request.model, instructions: request.instructions });
+  const input = request.input.map(itemJson).filter((json) => json !== "").join(",");
+  const tail = JSON.stringify({ ...bodyTail(request), ...extra });
+  const open = head === "{}" ? "{" : `${head.slice(0, -1)},`;
+  return `${open}"input":[${input}],${tail.slice(1)}`;
+}
+
+const itemJsonCache = new WeakMap<ConversationItem, string>();
+
+function itemJson(item: ConversationItem): string {
+  let json = itemJsonCache.get(item);
+  if (json === undefined) {
+    json = toResponsesItem(item).map((wire) => JSON.stringify(wire)).join(",");
+    itemJsonCache.set(item, json);
+  }
+  return json;
+}
+
+function bodyTail(request: ModelRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {
     stream: true,
     // Nothing is stored server-side, so items are sent in full and without server ids.
     store: false,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { toChatBody, toResponsesBody } from "../../lib/model/mod.ts";
+import { toChatBody, toResponsesBody, toResponsesJson } from "../../lib/model/mod.ts";
 import type { ConversationItem, ModelRequest } from "../../lib/shared/mod.ts";
 
 const conversation: ConversationItem[] = [
@@ -59,6 +59,22 @@ Deno.test("toResponsesBody() maps items to Responses input, images to input_imag
     tool_choice: "auto",
     parallel_tool_calls: false,
   });
+});
+
+Deno.test("toResponsesJson() is byte-identical to stringifying toResponsesBody() when called again and again", () => {
+  const reasoning = { effort: "low", summary: "auto" };
+  const expected = JSON.stringify({ ...toResponsesBody(request), reasoning });
+  assert.equal(toResponsesJson(request, { reasoning }), expected);
+  // The second call reads the per-item cache; a longer history reuses it for the shared prefix.
+  assert.equal(toResponsesJson(request, { reasoning }), expected);
+  const longer: ModelRequest = {
+    ...request,
+    tools: [],
+    input: [...conversation, { type: "message", role: "assistant", content: "Done." }],
+  };
+  assert.equal(toResponsesJson(longer), JSON.stringify(toResponsesBody(longer)));
+  const empty: ModelRequest = { ...longer, input: [{ type: "reasoning", summary: "only" }] };
+  assert.equal(toResponsesJson(empty), JSON.stringify(toResponsesBody(empty)));
 });
 
 Deno.test("toChatBody() maps developer to system, joins calls onto the assistant turn and images to text", () => {

@@ -226,6 +226,7 @@ export class Session {
 
   async close(): Promise<void> {
     this.parts.stopWatching();
+    await this.parts.transcript.close();
     await this.parts.capabilities.mcp.shutdown();
   }
 

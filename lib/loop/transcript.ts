@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { FileSystem } from "../platform/mod.ts";
+import type { AppendHandle, FileSystem } from "../platform/mod.ts";
 import { type ConversationItem, UsageError } from "../shared/mod.ts";
 
 export interface SessionMeta {
@@ -81,8 +81,20 @@ export class Transcript {
     readonly items: ConversationItem[],
   ) {}
 
+  // One handle for the whole thread: each line is still written (and awaited) as its item exists,
+  // without an open/close pair per line.
+  private handle: Promise<AppendHandle> | null = null;
+
   async append(line: Line): Promise<void> {
-    if (this.file !== null) await this.fs.appendTextFile(this.file, JSON.stringify(line) + "\n");
+    if (this.file === null) return;
+    this.handle ??= this.fs.openAppend(this.file);
+    await (await this.handle).append(JSON.stringify(line) + "\n");
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    if (handle) await (await handle).close();
   }
 
   async recordItem(item: ConversationItem): Promise<void> {

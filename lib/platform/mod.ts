@@ -15,6 +15,7 @@ import { denoPlatform } from "./deno_platform.ts";
 import type { Platform } from "./platform.ts";
 
 export type {
+  AppendHandle,
   ChildProcess,
   DirEntry,
   ExitStatus,

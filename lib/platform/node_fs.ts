@@ -54,6 +54,15 @@ export const nodeFileSystem: FileSystem = {
   },
   writeTextFile: (path, data) => fsp.writeFile(path, data),
   appendTextFile: (path, data) => fsp.appendFile(path, data),
+  async openAppend(path) {
+    const handle = await fsp.open(path, "a");
+    return {
+      append: async (data) => {
+        await handle.appendFile(data);
+      },
+      close: () => handle.close(),
+    };
+  },
   async stat(path) {
     try {
       return toInfo(await fsp.stat(path));

@@ -64,6 +64,11 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+export interface AppendHandle {
+  append(data: string): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface FileSystem {
   readTextFile(path: string): Promise<string>;
   readFile(path: string): Promise<Uint8Array>;
@@ -73,6 +78,8 @@ export interface FileSystem {
   writeFileAtomic(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
   writeTextFile(path: string, data: string): Promise<void>;
   appendTextFile(path: string, data: string): Promise<void>;
+  /** Opens `path` for appending (created if missing), for many small appends without reopening. */
+  openAppend(path: string): Promise<AppendHandle>;
   stat(path: string): Promise<FileInfo | null>;
   lstat(path: string): Promise<FileInfo | null>;
   realPath(path: string): Promise<string>;

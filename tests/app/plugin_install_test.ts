@@ -32,7 +32,12 @@ Deno.test("PL-11/PL-13 a plugin installed by request_plugin_install contributes 
   const market = await marketWithEchoPlugin(root);
   const added = await runCliCaptured(["plugin", "marketplace", "add", market], { env, cwd: root });
   assert.equal(added.code, 0, added.stderr);
-  const loaded = await loadConfig(platform.fs, { cwd: root, env: (name) => env[name] });
+  // A generous grace: the step after the install waits for the plugin's server, even on a busy machine.
+  const loaded = await loadConfig(platform.fs, {
+    cwd: root,
+    env: (name) => env[name],
+    overrides: ["mcp_startup_grace_sec=60"],
+  });
   const model = scriptedModel([
     [call("request_plugin_install", {
       tool_id: "echoer@test",

@@ -16,8 +16,10 @@ Deno.test("MCP-13 exec calls MCP tools (fixture and server-everything) through P
   const s = await e2eSetup();
   await Deno.writeTextFile(
     `${s.env.TRELLIS_HOME}/config.toml`,
-    `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "echo"]\n\n` +
-      `[mcp_servers.everything]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`,
+    `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "echo"]\nrequired = true\n\n` +
+      `[mcp_servers.everything]\ncommand = "node"\nargs = [${
+        JSON.stringify(EVERYTHING)
+      }, "stdio"]\nrequired = true\n`,
   );
   await Deno.writeTextFile(
     `${s.env.TRELLIS_HOME}/hooks.json`,
@@ -154,7 +156,7 @@ Deno.test("MCP-9 every always-on server-everything tool works through an exec tu
   const s = await e2eSetup();
   await Deno.writeTextFile(
     `${s.env.TRELLIS_HOME}/config.toml`,
-    `[mcp_servers.ev]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`,
+    `[mcp_servers.ev]\ncommand = "node"\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\nrequired = true\n`,
   );
   const calls = Object.entries(EVERYTHING_TOOLS).map(([tool, args]) => ({
     name: `mcp__ev__${tool.replaceAll("-", "_")}`,
@@ -187,7 +189,7 @@ Deno.test("issue 7: server-everything's roots, sampling, elicitation and progres
     `${s.env.TRELLIS_HOME}/config.toml`,
     `[mcp_servers.ev]\ncommand = "node"\nargs = [${
       JSON.stringify(EVERYTHING)
-    }, "stdio"]\nsampling = "allow"\n`,
+    }, "stdio"]\nsampling = "allow"\nrequired = true\n`,
   );
   const server = await startFixtureModelServer({
     script: [

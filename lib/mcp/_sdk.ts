@@ -8,6 +8,7 @@
 import type * as ClientAuth from "@modelcontextprotocol/sdk/client/auth";
 import type * as ClientAuthExtensions from "@modelcontextprotocol/sdk/client/auth-extensions";
 import type * as ClientIndex from "@modelcontextprotocol/sdk/client/index";
+import type * as SharedAuth from "@modelcontextprotocol/sdk/shared/auth";
 import type * as ClientSse from "@modelcontextprotocol/sdk/client/sse";
 import type * as ClientHttp from "@modelcontextprotocol/sdk/client/streamableHttp";
 import type * as SharedStdio from "@modelcontextprotocol/sdk/shared/stdio";
@@ -52,6 +53,7 @@ export interface AuthSdk {
   discoverAuthorizationServerMetadata: typeof ClientAuth.discoverAuthorizationServerMetadata;
   ClientCredentialsProvider: typeof ClientAuthExtensions.ClientCredentialsProvider;
   PrivateKeyJwtProvider: typeof ClientAuthExtensions.PrivateKeyJwtProvider;
+  OAuthProtectedResourceMetadataSchema: typeof SharedAuth.OAuthProtectedResourceMetadataSchema;
 }
 
 let loading: Promise<Sdk> | undefined;
@@ -88,7 +90,8 @@ export function loadAuthSdk(): Promise<AuthSdk> {
   loadingAuth ??= Promise.all([
     import("@modelcontextprotocol/sdk/client/auth.js"),
     import("@modelcontextprotocol/sdk/client/auth-extensions.js"),
-  ]).then(([auth, authExtensions]) =>
+    import("@modelcontextprotocol/sdk/shared/auth.js"),
+  ]).then(([auth, authExtensions, sharedAuth]) =>
     ({
       auth: auth.auth,
       extractWWWAuthenticateParams: auth.extractWWWAuthenticateParams,
@@ -96,6 +99,7 @@ export function loadAuthSdk(): Promise<AuthSdk> {
       discoverAuthorizationServerMetadata: auth.discoverAuthorizationServerMetadata,
       ClientCredentialsProvider: authExtensions.ClientCredentialsProvider,
       PrivateKeyJwtProvider: authExtensions.PrivateKeyJwtProvider,
+      OAuthProtectedResourceMetadataSchema: sharedAuth.OAuthProtectedResourceMetadataSchema,
     }) as unknown as AuthSdk
   );
   return loadingAuth;

@@ -55,11 +55,13 @@ export type { SamplingOptions, SamplingRequest, SamplingResult, SamplingVerdict 
 export { rootsFromPaths } from "./roots.ts";
 export { CredentialStore } from "./credential_store.ts";
 export type { StoredCredentials } from "./credential_store.ts";
-export { TrellisOAuthProvider } from "./oauth_provider.ts";
+export { AuthorizationDeniedError, codeFromRedirect, TrellisOAuthProvider } from "./oauth_provider.ts";
 export type { TrellisOAuthOptions } from "./oauth_provider.ts";
 export { MAX_AUTH_ATTEMPTS, oauthFetch } from "./oauth_fetch.ts";
 export { authStatus, authStatuses, loginServer, storedOAuthFetch } from "./oauth_login.ts";
 export type { LoginOptions, McpAuthStatus } from "./oauth_login.ts";
+export { browserCommand, openInBrowser } from "./open_browser.ts";
+export type { OpenBrowserOptions } from "./open_browser.ts";
 export { probeServer } from "./probe.ts";
 export type { ProbeOptions } from "./probe.ts";
 export { argumentsFromSchema, defaultsFromSchema } from "./schema_values.ts";

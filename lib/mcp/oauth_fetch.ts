@@ -1,4 +1,5 @@
 import { type FetchLike, loadAuthSdk, type OAuthClientProvider } from "./_sdk.ts";
+import { authFailure, checkAdvertisedMetadata } from "./oauth_failure.ts";
 
 /** Any SDK provider; `takeCode` is how an interactive one hands over the redirect's code. */
 type Provider = OAuthClientProvider & { takeCode?(): string | undefined };
@@ -22,13 +23,20 @@ export function oauthFetch(provider: Provider, options: OAuthFetchOptions): Fetc
   const next: FetchLike = options.fetchFn ?? ((input, init) => fetch(input, init));
   return async (input, init) => {
     let response = await send(next, provider, input, init);
-    for (let attempt = 1; attempt <= MAX_AUTH_ATTEMPTS; attempt++) {
+    for (let attempt = 0;; attempt++) {
       const challenge = await authChallenge(response);
       if (!challenge) return response;
-      await authorize(provider, options, next, challenge);
+      if (attempt === MAX_AUTH_ATTEMPTS) {
+        const answer = challenge.stepUp ? "403 insufficient_scope" : "401";
+        throw new Error(
+          `Cannot authorize "${options.serverUrl}": the server still answers ${answer} after ${MAX_AUTH_ATTEMPTS} authorization attempts`,
+        );
+      }
+      await authorize(provider, options, next, challenge).catch((error) => {
+        throw authFailure(options.serverUrl, error);
+      });
       response = await send(next, provider, input, init);
     }
-    return response;
   };
 }
 
@@ -57,9 +65,9 @@ async function authorize(
   fetchFn: FetchLike,
   challenge: Challenge,
 ): Promise<void> {
-  const { auth } = await loadAuthSdk();
   // A step-up asks for exactly what the server named; otherwise configured scopes win over discovery.
   const scope = challenge.stepUp ? challenge.scope ?? options.scope : options.scope ?? challenge.scope;
+  await checkAdvertisedMetadata(challenge.resourceMetadataUrl, fetchFn);
   if (challenge.stepUp) await provider.invalidateCredentials?.("tokens");
   const base = {
     serverUrl: options.serverUrl,
@@ -67,11 +75,48 @@ async function authorize(
     scope,
     fetchFn,
   };
+  try {
+    await authorizeOnce(provider, base);
+  } catch (error) {
+    // MCP-17: only discovered scopes (never explicit or configured ones) earn one retry with none.
+    if (options.scope !== undefined || !isInvalidScope(error)) throw error;
+    await authorizeOnce(provider, { ...base, scope: undefined, fetchFn: withoutScopesSupported(fetchFn) });
+  }
+}
+
+type AuthArgs = { serverUrl: string; resourceMetadataUrl?: URL; scope?: string; fetchFn: FetchLike };
+
+async function authorizeOnce(provider: Provider, base: AuthArgs): Promise<void> {
+  const { auth } = await loadAuthSdk();
   const result = await auth(provider, base);
   if (result === "AUTHORIZED") return;
   const code = provider.takeCode?.();
   if (!code) throw new Error("authorization did not return a code");
   await auth(provider, { ...base, authorizationCode: code });
+}
+
+/** Rejected at the authorization redirect or at the token endpoint (both say `invalid_scope`). */
+function isInvalidScope(error: unknown): boolean {
+  return (error as { errorCode?: unknown } | undefined)?.errorCode === "invalid_scope";
+}
+
+/**
+ * The SDK falls back to the protected-resource metadata's `scopes_supported` whenever no scope is
+ * given; hiding that list from it is how a retry asks for no scope at all.
+ */
+function withoutScopesSupported(next: FetchLike): FetchLike {
+  return async (input, init) => {
+    const response = await next(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (!response.ok || !url.pathname.startsWith("/.well-known/oauth-protected-resource")) return response;
+    const text = await response.text();
+    try {
+      const { scopes_supported: _dropped, ...metadata } = JSON.parse(text);
+      return Response.json(metadata, { status: response.status });
+    } catch {
+      return new Response(text, { status: response.status, headers: response.headers });
+    }
+  };
 }
 
 async function send(

@@ -4,7 +4,7 @@ import type { FetchLike } from "./_sdk.ts";
 import { createSdkClient, createTransport } from "./client_factory.ts";
 import { CredentialStore } from "./credential_store.ts";
 import { oauthFetch } from "./oauth_fetch.ts";
-import { TrellisOAuthProvider } from "./oauth_provider.ts";
+import { codeFromRedirect, TrellisOAuthProvider } from "./oauth_provider.ts";
 import type { McpServerConfig } from "./server_config.ts";
 
 /** Placeholder redirect for a runtime that can only refresh (it never authorizes). */
@@ -71,19 +71,29 @@ export async function loginServer(server: McpServerConfig, options: LoginOptions
     );
   }
   const store = CredentialStore.forHome(options.platform.fs, options.home);
-  let deliver: (code: string) => void = () => {};
-  let fail: (error: Error) => void = () => {};
-  const code = new Promise<string>((resolve, reject) => [deliver, fail] = [resolve, reject]);
+  // Each authorization round (a scope retry is a second one) waits for its own redirect.
+  let waiting: { resolve(code: string): void; reject(error: Error): void } | undefined;
   const listener = await options.platform.serveHttp((request) => {
-    const params = new URL(request.url).searchParams;
-    const got = params.get("code");
-    if (got) deliver(got);
-    else fail(new Error(`authorization failed: ${params.get("error") ?? "no code in the redirect"}`));
+    let ok = false;
+    try {
+      waiting?.resolve(codeFromRedirect(new URL(request.url)));
+      ok = true;
+    } catch (error) {
+      waiting?.reject(error as Error);
+    }
+    waiting = undefined;
     // `connection: close`: a browser's keep-alive socket must not hold the listener open after login.
-    return new Response(got ? "Trellis is logged in. You can close this tab." : "Authorization failed.", {
+    return new Response(ok ? "Trellis is logged in. You can close this tab." : "Authorization failed.", {
       headers: { connection: "close" },
     });
   }, { hostname: "127.0.0.1", port: options.port ?? 0 });
+  const authorize = async (url: URL): Promise<string> => {
+    const code = new Promise<string>((resolve, reject) => waiting = { resolve, reject });
+    // The redirect may fail while `show` is still running: the rejection is awaited just below.
+    code.catch(() => {});
+    await options.show(url);
+    return await code;
+  };
   try {
     const provider = new TrellisOAuthProvider({
       server: server.name,
@@ -91,7 +101,7 @@ export async function loginServer(server: McpServerConfig, options: LoginOptions
       initial: { url: t.url },
       save: (state) => store.save(server.name, state),
       ...(server.oauthClientId ? { client: { client_id: server.oauthClientId } } : {}),
-      authorize: async (url) => (await options.show(url), await code),
+      authorize,
     });
     const scope = scopeParam(options.scopes?.length ? options.scopes : server.scopes);
     const fetchFn = oauthFetch(provider, { serverUrl: t.url, scope });

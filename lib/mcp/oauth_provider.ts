@@ -26,6 +26,23 @@ export interface TrellisOAuthOptions {
   authorize?(url: URL): Promise<string>;
 }
 
+/** The authorization redirect carried `error=…` instead of a code (RFC 6749 §4.1.2.1). */
+export class AuthorizationDeniedError extends Error {
+  constructor(readonly errorCode: string, description?: string | null) {
+    super(`the authorization server answered ${errorCode}${description ? ` (${description})` : ""}`);
+    this.name = "AuthorizationDeniedError";
+  }
+}
+
+/** The code an authorization redirect carries; its `error` (or no code at all) is thrown. */
+export function codeFromRedirect(redirect: URL): string {
+  const code = redirect.searchParams.get("code");
+  if (code) return code;
+  const error = redirect.searchParams.get("error");
+  if (error) throw new AuthorizationDeniedError(error, redirect.searchParams.get("error_description"));
+  throw new Error("the authorization redirect carried no code");
+}
+
 /**
  * Trellis's `OAuthClientProvider`: the SDK does discovery (RFC 9728, RFC 8414/OIDC), registration,
  * PKCE S256, the RFC 8707 `resource` check and token requests; this class holds the state, and

@@ -4,7 +4,7 @@ import { createSdkClient, createTransport } from "./client_factory.ts";
 import type { ElicitationResponse } from "./elicitation.ts";
 import { type CrossAppAccessContext, crossAppAccessFetch } from "./cross_app_access.ts";
 import { oauthFetch } from "./oauth_fetch.ts";
-import { TrellisOAuthProvider } from "./oauth_provider.ts";
+import { codeFromRedirect, TrellisOAuthProvider } from "./oauth_provider.ts";
 import { argumentsFromSchema, defaultsFromSchema } from "./schema_values.ts";
 import { serverConfigFromTable } from "./server_config.ts";
 
@@ -137,7 +137,6 @@ async function headlessAuthorize(url: URL): Promise<string> {
   const response = await fetch(url, { redirect: "manual" });
   await response.body?.cancel();
   const location = response.headers.get("location");
-  const code = location ? new URL(location, url).searchParams.get("code") : null;
-  if (!code) throw new Error(`authorization redirect carried no code (HTTP ${response.status})`);
-  return code;
+  if (!location) throw new Error(`the authorization endpoint did not redirect (HTTP ${response.status})`);
+  return codeFromRedirect(new URL(location, url));
 }

@@ -53,6 +53,7 @@ const readLine = lineReader(() => B.stdin.stream());
 
 export const bunPlatform: Platform = {
   runtime: "bun",
+  os: process.platform,
   fs: nodeFileSystem,
   spawn,
   watch(paths, onEvent) {

@@ -37,6 +37,10 @@ const readLine = lineReader(() => D.stdin.readable);
 
 export const denoPlatform: Platform = {
   runtime: "deno",
+  // A getter: this module is also evaluated (never used) inside the Bun binary, where Deno is absent.
+  get os() {
+    return D.build.os === "windows" ? "win32" : D.build.os;
+  },
   // Deno's native calls are measurably faster than node:fs for the two that skill discovery hammers.
   fs: {
     ...nodeFileSystem,
@@ -56,6 +60,8 @@ export const denoPlatform: Platform = {
           const read = await file.read(buffer.subarray(n));
           if (read === null) break;
           n += read;
+          // A regular file returns less than asked only at its end; another read would just say so.
+          if (n < maxBytes) break;
         }
         return buffer.subarray(0, n);
       } finally {

@@ -95,6 +95,8 @@ export interface FileSystem {
 
 export interface Platform {
   readonly runtime: "deno" | "bun";
+  /** Operating system in Node's naming: linux | darwin | win32 | … */
+  readonly os: string;
   readonly fs: FileSystem;
   spawn(options: SpawnOptions): ChildProcess;
   /** Native recursive watcher; throws when it cannot start. */

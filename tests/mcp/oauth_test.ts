@@ -1,78 +1,8 @@
 import assert from "node:assert/strict";
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { platform, runCommand } from "../../lib/platform/mod.ts";
 import { authStatus, CredentialStore, loginServer, serverConfigFromTable } from "../../lib/mcp/mod.ts";
 import { runContext, startRuntime } from "./_helpers.ts";
-
-/** A tiny OAuth AS (RFC 8414 + DCR + PKCE) and a protected MCP server (RFC 9728) on one port. */
-async function startProtectedServer(options: { resource?: string } = {}) {
-  const seen = { authorize: 0, tokens: [] as string[] };
-  const server = await platform.serveHttp(async (request) => {
-    const url = new URL(request.url);
-    const base = url.origin;
-    const json = (body: unknown, status = 200) => Response.json(body, { status });
-    switch (url.pathname) {
-      case "/.well-known/oauth-protected-resource/mcp":
-        return json({ resource: options.resource ?? `${base}/mcp`, authorization_servers: [base] });
-      case "/.well-known/oauth-authorization-server":
-        return json({
-          issuer: base,
-          authorization_endpoint: `${base}/authorize`,
-          token_endpoint: `${base}/token`,
-          registration_endpoint: `${base}/register`,
-          response_types_supported: ["code"],
-          code_challenge_methods_supported: ["S256"],
-          token_endpoint_auth_methods_supported: ["none"],
-        });
-      case "/register":
-        return json({ ...(await request.json()), client_id: "client-1" }, 201);
-      case "/authorize": {
-        seen.authorize++;
-        assert.deepStrictEqual(url.searchParams.get("code_challenge_method"), "S256");
-        const back = new URL(url.searchParams.get("redirect_uri")!);
-        back.searchParams.set("code", "code-1");
-        back.searchParams.set("state", url.searchParams.get("state") ?? "");
-        return new Response(null, { status: 302, headers: { location: back.href } });
-      }
-      case "/token": {
-        const form = new URLSearchParams(await request.text());
-        seen.tokens.push(`${form.get("grant_type")} ${form.get("resource")}`);
-        return json({ access_token: "secret-token-1", token_type: "Bearer", refresh_token: "r-1" });
-      }
-      case "/mcp": {
-        if (request.headers.get("authorization") !== "Bearer secret-token-1") {
-          return new Response("unauthorized", {
-            status: 401,
-            headers: {
-              "www-authenticate":
-                `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
-            },
-          });
-        }
-        const mcp = new McpServer({ name: "protected", version: "1" });
-        mcp.registerTool("whoami", { description: "Says who" }, () => ({
-          content: [{ type: "text", text: "authorized" }],
-        }));
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-        await mcp.connect(transport);
-        return transport.handleRequest(request);
-      }
-    }
-    return new Response("not found", { status: 404 });
-  }, { hostname: "127.0.0.1", port: 0 });
-  return { url: `http://127.0.0.1:${server.port}/mcp`, seen, close: () => server.close() };
-}
-
-/** Plays the browser: follows the authorization URL to the loopback redirect. */
-async function browser(url: URL): Promise<void> {
-  const response = await fetch(url, { redirect: "manual" });
-  await response.body?.cancel();
-  const back = await fetch(response.headers.get("location")!);
-  await back.body?.cancel();
-}
+import { browser, startProtectedServer } from "./_oauth_fixture.ts";
 
 Deno.test("loginServer() stores tokens 0600 and the runtime calls the protected server with them (MCP-17)", async () => {
   const fixture = await startProtectedServer();
@@ -82,7 +12,11 @@ Deno.test("loginServer() stores tokens 0600 and the runtime calls the protected 
   try {
     assert.deepStrictEqual(await authStatus(config, store), "not_logged_in");
     await loginServer(config, { platform, home, show: browser });
-    assert.deepStrictEqual(fixture.seen, { authorize: 1, tokens: [`authorization_code ${fixture.url}`] });
+    assert.deepStrictEqual(fixture.seen, {
+      authorize: 1,
+      scopes: [null],
+      tokens: [`authorization_code ${fixture.url}`],
+    });
     assert.deepStrictEqual((await platform.fs.stat(store.file("prot")))!.mode & 0o777, 0o600);
     assert.deepStrictEqual(await authStatus(config, store), "oauth");
 
@@ -112,7 +46,7 @@ Deno.test("loginServer() refuses a resource that does not match the server URL b
       loginServer(serverConfigFromTable("prot", { url: fixture.url }), { platform, home, show: browser }),
       /does not match/,
     );
-    assert.deepStrictEqual(fixture.seen, { authorize: 0, tokens: [] });
+    assert.deepStrictEqual(fixture.seen, { authorize: 0, scopes: [], tokens: [] });
   } finally {
     await fixture.close();
   }

@@ -18,6 +18,7 @@ import {
   type McpRuntime,
   mcpServersFromConfig,
   noUiElicitationResponder,
+  openInBrowser,
   probeServer,
   readResourceOutput,
   type ResolvedCatalog,
@@ -48,7 +49,11 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
         platform: ctx.platform,
         home: loaded.paths.home,
         scopes: options.scopes ? String(options.scopes).split(",").filter(Boolean) : undefined,
-        show: (url) => void ctx.err(`Open this URL to authorize Trellis:\n${url.href}\n`),
+        show: (url) => {
+          ctx.err(`Open this URL to authorize Trellis:\n${url.href}\n`);
+          // Not awaited: the redirect may arrive while the opener is still running.
+          void openInBrowser(ctx.platform, url);
+        },
       }).catch((error) => {
         if (error instanceof TrellisError) throw error;
         throw new TrellisError(

@@ -67,11 +67,11 @@ export async function scanRoot(
           scan.truncated = true;
           break;
         }
-        const full = path.join(dir, entry.name);
-        if (entry.name === "SKILL.md" && entry.isFile) scan.candidates.push(candidate(full, listing));
+        if (entry.name === "SKILL.md" && entry.isFile) scan.candidates.push(candidate(dir, listing));
         else if (entry.isSymlink && followLinks) {
-          links.push({ path: full, depth: depth + 1, name: entry.name });
+          links.push({ path: childPath(dir, entry.name), depth: depth + 1, name: entry.name });
         } else if (entry.isDirectory && !entry.name.startsWith(".") && depth < SCAN_LIMITS.maxDepth) {
+          const full = childPath(dir, entry.name);
           if (!visited.has(full)) {
             visited.add(full);
             next.push({ dir: full, depth: depth + 1 });
@@ -122,12 +122,20 @@ async function followSymlinks(
   }
 }
 
-function candidate(file: string, listing: DirEntry[]): SkillCandidate {
-  const dir = path.dirname(file);
+function candidate(dir: string, listing: DirEntry[]): SkillCandidate {
+  const file = childPath(dir, "SKILL.md");
   const agents = listing.find((e) => (e.isDirectory || e.isSymlink) && e.name.toLowerCase() === "agents");
   return agents
     ? { path: file, dir, openAiYaml: path.join(dir, agents.name, "openai.yaml") }
     : { path: file, dir };
+}
+
+/**
+ * `path.join` for a canonical directory and one name from its listing, which holds no separator and
+ * is never `.` or `..`: nothing to normalise, and join's normalisation is the scan's main JS cost.
+ */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 /** For a symlinked SKILL.md the target's directory listing is unknown; try the usual spelling. */

@@ -39,8 +39,13 @@ export function frontmatterClosedIn(prefix: string): boolean {
   return split.ok;
 }
 
+/** Whitespace other than a single inner space: a run, a leading or trailing one, or a tab/newline/etc. */
+const NEEDS_SANITIZING = /[^\S ]| {2}|^ | $/;
+
 /** Whitespace runs become one space; leading and trailing whitespace goes. */
 export function sanitizeSingleLine(value: string): string {
+  // Most values are already clean; skip the split/join (and its garbage) for them.
+  if (!NEEDS_SANITIZING.test(value)) return value;
   return value.split(/\s+/).filter((part) => part !== "").join(" ");
 }
 

@@ -121,3 +121,26 @@ Deno.test("parseSkillText() loads frontmatter fuzzed with extra keys and unquote
     { numRuns: 300 },
   );
 });
+
+Deno.test("sanitizeSingleLine() equals the split-and-join definition for any whitespace mix (SK-5, property)", () => {
+  const piece = fc.constantFrom(
+    "a",
+    "b c",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\u00a0",
+    "\u2028",
+    "\ufeff",
+    "x:y",
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 10 }).map((p) => p.join("")), (value) => {
+      const reference = value.split(/\s+/).filter((part) => part !== "").join(" ");
+      assert.deepStrictEqual(sanitizeSingleLine(value), reference);
+    }),
+    { numRuns: 500 },
+  );
+});

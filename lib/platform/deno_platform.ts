@@ -44,6 +44,8 @@ export const denoPlatform: Platform = {
   // Deno's native calls are measurably faster than node:fs for the two that skill discovery hammers.
   fs: {
     ...nodeFileSystem,
+    readFile: (path) => D.readFile(path),
+    copyFile: (from, to) => D.copyFile(from, to),
     async readDir(path) {
       const out = [];
       for await (const e of D.readDir(path)) {

@@ -46,6 +46,7 @@ export const denoPlatform: Platform = {
     ...nodeFileSystem,
     readFile: (path) => D.readFile(path),
     copyFile: (from, to) => D.copyFile(from, to),
+    writeFile: (path, data, options = {}) => D.writeFile(path, data, { mode: options.mode ?? 0o644 }),
     async readDir(path) {
       const out = [];
       for await (const e of D.readDir(path)) {

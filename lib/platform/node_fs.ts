@@ -53,6 +53,7 @@ export const nodeFileSystem: FileSystem = {
     }
   },
   writeTextFile: (path, data) => fsp.writeFile(path, data),
+  writeFile: (path, data, options = {}) => fsp.writeFile(path, data, { mode: options.mode ?? 0o644 }),
   appendTextFile: (path, data) => fsp.appendFile(path, data),
   async openAppend(path) {
     const handle = await fsp.open(path, "a");

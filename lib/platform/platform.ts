@@ -77,6 +77,8 @@ export interface FileSystem {
   /** Writes a temp file beside `path` then renames it over `path`: readers never see half a file. */
   writeFileAtomic(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
   writeTextFile(path: string, data: string): Promise<void>;
+  /** Writes bytes to a new or truncated file (not atomic: for files inside a staged directory). */
+  writeFile(path: string, data: Uint8Array, options?: { mode?: number }): Promise<void>;
   appendTextFile(path: string, data: string): Promise<void>;
   /** Opens `path` for appending (created if missing), for many small appends without reopening. */
   openAppend(path: string): Promise<AppendHandle>;

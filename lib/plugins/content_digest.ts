@@ -34,8 +34,12 @@ export function digestEntries(entries: TreeEntry[]): string {
   return `sha256:${hash.digest("hex")}`;
 }
 
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
 export async function hashFile(fs: FileSystem, file: string): Promise<string> {
-  return createHash("sha256").update(await fs.readFile(file)).digest("hex");
+  return sha256Hex(await fs.readFile(file));
 }
 
 /** Lists a tree without following symlinks; each dir's entries are visited in parallel batches. */

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
-import { digestEntries, hashFile, type TreeWalk, walkTree } from "./content_digest.ts";
+import { digestEntries, sha256Hex, type TreeWalk, walkTree } from "./content_digest.ts";
 
 export interface CopiedTree {
   digest: string;
@@ -11,7 +11,7 @@ export interface CopiedTree {
 
 /**
  * Copies regular files and directories only (a symlink in a bundle could point anywhere, so it is
- * never copied nor followed) and computes the content digest of what landed, from the copy itself.
+ * never copied nor followed) and computes the content digest of the bytes it writes.
  */
 export async function copyTree(fs: FileSystem, from: string, to: string): Promise<CopiedTree> {
   const walk: TreeWalk = await walkTree(fs, from, { hash: false });
@@ -22,9 +22,10 @@ export async function copyTree(fs: FileSystem, from: string, to: string): Promis
   for (let i = 0; i < files.length; i += 32) {
     await Promise.all(
       files.slice(i, i + 32).map(async (entry) => {
-        const target = path.join(to, entry.path);
-        await fs.copyFile(path.join(from, entry.path), target);
-        entry.sha256 = await hashFile(fs, target);
+        // Read once: the bytes hashed are exactly the bytes written (2 opens a file, not 5).
+        const bytes = await fs.readFile(path.join(from, entry.path));
+        entry.sha256 = sha256Hex(bytes);
+        await fs.writeFile(path.join(to, entry.path), bytes, { mode: entry.executable ? 0o755 : 0o644 });
       }),
     );
   }

@@ -212,3 +212,37 @@ Deno.test("SIGINT during a tool call aborts it, exits 130 and keeps call/output 
     await server.close();
   }
 });
+
+Deno.test("garbage and a stream dropped midway give turn.failed; the transcript stays resumable", async () => {
+  for (
+    const failure of [{ garbage: true }, { drop_after_events: 2, text: "a long answer that never ends" }]
+  ) {
+    const s = await setup();
+    const server = await startFixtureModelServer({
+      script: [{ tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }] }, failure, {
+        text: "recovered",
+      }],
+    });
+    try {
+      const flags = [
+        ...s.flags(server.url),
+        "-c",
+        "model_providers.fixture.request_max_retries=0",
+        "-c",
+        "model_providers.fixture.stream_max_retries=0",
+      ];
+      const run = await runTrellis(["exec", "--json", ...flags, "go"], { env: s.env, cwd: s.workspace });
+      assert.equal(run.code, 1, run.stderr);
+      const failed = events(run.stdout).find((e) => e.type === "turn.failed");
+      assert.match(failed?.error.message, /Cannot read the model stream/);
+      const resumed = await runTrellis(["exec", "resume", "--last", ...flags, "again"], {
+        env: s.env,
+        cwd: s.workspace,
+      });
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.equal(resumed.stdout, "recovered\n");
+    } finally {
+      await server.close();
+    }
+  }
+});

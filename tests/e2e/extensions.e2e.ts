@@ -134,6 +134,14 @@ Deno.test("PL-6…PL-10 a marketplace plugin installs, contributes its skill and
     "demo@test:hooks/hooks.json:pre_tool_use:0:0",
     "untrusted",
   ]]);
+  const servers = await runTrellis(["mcp", "list", "--json"], { env: s.env, cwd: s.workspace });
+  assert.equal(servers.code, 0, servers.stderr);
+  const echo = JSON.parse(servers.stdout).find((e: { name: string }) => e.name === "echo");
+  assert.deepEqual([echo?.tier, echo?.plugin, echo?.transport.args.at(-1)], [
+    "plugin",
+    "demo@test",
+    `${s.env.TRELLIS_HOME}/plugins/data/demo-test`,
+  ]);
   const server = await startFixtureModelServer({ script: [{ text: "ok" }] });
   try {
     const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "hi"], {

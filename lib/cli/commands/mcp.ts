@@ -27,6 +27,7 @@ import {
 } from "../../mcp/mod.ts";
 import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mod.ts";
 import { type CliContext, collect, withCommonOptions } from "../context.ts";
+import { pluginContributions } from "../plugin_contributions.ts";
 
 const NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -111,9 +112,10 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
 
 async function loadCatalog(ctx: CliContext, options: Record<string, unknown>) {
   const loaded = await ctx.loadConfig(options);
+  const { mcpServers } = await pluginContributions(ctx.platform, loaded);
   const { catalog, diagnostics } = await mcpServersFromConfig(loaded, {
     platform: ctx.platform,
-    pluginServers: [],
+    pluginServers: mcpServers,
   });
   for (const d of diagnostics) ctx.err(`${d.level === "error" ? "error" : "warning"}: ${d.message}\n`);
   return { loaded, catalog };

@@ -22,10 +22,8 @@ export interface HookPluginContext {
   dataDir: string;
 }
 
-/** One command handler as discovered and judged; the engine runs only `runnable` ones. */
-export interface HookHandlerInfo {
-  /** Stable state key: `<source>:<event_label>:<group>:<handler>` (HK-4). */
-  key: string;
+/** What a handler's trust hash covers (HK-3): changing any of these makes it `modified`. */
+export interface HandlerIdentity {
   event: HookEventName;
   /** The group's matcher as written (absent for events that ignore matchers). */
   matcher?: string;
@@ -35,13 +33,23 @@ export interface HookHandlerInfo {
   statusMessage?: string;
   /** `on_failure = "block"`: a failed run blocks instead of silently allowing. */
   onFailure: "ignore" | "block";
+}
+
+/** A command handler as declared in a source, before trust and state are applied. */
+export interface DeclaredHandler extends HandlerIdentity {
+  /** Stable state key: `<source>:<event_label>:<group>:<handler>` (HK-4). */
+  key: string;
+  groupIndex: number;
+  handlerIndex: number;
+}
+
+/** One command handler as discovered and judged; the engine runs only `runnable` ones. */
+export interface HookHandlerInfo extends DeclaredHandler {
   /** Absolute file, `-c`, or for plugins the plugin-relative path. */
   sourcePath: string;
   sourceKind: HookSourceKind;
   managed: boolean;
   plugin?: HookPluginContext;
-  groupIndex: number;
-  handlerIndex: number;
   /** Position across all sources: managed → system → user → project → session → plugins. */
   displayOrder: number;
   /** `sha256:<hex>` of the normalized identity. */

@@ -4,7 +4,8 @@ import { type Diagnostic, warning } from "../shared/mod.ts";
 import type { HookHandlerInfo, HookSource, TrustStatus } from "./hook_handler.ts";
 import { discoverHookSources } from "./hook_sources.ts";
 import { type HookStateEntry, readHookState } from "./hook_state.ts";
-import { type DeclaredHandler, parseHookSource } from "./parse_source.ts";
+import type { DeclaredHandler } from "./hook_handler.ts";
+import { parseHookSource } from "./parse_source.ts";
 import { hookTrustHash } from "./trust_hash.ts";
 
 /** One plugin's hook file or inline manifest hooks, produced by the plugins subsystem. */

@@ -26,7 +26,14 @@
  */
 export { loadHooks, trustStatus } from "./load_hooks.ts";
 export type { LoadedHooks, LoadHooksOptions, PluginHookSource } from "./load_hooks.ts";
-export type { HookHandlerInfo, HookPluginContext, HookSourceKind, TrustStatus } from "./hook_handler.ts";
+export type {
+  DeclaredHandler,
+  HandlerIdentity,
+  HookHandlerInfo,
+  HookPluginContext,
+  HookSourceKind,
+  TrustStatus,
+} from "./hook_handler.ts";
 export { createHookEngine } from "./hook_engine.ts";
 export type { HookEngine, HookEngineOptions } from "./hook_engine.ts";
 export type { HookRunEntry, HookRunRecord, HookRunStatus } from "./dispatcher.ts";

@@ -1,20 +1,7 @@
 import { type Diagnostic, warning } from "../shared/mod.ts";
 import { eventLabel, eventUsesMatcher, HOOK_EVENTS, type HookEventName, isHookEvent } from "./hook_events.ts";
-import type { HookSource } from "./hook_handler.ts";
+import type { DeclaredHandler, HookSource } from "./hook_handler.ts";
 import { compileMatcher } from "./matcher.ts";
-
-/** A command handler as declared, before trust and state are applied. */
-export interface DeclaredHandler {
-  key: string;
-  event: HookEventName;
-  matcher?: string;
-  command: string;
-  timeoutSec: number;
-  statusMessage?: string;
-  onFailure: "ignore" | "block";
-  groupIndex: number;
-  handlerIndex: number;
-}
 
 export const DEFAULT_TIMEOUT_SEC = 600;
 

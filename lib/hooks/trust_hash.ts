@@ -1,14 +1,6 @@
 import { createHash } from "node:crypto";
-import { eventLabel, type HookEventName } from "./hook_events.ts";
-
-export interface HashableHandler {
-  event: HookEventName;
-  matcher?: string;
-  command: string;
-  timeoutSec: number;
-  statusMessage?: string;
-  onFailure: "ignore" | "block";
-}
+import { eventLabel } from "./hook_events.ts";
+import type { HandlerIdentity } from "./hook_handler.ts";
 
 /**
  * Codex's `command_hook_hash`: `{event_name, matcher?, hooks:[{type, command, timeout, async,
@@ -17,7 +9,7 @@ export interface HashableHandler {
  * `onFailure` joins the identity only when set, so Codex-compatible hooks keep Codex's hash while
  * weakening a guard from "block" to "ignore" still needs a new review.
  */
-export function hookTrustHash(handler: HashableHandler): string {
+export function hookTrustHash(handler: HandlerIdentity): string {
   const normalized: Record<string, unknown> = {
     type: "command",
     command: handler.command,

@@ -21,6 +21,7 @@ const DEFAULT_STARTUP_GRACE_SEC = 5;
  */
 export class McpHolder {
   private runtime: McpRuntime | null = null;
+  private serverNames: string[] = [];
 
   constructor(
     private readonly options: {
@@ -39,6 +40,7 @@ export class McpHolder {
     const { platform, loaded, events } = this.options;
     const { catalog, diagnostics } = await mcpServersFromConfig(loaded, { platform, pluginServers });
     reportDiagnostics(events, diagnostics);
+    this.serverNames = catalog.servers.map((r) => r.config.name);
     const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;
     if (this.runtime) {
       // Best-effort (MCP-8): a failed refresh is a warning; servers it adds get the same grace.
@@ -99,8 +101,9 @@ export class McpHolder {
     return this.runtime.captureStep();
   }
 
+  /** Every enabled server of the resolved catalog: config, `.mcp.json` and plugins (SK-14 checks). */
   configuredServerNames(): string[] {
-    return Object.keys(this.options.loaded.config.mcp_servers ?? {});
+    return this.serverNames;
   }
 
   async shutdown(): Promise<void> {

@@ -101,26 +101,22 @@ async function withEvents(
 ): Promise<ToolResult> {
   const started = Date.now();
   ctx.emit({ type: "mcp.resource_operation", phase: "begin", server, operation });
-  try {
-    const output = JSON.stringify(await work());
+  const end = (error?: string) =>
     ctx.emit({
       type: "mcp.resource_operation",
       phase: "end",
       server,
       operation,
       duration_ms: Date.now() - started,
+      ...(error ? { error } : {}),
     });
+  try {
+    const output = JSON.stringify(await work());
+    end();
     return { output: truncateHeadTail(output, budgetBytes), status: "success" };
   } catch (error) {
     const message = `${operation} failed: ${(error as Error).message}`;
-    ctx.emit({
-      type: "mcp.resource_operation",
-      phase: "end",
-      server,
-      operation,
-      duration_ms: Date.now() - started,
-      error: message,
-    });
+    end(message);
     return { output: message, status: "error" };
   }
 }

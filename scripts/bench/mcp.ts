@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { runCli } from "../../lib/cli/mod.ts";
 import {
   createMcpRuntime,
+  type McpServerConfig,
   noUiElicitationResponder,
   resolveCatalog,
   serverConfigFromTable,
@@ -24,12 +25,9 @@ const EVERYTHING =
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function timeRuntime(count: number, home: string): Promise<number> {
-  const servers = Array.from(
-    { length: count },
-    (_, i) => serverConfigFromTable(`s${i}`, { command: "perl", args: [SLOW, "1000"] }),
-  );
-  const runtime = createMcpRuntime({
+/** A runtime over config-tier servers, as the app builds it, without UI or events. */
+function benchRuntime(servers: McpServerConfig[], home: string) {
+  return createMcpRuntime({
     platform,
     catalog: resolveCatalog(servers.map((config) => ({ tier: "config", source: "bench", config }))),
     events: () => {},
@@ -38,6 +36,14 @@ async function timeRuntime(count: number, home: string): Promise<number> {
     elicitation: noUiElicitationResponder,
     approvalPolicy: "on-request",
   });
+}
+
+async function timeRuntime(count: number, home: string): Promise<number> {
+  const servers = Array.from(
+    { length: count },
+    (_, i) => serverConfigFromTable(`s${i}`, { command: "perl", args: [SLOW, "1000"] }),
+  );
+  const runtime = benchRuntime(servers, home);
   const started = performance.now();
   runtime.start();
   await runtime.awaitStartup({ graceMs: 60_000 });
@@ -136,15 +142,7 @@ async function mcpTools(home: string): Promise<BenchRow[]> {
 
 async function callOverhead(home: string): Promise<BenchRow[]> {
   const config = serverConfigFromTable("echo", { command: "perl", args: [SLOW, "0"] });
-  const runtime = createMcpRuntime({
-    platform,
-    catalog: resolveCatalog([{ tier: "config", source: "bench", config }]),
-    events: () => {},
-    cwd: home,
-    home,
-    elicitation: noUiElicitationResponder,
-    approvalPolicy: "on-request",
-  });
+  const runtime = benchRuntime([config], home);
   runtime.start();
   await runtime.awaitStartup({ graceMs: 30_000 });
   const step = runtime.captureStep();
@@ -195,15 +193,7 @@ const FIXTURE = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url
 /** Issue 7: a 120 s tool reporting progress every 5 s must finish under a 60 s tool timeout. */
 async function longCall(home: string): Promise<BenchRow[]> {
   const config = serverConfigFromTable("long", { command: "node", args: [FIXTURE], tool_timeout_sec: 60 });
-  const runtime = createMcpRuntime({
-    platform,
-    catalog: resolveCatalog([{ tier: "config", source: "bench", config }]),
-    events: () => {},
-    cwd: home,
-    home,
-    elicitation: noUiElicitationResponder,
-    approvalPolicy: "on-request",
-  });
+  const runtime = benchRuntime([config], home);
   runtime.start();
   try {
     await runtime.awaitStartup({ graceMs: 30_000 });

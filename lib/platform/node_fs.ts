@@ -1,8 +1,9 @@
 import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import process from "node:process";
+import * as nodeFs from "node:fs";
 import type { Stats } from "node:fs";
-import type { DirEntry, FileInfo, FileSystem } from "./platform.ts";
+import type { DirEntry, FileInfo, FileSystem, SyncFileSystem } from "./platform.ts";
 
 // Both runtimes implement node:fs/promises natively, so one file system serves Deno and Bun.
 
@@ -24,7 +25,36 @@ function isNotFound(error: unknown): boolean {
 
 let tempCounter = 0;
 
+function toDirEntry(e: nodeFs.Dirent): DirEntry {
+  return { name: e.name, isFile: e.isFile(), isDirectory: e.isDirectory(), isSymlink: e.isSymbolicLink() };
+}
+
+const nodeSyncFileSystem: SyncFileSystem = {
+  readFile: (path) => new Uint8Array(nodeFs.readFileSync(path)),
+  readFilePrefix(path, maxBytes) {
+    const fd = nodeFs.openSync(path, "r");
+    try {
+      const buffer = new Uint8Array(maxBytes);
+      return buffer.subarray(0, nodeFs.readSync(fd, buffer, 0, maxBytes, 0));
+    } finally {
+      nodeFs.closeSync(fd);
+    }
+  },
+  writeFile: (path, data, options = {}) => nodeFs.writeFileSync(path, data, { mode: options.mode ?? 0o644 }),
+  lstat(path) {
+    try {
+      return toInfo(nodeFs.lstatSync(path));
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  },
+  readDir: (path) => nodeFs.readdirSync(path, { withFileTypes: true }).map(toDirEntry),
+  mkdir: (path) => void nodeFs.mkdirSync(path, { recursive: true }),
+};
+
 export const nodeFileSystem: FileSystem = {
+  sync: nodeSyncFileSystem,
   readTextFile: (path) => fsp.readFile(path, "utf8"),
   readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
   async readFilePrefix(path, maxBytes) {
@@ -82,13 +112,7 @@ export const nodeFileSystem: FileSystem = {
   },
   realPath: (path) => fsp.realpath(path),
   async readDir(path) {
-    const entries = await fsp.readdir(path, { withFileTypes: true });
-    return entries.map((e): DirEntry => ({
-      name: e.name,
-      isFile: e.isFile(),
-      isDirectory: e.isDirectory(),
-      isSymlink: e.isSymbolicLink(),
-    }));
+    return (await fsp.readdir(path, { withFileTypes: true })).map(toDirEntry);
   },
   mkdir: async (path) => {
     await fsp.mkdir(path, { recursive: true });

@@ -69,7 +69,23 @@ export interface AppendHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Blocking calls for bulk passes over many small files (a plugin store copy, a skill tree scan),
+ * where a promise per call costs more than the system call behind it. They hold the event loop, so
+ * they suit short passes that nothing else waits on.
+ */
+export interface SyncFileSystem {
+  readFile(path: string): Uint8Array;
+  /** Reads at most `maxBytes` from the start of the file. */
+  readFilePrefix(path: string, maxBytes: number): Uint8Array;
+  writeFile(path: string, data: Uint8Array, options?: { mode?: number }): void;
+  lstat(path: string): FileInfo | null;
+  readDir(path: string): DirEntry[];
+  mkdir(path: string): void;
+}
+
 export interface FileSystem {
+  readonly sync: SyncFileSystem;
   readTextFile(path: string): Promise<string>;
   readFile(path: string): Promise<Uint8Array>;
   /** Reads at most `maxBytes` from the start of the file. */

@@ -4,13 +4,7 @@
  */
 import { loadConfig } from "../../lib/config/mod.ts";
 import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
-import {
-  installById,
-  loadPlugins,
-  parsePluginId,
-  storeLayout,
-  uninstallPlugin,
-} from "../../lib/plugins/mod.ts";
+import { installById, loadPlugins, storeLayout } from "../../lib/plugins/mod.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
 
@@ -73,20 +67,26 @@ export async function bench(): Promise<BenchRow[]> {
     const env: Record<string, string> = { HOME: `${root}/home`, TRELLIS_HOME: home };
     const config = () => loadConfig(platform.fs, { cwd: root, env: (n) => env[n] });
 
-    // Alternate the two, each after deleting its previous copy, so both meet the same file-system
-    // history (on this ext4, creating files right after deleting many is what dominates both).
+    // Alternate the two, each into a fresh directory: this disk is mounted with `discard`, so a
+    // mass delete right before a measurement (of the previous round's copy) would dominate both.
     const cpTimes: number[] = [];
     const installTimes: number[] = [];
+    // Each measurement starts with nothing left to write back, so neither pays for the other's.
+    const settle = () => runCommand(platform, { cmd: ["sync"], env: childEnv(platform.envAll()) });
     for (let round = 0; round < 7; round++) {
-      await platform.fs.remove(`${root}/cp`, { recursive: true });
+      await settle();
       let t = performance.now();
       await runCommand(platform, {
-        cmd: ["cp", "-r", `${market}/plugins/big`, `${root}/cp`],
+        cmd: ["cp", "-r", `${market}/plugins/big`, `${root}/cp${round}`],
         env: childEnv(platform.envAll()),
       });
       cpTimes.push(performance.now() - t);
-      await uninstallPlugin(platform.fs, storeLayout(home), parsePluginId("big@bench")!);
-      const loaded = await config();
+      const roundHome = `${root}/home${round}/.trellis`;
+      await platform.fs.mkdir(roundHome);
+      await platform.fs.copyFile(`${home}/config.toml`, `${roundHome}/config.toml`);
+      const roundEnv: Record<string, string> = { HOME: `${root}/home${round}`, TRELLIS_HOME: roundHome };
+      const loaded = await loadConfig(platform.fs, { cwd: root, env: (n) => roundEnv[n] });
+      await settle();
       t = performance.now();
       await installById({ platform, loaded, id: "big@bench" });
       installTimes.push(performance.now() - t);

@@ -25,6 +25,16 @@ for (let i = 0; i < 40 && !events.some((p) => p.endsWith("watched.txt")); i++) {
 }
 watcher.close();
 const listing = (await platform.fs.readDir(dir)).map((e) => e.name).sort();
+const sync = platform.fs.sync;
+sync.mkdir(`${dir}/s/t`);
+sync.writeFile(`${dir}/s/t/x.sh`, new TextEncoder().encode("#!/bin/sh\n"), { mode: 0o755 });
+const syncFacet = {
+  listing: sync.readDir(`${dir}/s/t`).map((e) => [e.name, e.isFile, e.isDirectory, e.isSymlink]),
+  text: new TextDecoder().decode(sync.readFile(`${dir}/s/t/x.sh`)),
+  prefix: new TextDecoder().decode(sync.readFilePrefix(`${dir}/s/t/x.sh`, 3)),
+  executable: ((sync.lstat(`${dir}/s/t/x.sh`)?.mode ?? 0) & 0o111) !== 0,
+  missing: sync.lstat(`${dir}/nope`),
+};
 await platform.fs.remove(dir, { recursive: true });
 console.log(JSON.stringify({
   runtime: platform.runtime,
@@ -32,4 +42,5 @@ console.log(JSON.stringify({
   timeout: { timedOut: timeout.timedOut, fast: timeoutMs < 5_000 },
   file: listing,
   watched: events.some((p) => p.endsWith("watched.txt")),
+  sync: syncFacet,
 }));

@@ -20,9 +20,16 @@ const expected = (runtime: string) => ({
   timeout: { timedOut: true, fast: true },
   file: ["f.txt", "watched.txt"],
   watched: true,
+  sync: {
+    listing: [["x.sh", true, false, false]],
+    text: "#!/bin/sh\n",
+    prefix: "#!/",
+    executable: true,
+    missing: null,
+  },
 });
 
-Deno.test("platform (Deno): allow-listed env, piped stdio, group-killing timeout, atomic writes, native watcher", async () => {
+Deno.test("platform (Deno): allow-listed env, piped stdio, group-killing timeout, atomic writes, native watcher, blocking fs facet", async () => {
   assert.deepEqual(await probe([platform.execPath(), "run", "-A"]), expected("deno"));
 });
 

@@ -50,7 +50,7 @@ export async function scanRoot(
       level = level.slice(0, SCAN_LIMITS.maxDirs - scan.dirsScanned);
       lastLevel = true;
     }
-    const listings = await boundedMap(level, SCAN_LIMITS.concurrency, (item) => listDir(fs, item.dir));
+    const listings = level.map((item) => listDir(fs, item.dir));
     scan.dirsScanned += level.length;
     const next: Level = [];
     const links: { path: string; depth: number; name: string }[] = [];
@@ -143,9 +143,9 @@ function agentsYaml(dir: string): string {
   return path.join(dir, "agents", "openai.yaml");
 }
 
-async function listDir(fs: FileSystem, dir: string): Promise<DirEntry[] | { error: string }> {
+function listDir(fs: FileSystem, dir: string): DirEntry[] | { error: string } {
   try {
-    const entries = await fs.readDir(dir);
+    const entries = fs.sync.readDir(dir);
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     return { error: (error as { code?: string }).code ?? (error as Error).message };

@@ -26,7 +26,7 @@ export async function loadSkill(
 ): Promise<SkillLoad> {
   let text: string;
   try {
-    text = await readFrontmatterText(fs, found.path);
+    text = readFrontmatterText(fs, found.path);
   } catch (error) {
     return { ok: false, error: `failed to read file: ${describe(error)}`, warnings: [] };
   }
@@ -55,11 +55,11 @@ export async function loadSkill(
   return { ok: true, skill, warnings: extras?.warnings ?? [] };
 }
 
-async function readFrontmatterText(fs: FileSystem, file: string): Promise<string> {
-  const prefix = await fs.readFilePrefix(file, FRONTMATTER_PREFIX_BYTES);
+function readFrontmatterText(fs: FileSystem, file: string): string {
+  const prefix = fs.sync.readFilePrefix(file, FRONTMATTER_PREFIX_BYTES);
   const text = decoder.decode(prefix);
   if (prefix.length < FRONTMATTER_PREFIX_BYTES || frontmatterClosedIn(text)) return text;
-  return decoder.decode(await fs.readFilePrefix(file, MAX_FRONTMATTER_BYTES));
+  return decoder.decode(fs.sync.readFilePrefix(file, MAX_FRONTMATTER_BYTES));
 }
 
 async function readOpenAiYaml(fs: FileSystem, file: string, skillDir: string) {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { digestHex } from "../platform/mod.ts";
 import { eventLabel } from "./hook_events.ts";
 import type { HandlerIdentity } from "./hook_handler.ts";
 
@@ -20,7 +20,7 @@ export function hookTrustHash(handler: HandlerIdentity): string {
   if (handler.onFailure === "block") normalized.onFailure = "block";
   const identity: Record<string, unknown> = { event_name: eventLabel(handler.event), hooks: [normalized] };
   if (handler.matcher !== undefined) identity.matcher = handler.matcher;
-  const digest = createHash("sha256").update(canonicalJson(identity)).digest("hex");
+  const digest = digestHex("sha256", canonicalJson(identity));
   return `sha256:${digest}`;
 }
 

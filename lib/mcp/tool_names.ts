@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { digestHex } from "../platform/mod.ts";
 
 export const MAX_TOOL_NAME_BYTES = 64;
 const HASH_CHARS = 12;
@@ -15,7 +15,7 @@ export function sanitizeNamePart(text: string): string {
 }
 
 function shortHash(input: string): string {
-  return createHash("sha1").update(input).digest("hex").slice(0, HASH_CHARS);
+  return digestHex("sha1", input).slice(0, HASH_CHARS);
 }
 
 const identityKey = (t: RawToolIdentity) => `${t.server}\0${t.tool}`;

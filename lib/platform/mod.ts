@@ -28,6 +28,7 @@ export type {
   WatchEvent,
 } from "./platform.ts";
 export { childEnv, DEFAULT_INHERITED_ENV } from "./child_env.ts";
+export { digestHex } from "./digest.ts";
 export { runCommand } from "./run_command.ts";
 export type { CommandResult } from "./run_command.ts";
 export {

@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import * as path from "node:path";
-import type { FileSystem } from "../platform/mod.ts";
+import { digestHex, type FileSystem } from "../platform/mod.ts";
 
 /**
  * Content digest of a plugin bundle: sha256 over the sorted file tree (relative path, kind,
@@ -27,15 +26,12 @@ export interface TreeWalk {
 
 export function digestEntries(entries: TreeEntry[]): string {
   const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const hash = createHash("sha256");
-  for (const e of sorted) {
-    hash.update(`${e.kind} ${e.executable ? "x" : "-"} ${e.sha256 ?? ""} ${e.path}\n`);
-  }
-  return `sha256:${hash.digest("hex")}`;
+  const lines = sorted.map((e) => `${e.kind} ${e.executable ? "x" : "-"} ${e.sha256 ?? ""} ${e.path}\n`);
+  return `sha256:${digestHex("sha256", lines.join(""))}`;
 }
 
 export function sha256Hex(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  return digestHex("sha256", bytes);
 }
 
 export async function hashFile(fs: FileSystem, file: string): Promise<string> {

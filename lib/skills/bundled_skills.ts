@@ -1,12 +1,11 @@
 import * as path from "node:path";
-import { createHash } from "node:crypto";
-import type { FileSystem } from "../platform/mod.ts";
+import { digestHex, type FileSystem } from "../platform/mod.ts";
 import { BUNDLED_SKILLS } from "./bundled_skill_files.ts";
 
 const MARKER = ".bundled-version";
 
 /** Fingerprint of the embedded skills: materialisation is skipped while the marker matches it. */
-export const BUNDLED_FINGERPRINT = createHash("sha256").update(JSON.stringify(BUNDLED_SKILLS)).digest("hex");
+export const BUNDLED_FINGERPRINT = digestHex("sha256", JSON.stringify(BUNDLED_SKILLS));
 
 /**
  * Writes the bundled skills under `dir` (temp file + rename per file) unless the marker says this

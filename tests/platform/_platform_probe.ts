@@ -2,7 +2,7 @@
  * Exercises the platform layer on whichever runtime runs it and prints what it saw as JSON.
  * platform_test.ts runs it under Bun, so the Bun implementation is tested with real processes.
  */
-import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
+import { childEnv, digestHex, platform, runCommand } from "../../lib/platform/mod.ts";
 
 const dir = await platform.fs.makeTempDir("trellis-probe-");
 const env = childEnv({ ...platform.envAll(), TRELLIS_PROBE_SECRET: "leak" });
@@ -43,4 +43,5 @@ console.log(JSON.stringify({
   file: listing,
   watched: events.some((p) => p.endsWith("watched.txt")),
   sync: syncFacet,
+  digest: [digestHex("sha1", "abc"), digestHex("sha256", new Uint8Array([1, 2]))],
 }));

@@ -18,8 +18,8 @@ export { dirsBetween, resolvePaths } from "./paths.ts";
 export type { TrellisPaths } from "./paths.ts";
 export { parseOverride, splitKeyPath } from "./overrides.ts";
 export { BUILT_IN_DEFAULTS, BUILT_IN_PROVIDERS } from "./defaults.ts";
-export { configSchema } from "./schema/mod.ts";
-export type { TrellisConfig } from "./schema/mod.ts";
+export { parseConfigTable } from "./schema/mod.ts";
+export type { ConfigTableResult, TrellisConfig } from "./schema/mod.ts";
 export { findKeyLine, validateLayer } from "./validate.ts";
 export { formatKeyPath, isTable } from "./merge.ts";
 export {

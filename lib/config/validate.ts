@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type Diagnostic, UsageError, warning } from "../shared/mod.ts";
-import { configSchema, type TrellisConfig } from "./schema/mod.ts";
+import { parseConfigTable, type TrellisConfig } from "./schema/mod.ts";
 import { formatKeyPath, isTable } from "./merge.ts";
 import { splitKeyPath } from "./overrides.ts";
 
@@ -16,10 +16,10 @@ export function validateLayer(
   const diagnostics: Diagnostic[] = [];
   let table = raw;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const result = configSchema.safeParse(table);
+    const result = parseConfigTable(table);
     if (result.success) return { value: result.data, diagnostics };
-    const unknown = result.error.issues.filter((i) => i.code === "unrecognized_keys");
-    const other = result.error.issues.filter((i) => i.code !== "unrecognized_keys");
+    const unknown = result.issues.filter((i) => i.code === "unrecognized_keys");
+    const other = result.issues.filter((i) => i.code !== "unrecognized_keys");
     if (other.length > 0) throw layerError(other, where);
     table = structuredClone(table);
     for (const issue of unknown) {

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { configSchema, isTable, type LoadedConfig } from "../config/mod.ts";
+import { isTable, type LoadedConfig, parseConfigTable } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, errorDiagnostic } from "../shared/mod.ts";
 import { type McpRegistration, resolveCatalog, type ResolvedCatalog } from "./catalog.ts";
@@ -90,9 +90,9 @@ function pluginRegistration(
   const source = `plugin:${server.pluginId}`;
   const raw = expandPluginRoot(server.config, server.pluginRoot);
   const merged = { ...(isTable(raw) ? raw : {}), ...dropUndefined(override ?? {}) };
-  const parsed = configSchema.safeParse({ mcp_servers: { [server.name]: merged } });
+  const parsed = parseConfigTable({ mcp_servers: { [server.name]: merged } });
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = parsed.issues[0];
     const field = issue.path.slice(2).join(".");
     return {
       error: errorDiagnostic(

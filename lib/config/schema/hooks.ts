@@ -7,12 +7,13 @@ import { z } from "zod";
  * them per source and per entry, so one malformed group is a warning there, never a config error
  * that stops every command.
  */
-export const hooksSchema = z.looseObject({
-  /** Read Claude Code's `hooks` from `.claude/settings*.json` and `~/.claude/settings.json`. */
-  claude_code: z.boolean().optional(),
-  state: z.record(z.string(), z.unknown()).optional(),
-});
+const hooksSchema = () =>
+  z.looseObject({
+    /** Read Claude Code's `hooks` from `.claude/settings*.json` and `~/.claude/settings.json`. */
+    claude_code: z.boolean().optional(),
+    state: z.record(z.string(), z.unknown()).optional(),
+  });
 
-export const hooksShape = {
-  hooks: hooksSchema.optional(),
+export const hooksSections = {
+  hooks: hooksSchema,
 };

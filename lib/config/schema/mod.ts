@@ -1,24 +1,66 @@
 import { z } from "zod";
-import { coreShape } from "./core.ts";
-import { hooksShape } from "./hooks.ts";
-import { mcpShape } from "./mcp_servers.ts";
-import { pluginsShape } from "./plugins.ts";
-import { skillsShape } from "./skills.ts";
+import { coreSections } from "./core.ts";
+import { hooksSections } from "./hooks.ts";
+import { mcpSections } from "./mcp_servers.ts";
+import { pluginsSections } from "./plugins.ts";
+import { skillsSections } from "./skills.ts";
+
+const SECTIONS = {
+  ...coreSections,
+  ...mcpSections,
+  ...skillsSections,
+  ...hooksSections,
+  ...pluginsSections,
+};
+type Sections = typeof SECTIONS;
 
 /**
  * One config layer (or the merged result). Every key is optional here; defaults live in
  * `defaults.ts` so a layer's errors name only what that file wrote.
  */
-// Zod compiles a fast path per object schema with `new Function` on first parse; a CLI run parses
-// each schema a few times, so compiling costs more than it saves (exec -3 ms).
-z.config({ jitless: true });
+export type TrellisConfig = { [K in keyof Sections]?: z.output<ReturnType<Sections[K]>> };
 
-export const configSchema = z.strictObject({
-  ...coreShape,
-  ...mcpShape,
-  ...skillsShape,
-  ...hooksShape,
-  ...pluginsShape,
-});
+export type ConfigTableResult =
+  | { success: true; data: TrellisConfig }
+  | { success: false; issues: z.core.$ZodIssue[] };
 
-export type TrellisConfig = z.infer<typeof configSchema>;
+const built = new Map<string, z.ZodType>();
+
+function sectionSchema(key: string): z.ZodType | undefined {
+  if (!Object.hasOwn(SECTIONS, key)) return undefined;
+  let schema = built.get(key);
+  if (!schema) built.set(key, schema = SECTIONS[key as keyof Sections]());
+  return schema;
+}
+
+/**
+ * Validates a config table key by key, each section's schema built the first time a layer sets it.
+ * Issues read as one strict object's would: paths from the top, unknown top-level keys as one
+ * `unrecognized_keys` issue.
+ */
+export function parseConfigTable(table: Record<string, unknown>): ConfigTableResult {
+  const data: Record<string, unknown> = {};
+  const issues: z.core.$ZodIssue[] = [];
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(table)) {
+    if (value === undefined) continue;
+    const schema = sectionSchema(key);
+    if (!schema) {
+      unknown.push(key);
+      continue;
+    }
+    const result = schema.safeParse(value);
+    if (result.success) data[key] = result.data;
+    else issues.push(...result.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })));
+  }
+  if (unknown.length > 0) {
+    issues.push({
+      code: "unrecognized_keys",
+      keys: unknown,
+      path: [],
+      input: table,
+      message: `Unrecognized key${unknown.length > 1 ? "s" : ""}: ${unknown.map((k) => `"${k}"`).join(", ")}`,
+    });
+  }
+  return issues.length > 0 ? { success: false, issues } : { success: true, data: data as TrellisConfig };
+}

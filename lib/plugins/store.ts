@@ -49,7 +49,7 @@ export async function activeVersion(
   id: PluginId,
 ): Promise<ActiveVersion | null> {
   const versions = await installedVersions(fs, layout, id);
-  const version = pickActiveVersion([...versions.keys()]);
+  const version = await pickActiveVersion([...versions.keys()]);
   return version ? { version, root: versions.get(version)! } : null;
 }
 

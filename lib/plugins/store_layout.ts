@@ -1,5 +1,4 @@
 import * as path from "node:path";
-import semver from "semver";
 import type { PluginId } from "./plugin_id.ts";
 import { isValidVersionSegment } from "./plugin_id.ts";
 
@@ -42,11 +41,20 @@ export function pluginDataDir(layout: StoreLayout, id: PluginId): string {
   return path.join(layout.dataDir, `${id.plugin}-${id.marketplace}`);
 }
 
+type Semver = typeof import("semver");
+let semverModule: Promise<Semver> | undefined;
+
+/** semver is loaded on first comparison: a plugin usually has one version, and loading costs ~3 ms. */
+function loadSemver(): Promise<Semver> {
+  return semverModule ??= import("semver").then((m) => (m.default ?? m) as Semver);
+}
+
 /** `local` wins; then the highest by semver (1.10.0 > 1.9.0); semver beats non-semver; then text. */
-export function compareVersions(a: string, b: string): number {
+export async function compareVersions(a: string, b: string): Promise<number> {
   if (a === b) return 0;
   if (a === "local") return 1;
   if (b === "local") return -1;
+  const semver = await loadSemver();
   const va = semver.valid(a);
   const vb = semver.valid(b);
   if (va && vb) return semver.compare(va, vb);
@@ -55,8 +63,9 @@ export function compareVersions(a: string, b: string): number {
   return a < b ? -1 : 1;
 }
 
-export function pickActiveVersion(versions: string[]): string | null {
+export async function pickActiveVersion(versions: string[]): Promise<string | null> {
   const valid = versions.filter(isValidVersionSegment);
-  if (valid.length === 0) return null;
-  return valid.reduce((best, v) => (compareVersions(v, best) > 0 ? v : best));
+  let best: string | null = valid[0] ?? null;
+  for (const v of valid.slice(1)) if (await compareVersions(v, best!) > 0) best = v;
+  return best;
 }

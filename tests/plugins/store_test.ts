@@ -10,12 +10,12 @@ import {
 } from "../../lib/plugins/mod.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
 
-Deno.test("pickActiveVersion() prefers local, then the highest by semver (PL-7)", () => {
-  assert.equal(pickActiveVersion(["local", "2.0.0"]), "local");
-  assert.equal(pickActiveVersion(["1.9.0", "1.10.0"]), "1.10.0");
-  assert.equal(pickActiveVersion(["1.0.0-beta", "1.0.0", "weird"]), "1.0.0");
-  assert.equal(pickActiveVersion(["..", "."]), null);
-  assert.equal(compareVersions("2.0.0", "10.0.0") < 0, true);
+Deno.test("pickActiveVersion() prefers local, then the highest by semver (PL-7)", async () => {
+  assert.equal(await pickActiveVersion(["local", "2.0.0"]), "local");
+  assert.equal(await pickActiveVersion(["1.9.0", "1.10.0"]), "1.10.0");
+  assert.equal(await pickActiveVersion(["1.0.0-beta", "1.0.0", "weird"]), "1.0.0");
+  assert.equal(await pickActiveVersion(["..", "."]), null);
+  assert.equal(await compareVersions("2.0.0", "10.0.0") < 0, true);
 });
 
 Deno.test("parsePluginId() splits on the last @ and validates both segments (PL-5)", () => {

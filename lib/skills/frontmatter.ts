@@ -1,5 +1,5 @@
-import { parse as parseYaml } from "yaml";
 import { parseSimpleYaml } from "./simple_yaml.ts";
+import type { FullYamlParse } from "./yaml_parser.ts";
 
 /**
  * SKILL.md frontmatter, pure functions of the text: find the `---` block, parse it with a real YAML
@@ -49,23 +49,27 @@ export function sanitizeSingleLine(value: string): string {
   return value.split(/\s+/).filter((part) => part !== "").join(" ");
 }
 
-export type YamlParse = { ok: true; value: unknown } | { ok: false; error: string };
+/** `needsParser`: the fast path could not decide; call again with the full parser (yaml_parser.ts). */
+export type YamlParse =
+  | { ok: true; value: unknown }
+  | { ok: false; error: string; needsParser?: true };
 
 /** Parses frontmatter YAML; on failure retries once with unquoted scalars repaired. */
-export function parseFrontmatterYaml(yaml: string): YamlParse {
+export function parseFrontmatterYaml(yaml: string, parseYaml?: FullYamlParse): YamlParse {
   const simple = parseSimpleYaml(yaml);
   if (simple) return { ok: true, value: simple };
-  const first = tryParse(yaml);
+  if (!parseYaml) return { ok: false, error: "frontmatter needs the full YAML parser", needsParser: true };
+  const first = tryParse(yaml, parseYaml);
   if (first.ok) return first;
-  const repaired = repairUnquotedScalars(yaml);
+  const repaired = repairUnquotedScalars(yaml, parseYaml);
   if (repaired !== yaml) {
-    const second = tryParse(repaired);
+    const second = tryParse(repaired, parseYaml);
     if (second.ok) return second;
   }
   return { ok: false, error: `invalid YAML: ${first.error}` };
 }
 
-function tryParse(yaml: string): YamlParse {
+function tryParse(yaml: string, parseYaml: FullYamlParse): YamlParse {
   try {
     return { ok: true, value: parseYaml(yaml, { maxAliasCount: 50, logLevel: "error" }) };
   } catch (error) {
@@ -79,14 +83,14 @@ const KEY_VALUE = /^(\s*[A-Za-z0-9_.-]+:[ \t]+)(.*?)\s*$/;
  * Single-quotes the value of a `key: value` line when it is unquoted, contains `": "` or starts with
  * one of `[ { @ \``, and does not parse on its own. Block scalars and quoted values are left alone.
  */
-export function repairUnquotedScalars(yaml: string): string {
+export function repairUnquotedScalars(yaml: string, parseYaml: FullYamlParse): string {
   return yaml.split("\n").map((line) => {
     const m = KEY_VALUE.exec(line);
     if (!m) return line;
     const value = m[2];
     if (value === "" || /^['"|>]/.test(value)) return line;
     if (!value.includes(": ") && !/^[[{@`]/.test(value)) return line;
-    if (tryParse(line.trimStart()).ok) return line;
+    if (tryParse(line.trimStart(), parseYaml).ok) return line;
     return `${m[1]}'${value.replaceAll("'", "''")}'`;
   }).join("\n");
 }

@@ -44,6 +44,7 @@ export { parseSkillText } from "./skill_text.ts";
 export type { ParsedSkillText, SkillTextResult } from "./skill_text.ts";
 export { extractFrontmatter, sanitizeSingleLine } from "./frontmatter.ts";
 export { parseOpenAiYaml } from "./openai_yaml.ts";
+export { type FullYamlParse, loadYamlParser } from "./yaml_parser.ts";
 export type { OpenAiYaml } from "./openai_yaml.ts";
 export { parseSkillMentions } from "./mentions.ts";
 export type { SkillMentions } from "./mentions.ts";

@@ -1,6 +1,6 @@
 import * as path from "node:path";
-import { parse as parseYaml } from "yaml";
 import { sanitizeSingleLine } from "./frontmatter.ts";
+import type { FullYamlParse } from "./yaml_parser.ts";
 import type { SkillInterface, SkillPolicy, SkillToolDependency } from "./types.ts";
 
 /** What `agents/openai.yaml` adds to a skill (SK-6); every field is optional and dropped when bad. */
@@ -27,7 +27,11 @@ const DEPENDENCY_LIMITS: [keyof SkillToolDependency, number, boolean][] = [
 ];
 
 /** Fail-open parse: invalid YAML or fields give warnings, never an error for the skill. */
-export function parseOpenAiYaml(text: string, where: { file: string; skillDir: string }): OpenAiYaml {
+export function parseOpenAiYaml(
+  text: string,
+  where: { file: string; skillDir: string },
+  parseYaml: FullYamlParse,
+): OpenAiYaml {
   let raw: unknown;
   try {
     raw = parseYaml(text, { maxAliasCount: 50, logLevel: "error" });

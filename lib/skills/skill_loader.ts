@@ -3,6 +3,7 @@ import type { FileSystem } from "../platform/mod.ts";
 import { frontmatterClosedIn } from "./frontmatter.ts";
 import { parseOpenAiYaml } from "./openai_yaml.ts";
 import { parseSkillText } from "./skill_text.ts";
+import { loadYamlParser } from "./yaml_parser.ts";
 import type { SkillCandidate } from "./discovery.ts";
 import type { SkillMetadata, SkillRootSpec } from "./types.ts";
 
@@ -30,10 +31,9 @@ export async function loadSkill(
   } catch (error) {
     return { ok: false, error: `failed to read file: ${describe(error)}`, warnings: [] };
   }
-  const parsed = parseSkillText(text, {
-    dirName: path.basename(found.dir),
-    namespace: root.plugin?.namespace,
-  });
+  const where = { dirName: path.basename(found.dir), namespace: root.plugin?.namespace };
+  let parsed = parseSkillText(text, where);
+  if (!parsed.ok && parsed.needsParser) parsed = parseSkillText(text, where, await loadYamlParser());
   if (!parsed.ok) return { ok: false, error: parsed.error, warnings: [] };
   const extras = found.openAiYaml ? await readOpenAiYaml(fs, found.openAiYaml, found.dir) : null;
   const { disableModelInvocation, ...fields } = parsed.value;
@@ -71,7 +71,7 @@ async function readOpenAiYaml(fs: FileSystem, file: string, skillDir: string) {
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     return { warnings: [`Ignored ${file}: ${describe(error)}`] };
   }
-  return parseOpenAiYaml(decoder.decode(bytes), { file, skillDir });
+  return parseOpenAiYaml(decoder.decode(bytes), { file, skillDir }, await loadYamlParser());
 }
 
 function describe(error: unknown): string {

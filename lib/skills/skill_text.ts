@@ -1,4 +1,5 @@
 import { extractFrontmatter, parseFrontmatterYaml, sanitizeSingleLine } from "./frontmatter.ts";
+import type { FullYamlParse } from "./yaml_parser.ts";
 import type { SkillExtraFields } from "./types.ts";
 
 /** SKILL.md limits (SK-5), in characters. */
@@ -16,19 +17,24 @@ export interface ParsedSkillText {
   extra: SkillExtraFields;
 }
 
-export type SkillTextResult = { ok: true; value: ParsedSkillText } | { ok: false; error: string };
+/** `needsParser`: call again with the full YAML parser (only frontmatter off the fast path needs it). */
+export type SkillTextResult =
+  | { ok: true; value: ParsedSkillText }
+  | { ok: false; error: string; needsParser?: true };
 
 /**
  * Parses SKILL.md text. Pure: the same text, directory name and namespace always give the same
- * result. Errors use Codex's texts so users can search for them.
+ * result. Errors use Codex's texts so users can search for them. Without `parseYaml`, frontmatter
+ * that is not simple `key: value` lines comes back as `needsParser`.
  */
 export function parseSkillText(
   text: string,
   where: { dirName: string; namespace?: string },
+  parseYaml?: FullYamlParse,
 ): SkillTextResult {
   const split = extractFrontmatter(text);
   if (!split.ok) return split;
-  const parsed = parseFrontmatterYaml(split.yaml);
+  const parsed = parseFrontmatterYaml(split.yaml, parseYaml);
   if (!parsed.ok) return parsed;
   const fm = isRecord(parsed.value) ? parsed.value : {};
   const name = scalar(fm.name) || sanitizeSingleLine(where.dirName) || "skill";

@@ -1,9 +1,19 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { parse as parseYaml } from "yaml";
 import { extractFrontmatter, parseSkillText, sanitizeSingleLine } from "../../lib/skills/mod.ts";
 
 const parse = (text: string, dirName = "dir", namespace?: string) =>
-  parseSkillText(text, { dirName, namespace });
+  parseSkillText(text, { dirName, namespace }, parseYaml);
+
+Deno.test("parseSkillText() without the full YAML parser asks for it only off the fast path", () => {
+  const simple = "---\nname: a\ndescription: plain words\n---\n";
+  assert.deepStrictEqual(parseSkillText(simple, { dirName: "a" }), parse(simple));
+  const quoted = '---\nname: "a"\ndescription: "quoted: words"\n---\n';
+  const first = parseSkillText(quoted, { dirName: "a" });
+  assert.equal(!first.ok && first.needsParser, true);
+  assert.equal(parse(quoted).ok, true);
+});
 
 Deno.test("parseSkillText() returns name, sanitized description and extras when the frontmatter is valid (SK-5)", () => {
   const text =

@@ -39,7 +39,8 @@ async function findProjectRoot(fs: FileSystem, cwd: string, markers: string[]): 
   let dir = cwd;
   while (true) {
     for (const marker of markers) {
-      if (await fs.lstat(path.join(dir, marker))) return dir;
+      // Blocking: a handful of lstat calls, most answering "not there", at every start.
+      if (fs.sync.lstat(path.join(dir, marker))) return dir;
     }
     const parent = path.dirname(dir);
     if (parent === dir) return cwd;

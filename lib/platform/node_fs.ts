@@ -43,7 +43,9 @@ const nodeSyncFileSystem: SyncFileSystem = {
   writeFile: (path, data, options = {}) => nodeFs.writeFileSync(path, data, { mode: options.mode ?? 0o644 }),
   lstat(path) {
     try {
-      return toInfo(nodeFs.lstatSync(path));
+      // No exception for the common "not there" answer: building one costs more than the call.
+      const stats = nodeFs.lstatSync(path, { throwIfNoEntry: false });
+      return stats ? toInfo(stats) : null;
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;

@@ -87,14 +87,35 @@ export const nodeFileSystem: FileSystem = {
   writeTextFile: (path, data) => fsp.writeFile(path, data),
   writeFile: (path, data, options = {}) => fsp.writeFile(path, data, { mode: options.mode ?? 0o644 }),
   appendTextFile: (path, data) => fsp.appendFile(path, data),
-  async openAppend(path) {
-    const handle = await fsp.open(path, "a");
-    return {
-      append: async (data) => {
-        await handle.appendFile(data);
+  openAppend(path) {
+    // One blocking write per line: a transcript line is small, and a thread-pool round trip per
+    // line cost more than the write (an exec turn writes a handful).
+    let fd: number;
+    try {
+      fd = nodeFs.openSync(path, "a");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve({
+      append: (data) => {
+        try {
+          const bytes = new TextEncoder().encode(data);
+          // A regular file takes the whole write at once; the loop covers the rare short write.
+          for (let done = 0; done < bytes.length;) done += nodeFs.writeSync(fd, bytes, done);
+          return Promise.resolve();
+        } catch (error) {
+          return Promise.reject(error);
+        }
       },
-      close: () => handle.close(),
-    };
+      close: () => {
+        try {
+          nodeFs.closeSync(fd);
+          return Promise.resolve();
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      },
+    });
   },
   async stat(path) {
     try {

@@ -75,7 +75,7 @@ export async function readTomlFile(
 export async function loadConfig(fs: FileSystem, options: LoadConfigOptions): Promise<LoadedConfig> {
   const diagnostics: Diagnostic[] = [];
   const layers: ConfigLayer[] = [{ kind: "default", source: "built-in", table: BUILT_IN_DEFAULTS }];
-  const basePaths = await resolvePaths(fs, { cwd: options.cwd, env: options.env });
+  const basePaths = resolvePaths(fs, { cwd: options.cwd, env: options.env });
 
   const addFile = async (kind: LayerKind, file: string, dir?: string) => {
     const read = await readTomlFile(fs, file);
@@ -98,7 +98,7 @@ export async function loadConfig(fs: FileSystem, options: LoadConfigOptions): Pr
   // Trust and root markers come only from layers a repository cannot write.
   const trusted = [...layers, ...(sessionLayer ? [{ table: sessionLayer.value }] : [])];
   const markers = trusted.map((l) => l.table.project_root_markers).filter((m) => m !== undefined).at(-1);
-  const paths = markers ? await resolvePaths(fs, { cwd: options.cwd, env: options.env, markers }) : basePaths;
+  const paths = markers ? resolvePaths(fs, { cwd: options.cwd, env: options.env, markers }) : basePaths;
   const projects = Object.assign({}, ...trusted.map((l) => l.table.projects ?? {}));
   const projectTrusted = [paths.projectRoot, paths.cwd].some((dir) =>
     projects[dir]?.trust_level === "trusted"

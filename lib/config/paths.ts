@@ -15,14 +15,14 @@ export interface TrellisPaths {
   userHome: string;
 }
 
-export async function resolvePaths(
+export function resolvePaths(
   fs: FileSystem,
   options: { cwd: string; env: (name: string) => string | undefined; markers?: string[] },
-): Promise<TrellisPaths> {
+): TrellisPaths {
   const userHome = options.env("HOME") ?? "/";
   const home = path.resolve(options.env("TRELLIS_HOME") ?? path.join(userHome, ".trellis"));
   const cwd = path.resolve(options.cwd);
-  const projectRoot = await findProjectRoot(fs, cwd, options.markers ?? [".git"]);
+  const projectRoot = findProjectRoot(fs, cwd, options.markers ?? [".git"]);
   return {
     home,
     userConfig: path.join(home, "config.toml"),
@@ -34,7 +34,7 @@ export async function resolvePaths(
   };
 }
 
-async function findProjectRoot(fs: FileSystem, cwd: string, markers: string[]): Promise<string> {
+function findProjectRoot(fs: FileSystem, cwd: string, markers: string[]): string {
   if (markers.length === 0) return cwd;
   let dir = cwd;
   while (true) {

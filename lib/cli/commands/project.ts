@@ -14,7 +14,7 @@ export function registerProjectCommand(program: Command, ctx: CliContext): void 
       )
       .argument("[dir]", "project directory (default: the project root of the current directory)")
       .action(async (dir?: string) => {
-        const paths = await resolvePaths(ctx.platform.fs, {
+        const paths = resolvePaths(ctx.platform.fs, {
           cwd: dir ?? ctx.platform.cwd(),
           env: ctx.platform.env,
         });

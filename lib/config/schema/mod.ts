@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { coreSections } from "./core.ts";
 import { hooksSections } from "./hooks.ts";
 import { mcpSections } from "./mcp_servers.ts";

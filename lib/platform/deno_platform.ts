@@ -1,7 +1,7 @@
 import { nodeFileSystem } from "./node_fs.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
-import type { ChildProcess, Platform, SpawnOptions } from "./platform.ts";
+import type { ChildProcess, FileInfo, Platform, SpawnOptions, SyncFileSystem } from "./platform.ts";
 
 // deno-lint-ignore no-explicit-any
 const D = (globalThis as any).Deno;
@@ -32,6 +32,36 @@ function spawn(options: SpawnOptions): ChildProcess {
   };
 }
 
+/** Deno's own blocking calls: a third of node:fs's cost per call here (no Stats/Buffer shims). */
+const denoSyncFileSystem: SyncFileSystem = {
+  ...nodeFileSystem.sync,
+  readFile: (path) => D.readFileSync(path),
+  writeFile: (path, data, options = {}) => D.writeFileSync(path, data, { mode: options.mode ?? 0o644 }),
+  lstat(path) {
+    try {
+      const info = D.lstatSync(path);
+      return {
+        isFile: info.isFile,
+        isDirectory: info.isDirectory,
+        isSymlink: info.isSymlink,
+        size: info.size,
+        mtimeMs: info.mtime?.getTime() ?? 0,
+        mode: info.mode ?? 0,
+      } satisfies FileInfo;
+    } catch (error) {
+      if (error instanceof D.errors.NotFound || error instanceof D.errors.NotADirectory) return null;
+      throw error;
+    }
+  },
+  readDir(path) {
+    const out = [];
+    for (const e of D.readDirSync(path)) {
+      out.push({ name: e.name, isFile: e.isFile, isDirectory: e.isDirectory, isSymlink: e.isSymlink });
+    }
+    return out;
+  },
+};
+
 const encoder = new TextEncoder();
 const readLine = lineReader(() => D.stdin.readable);
 
@@ -44,6 +74,7 @@ export const denoPlatform: Platform = {
   // Deno's native calls are measurably faster than node:fs for the two that skill discovery hammers.
   fs: {
     ...nodeFileSystem,
+    sync: denoSyncFileSystem,
     readFile: (path) => D.readFile(path),
     copyFile: (from, to) => D.copyFile(from, to),
     writeFile: (path, data, options = {}) => D.writeFile(path, data, { mode: options.mode ?? 0o644 }),

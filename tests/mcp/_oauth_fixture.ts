@@ -24,6 +24,9 @@ export async function startProtectedServer(options: ProtectedServerOptions = {})
   const seen = { authorize: 0, scopes: [] as (string | null)[], tokens: [] as string[] };
   /** The one access token /mcp accepts; a test "expires" it by changing this. */
   const state = { valid: "secret-token-1" };
+  // Every per-request MCP server: closing them ends their SSE streams, which the HTTP server's
+  // graceful shutdown would otherwise wait for (a stream that never writes never sees the client go).
+  const open = new Set<McpServer>();
   const server = await platform.serveHttp(async (request) => {
     const url = new URL(request.url);
     const base = url.origin;
@@ -63,11 +66,15 @@ export async function startProtectedServer(options: ProtectedServerOptions = {})
         return json({ access_token: access, token_type: "Bearer", refresh_token: "secret-refresh-1" });
       }
       case "/mcp":
-        return await mcpEndpoint(request, base, state.valid, options.alwaysStepUp);
+        return await mcpEndpoint(request, base, state.valid, open, options.alwaysStepUp);
     }
     return new Response("not found", { status: 404 });
   }, { hostname: "127.0.0.1", port: 0 });
-  return { url: `http://127.0.0.1:${server.port}/mcp`, seen, state, close: () => server.close() };
+  const close = async () => {
+    await Promise.all([...open].map((mcp) => mcp.close().catch(() => {})));
+    await server.close();
+  };
+  return { url: `http://127.0.0.1:${server.port}/mcp`, seen, state, close };
 }
 
 function authorizeEndpoint(
@@ -92,6 +99,7 @@ async function mcpEndpoint(
   request: Request,
   base: string,
   valid: string,
+  open: Set<McpServer>,
   stepUp?: boolean,
 ): Promise<Response> {
   const metadata = `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
@@ -108,6 +116,7 @@ async function mcpEndpoint(
     });
   }
   const mcp = new McpServer({ name: "protected", version: "1" });
+  open.add(mcp);
   mcp.registerTool("whoami", { description: "Says who" }, () => ({
     content: [{ type: "text", text: "authorized" }],
   }));

@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import { type Diagnostic, UsageError, warning } from "../shared/mod.ts";
+import { type Diagnostic, UsageError, warning, type z } from "../shared/mod.ts";
 import { parseConfigTable, type TrellisConfig } from "./schema/mod.ts";
 import { formatKeyPath, isTable } from "./merge.ts";
 import { splitKeyPath } from "./overrides.ts";

@@ -1,7 +1,6 @@
 import * as path from "node:path";
-import { z } from "zod";
 import type { FileSystem } from "../platform/mod.ts";
-import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, errorDiagnostic, warning, z } from "../shared/mod.ts";
 import {
   DEFAULT_SAMPLING_MAX_TOKENS,
   DEFAULT_STARTUP_TIMEOUT_MS,
@@ -13,15 +12,15 @@ import {
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
 const stdioEntry = z.object({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
+  type: z.optional(z.literal("stdio")),
+  command: z.string().check(z.minLength(1)),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(z.record(z.string(), z.string())),
 });
 const remoteEntry = z.object({
   type: z.enum(["http", "sse"]),
-  url: z.string().min(1),
-  headers: z.record(z.string(), z.string()).optional(),
+  url: z.string().check(z.minLength(1)),
+  headers: z.optional(z.record(z.string(), z.string())),
 });
 const entrySchema = z.union([stdioEntry, remoteEntry]);
 

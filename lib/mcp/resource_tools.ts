@@ -1,5 +1,10 @@
-import { z } from "zod";
-import type { EventSink, ToolDefinition, ToolResult, ToolRunContext } from "../shared/mod.ts";
+import {
+  type EventSink,
+  type ToolDefinition,
+  type ToolResult,
+  type ToolRunContext,
+  z,
+} from "../shared/mod.ts";
 import { truncateHeadTail } from "./call_result.ts";
 import type { ConnectionManager } from "./connection_manager.ts";
 
@@ -7,14 +12,14 @@ type Kind = "resources" | "templates";
 const METHOD = { resources: "resources/list", templates: "resources/templates/list" } as const;
 const KEY = { resources: "resources", templates: "resourceTemplates" } as const;
 
-const listArgs = z.object({ server: z.string().optional(), cursor: z.string().optional() })
-  .refine((a) => a.cursor === undefined || (a.server ?? "").trim() !== "", {
+const listArgs = z.object({ server: z.optional(z.string()), cursor: z.optional(z.string()) })
+  .check(z.refine((a) => a.cursor === undefined || (a.server ?? "").trim() !== "", {
     message: "cursor can only be used when a server is specified",
-  });
+  }));
 const nonEmpty = (field: string) =>
-  z.string({ error: `${field} must be a non-empty string` }).trim().min(
-    1,
-    `${field} must be a non-empty string`,
+  z.string({ error: `${field} must be a non-empty string` }).check(
+    z.trim(),
+    z.minLength(1, `${field} must be a non-empty string`),
   );
 const readArgs = z.object({ server: nonEmpty("server"), uri: nonEmpty("uri") });
 
@@ -121,9 +126,9 @@ async function withEvents(
   }
 }
 
-function parseWith<T>(schema: z.ZodType<T>, raw: unknown): T {
+function parseWith<T>(schema: z.core.$ZodType<T>, raw: unknown): T {
   const value = typeof raw === "string" ? (raw.trim() ? JSON.parse(raw) : {}) : raw ?? {};
-  const parsed = schema.safeParse(value);
+  const parsed = z.safeParse(schema, value);
   if (!parsed.success) throw new Error(parsed.error.issues[0].message);
   return parsed.data;
 }

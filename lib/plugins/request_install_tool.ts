@@ -1,7 +1,6 @@
-import { z } from "zod";
 import type { LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import { describeError, type ToolDefinition, type ToolResult } from "../shared/mod.ts";
+import { describeError, type ToolDefinition, type ToolResult, z } from "../shared/mod.ts";
 import { type InstallCandidate, rememberDeclined } from "./install_candidates.ts";
 import { installById, requirePluginId } from "./plugin_operations.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
@@ -22,9 +21,9 @@ export interface RequestPluginInstallOptions {
 }
 
 const argsSchema = z.strictObject({
-  tool_id: z.string().min(1),
+  tool_id: z.string().check(z.minLength(1)),
   tool_type: z.literal("plugin"),
-  suggest_reason: z.string().refine((s) => s.trim().length > 0, "suggest_reason must not be empty"),
+  suggest_reason: z.string().check(z.refine((s) => s.trim().length > 0, "suggest_reason must not be empty")),
 });
 
 type Args = z.infer<typeof argsSchema>;

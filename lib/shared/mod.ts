@@ -45,3 +45,4 @@ export type {
   ToolHookInput,
   UserPromptOutcome,
 } from "./lifecycle_hooks.ts";
+export { describeSchema, z } from "./zod.ts";

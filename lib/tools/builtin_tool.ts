@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { TrellisError } from "../shared/mod.ts";
+import { TrellisError, z } from "../shared/mod.ts";
 import type { ApprovalNeed, JsonSchema, ToolDefinition, ToolResult, ToolRunContext } from "../shared/mod.ts";
 
 /** A built-in tool: the shared contract plus the reverse of `toHookInput`, for PreToolUse rewrites. */
@@ -14,7 +13,7 @@ export interface BuiltinToolSpec<A> {
   hookName: string;
   hookAliases?: string[];
   description: string;
-  schema: z.ZodType<A>;
+  schema: z.core.$ZodType<A>;
   parallel: boolean;
   approval(args: A): ApprovalNeed;
   run(args: A, ctx: ToolRunContext): Promise<ToolResult>;
@@ -42,7 +41,7 @@ export function builtinTool<A>(spec: BuiltinToolSpec<A>): BuiltinTool {
   };
 }
 
-export function toolParameters(schema: z.ZodType): JsonSchema {
+export function toolParameters(schema: z.core.$ZodType): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
   return rest;
 }
@@ -51,7 +50,7 @@ export function toolParameters(schema: z.ZodType): JsonSchema {
  * Validates model arguments (a JSON string or an object). The message names each bad field so the
  * model can correct its call; the loop turns the thrown error into an error output.
  */
-export function parseToolArguments<A>(tool: string, schema: z.ZodType<A>, raw: unknown): A {
+export function parseToolArguments<A>(tool: string, schema: z.core.$ZodType<A>, raw: unknown): A {
   let value = raw;
   if (typeof raw === "string") {
     try {
@@ -60,7 +59,7 @@ export function parseToolArguments<A>(tool: string, schema: z.ZodType<A>, raw: u
       throw argumentsError(tool, "arguments are not valid JSON");
     }
   }
-  const result = schema.safeParse(value);
+  const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const field = issue.path.length ? issue.path.join(".") : "arguments";

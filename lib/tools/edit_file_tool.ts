@@ -1,18 +1,24 @@
-import { z } from "zod";
+import { describeSchema, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { describeFsError } from "./file_errors.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
 const schema = z.object({
-  path: z.string().min(1).describe("File to edit, absolute or relative to the workspace"),
-  old_string: z.string().min(1).describe("Exact text to replace; must occur once unless replace_all"),
-  new_string: z.string().describe("Replacement text"),
-  replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
-}).refine((args) => args.old_string !== args.new_string, {
+  path: describeSchema(
+    z.string().check(z.minLength(1)),
+    "File to edit, absolute or relative to the workspace",
+  ),
+  old_string: describeSchema(
+    z.string().check(z.minLength(1)),
+    "Exact text to replace; must occur once unless replace_all",
+  ),
+  new_string: describeSchema(z.string(), "Replacement text"),
+  replace_all: describeSchema(z.optional(z.boolean()), "Replace every occurrence (default false)"),
+}).check(z.refine((args) => args.old_string !== args.new_string, {
   message: "new_string must differ from old_string",
   path: ["new_string"],
-});
+}));
 type Args = z.infer<typeof schema>;
 
 /** `edit_file` / Edit: exact string replacement, refusing ambiguous or missing matches. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { describeSchema, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
@@ -10,8 +10,11 @@ const MAX_RESULTS = 1000;
 const MAX_WALK = 50_000;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe("Glob such as '**/*.ts' or 'src/*.{js,ts}'"),
-  path: z.string().min(1).optional().describe("Directory to search (default: the workspace)"),
+  pattern: describeSchema(z.string().check(z.minLength(1)), "Glob such as '**/*.ts' or 'src/*.{js,ts}'"),
+  path: describeSchema(
+    z.optional(z.string().check(z.minLength(1))),
+    "Directory to search (default: the workspace)",
+  ),
 });
 type Args = z.infer<typeof schema>;
 

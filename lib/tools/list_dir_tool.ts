@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { describeSchema, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
@@ -9,8 +9,14 @@ import type { ToolEnv } from "./tool_env.ts";
 const MAX_ENTRIES = 1000;
 
 const schema = z.object({
-  path: z.string().min(1).default(".").describe("Directory to list (default: the workspace)"),
-  depth: z.number().int().min(1).max(10).optional().describe("How many levels to descend (default 2)"),
+  path: describeSchema(
+    z._default(z.string().check(z.minLength(1)), "."),
+    "Directory to list (default: the workspace)",
+  ),
+  depth: describeSchema(
+    z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(10))),
+    "How many levels to descend (default 2)",
+  ),
 });
 type Args = z.infer<typeof schema>;
 

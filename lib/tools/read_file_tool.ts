@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { describeSchema, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
@@ -9,9 +9,18 @@ const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 
 const schema = z.object({
-  path: z.string().min(1).describe("File to read, absolute or relative to the workspace"),
-  offset: z.number().int().min(1).optional().describe("1-based line to start at (default 1)"),
-  limit: z.number().int().min(1).optional().describe(`Maximum lines to return (default ${DEFAULT_LIMIT})`),
+  path: describeSchema(
+    z.string().check(z.minLength(1)),
+    "File to read, absolute or relative to the workspace",
+  ),
+  offset: describeSchema(
+    z.optional(z.number().check(z.int(), z.minimum(1))),
+    "1-based line to start at (default 1)",
+  ),
+  limit: describeSchema(
+    z.optional(z.number().check(z.int(), z.minimum(1))),
+    `Maximum lines to return (default ${DEFAULT_LIMIT})`,
+  ),
 });
 type Args = z.infer<typeof schema>;
 

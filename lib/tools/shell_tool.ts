@@ -1,7 +1,6 @@
 import * as nodePath from "node:path";
-import { z } from "zod";
 import { canonicalPath, childEnv, runCommand, sandboxArgv } from "../platform/mod.ts";
-import type { ApprovalNeed, ToolResult, ToolRunContext } from "../shared/mod.ts";
+import { type ApprovalNeed, describeSchema, type ToolResult, type ToolRunContext, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { isKnownSafeCommand } from "./known_safe_command.ts";
 import { statQuietly } from "./file_errors.ts";
@@ -14,10 +13,15 @@ export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 const COLLECT_MAX_BYTES = 8 * 1024 * 1024;
 
 const schema = z.object({
-  command: z.string().min(1).describe("Shell command, run with bash -lc"),
-  workdir: z.string().min(1).optional().describe("Working directory (default: the workspace)"),
-  timeout_ms: z.number().int().min(1).max(3_600_000).optional()
-    .describe(`Kill the command after this many milliseconds (default ${DEFAULT_SHELL_TIMEOUT_MS})`),
+  command: describeSchema(z.string().check(z.minLength(1)), "Shell command, run with bash -lc"),
+  workdir: describeSchema(
+    z.optional(z.string().check(z.minLength(1))),
+    "Working directory (default: the workspace)",
+  ),
+  timeout_ms: describeSchema(
+    z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(3_600_000))),
+    `Kill the command after this many milliseconds (default ${DEFAULT_SHELL_TIMEOUT_MS})`,
+  ),
 });
 type Args = z.infer<typeof schema>;
 

@@ -1,13 +1,15 @@
-import { z } from "zod";
-import type { ToolResult } from "../shared/mod.ts";
+import { describeSchema, type ToolResult, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { describeFsError } from "./file_errors.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
 const schema = z.object({
-  path: z.string().min(1).describe("File to write, absolute or relative to the workspace"),
-  content: z.string().describe("The complete new content of the file"),
+  path: describeSchema(
+    z.string().check(z.minLength(1)),
+    "File to write, absolute or relative to the workspace",
+  ),
+  content: describeSchema(z.string(), "The complete new content of the file"),
 });
 type Args = z.infer<typeof schema>;
 

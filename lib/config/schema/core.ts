@@ -1,21 +1,21 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 import { memo } from "./lazy.ts";
 
 const wireApiSchema = memo(() => z.enum(["responses", "chat"]));
 
 const modelProviderSchema = memo(() =>
   z.strictObject({
-    name: z.string().optional(),
-    base_url: z.string().optional(),
-    env_key: z.string().optional(),
-    env_key_instructions: z.string().optional(),
-    wire_api: wireApiSchema().optional(),
-    http_headers: z.record(z.string(), z.string()).optional(),
-    env_http_headers: z.record(z.string(), z.string()).optional(),
-    query_params: z.record(z.string(), z.string()).optional(),
-    request_max_retries: z.number().int().min(0).optional(),
-    stream_max_retries: z.number().int().min(0).optional(),
-    stream_idle_timeout_ms: z.number().int().positive().optional(),
+    name: z.optional(z.string()),
+    base_url: z.optional(z.string()),
+    env_key: z.optional(z.string()),
+    env_key_instructions: z.optional(z.string()),
+    wire_api: z.optional(wireApiSchema()),
+    http_headers: z.optional(z.record(z.string(), z.string())),
+    env_http_headers: z.optional(z.record(z.string(), z.string())),
+    query_params: z.optional(z.record(z.string(), z.string())),
+    request_max_retries: z.optional(z.number().check(z.int(), z.minimum(0))),
+    stream_max_retries: z.optional(z.number().check(z.int(), z.minimum(0))),
+    stream_idle_timeout_ms: z.optional(z.number().check(z.int(), z.positive())),
   })
 );
 
@@ -24,27 +24,27 @@ const approvalPolicySchema = memo(() => z.enum(["untrusted", "on-request", "on-f
 
 const sandboxWorkspaceWriteSchema = () =>
   z.strictObject({
-    writable_roots: z.array(z.string()).optional(),
-    network_access: z.boolean().optional(),
-    exclude_tmpdir_env_var: z.boolean().optional(),
-    exclude_slash_tmp: z.boolean().optional(),
+    writable_roots: z.optional(z.array(z.string())),
+    network_access: z.optional(z.boolean()),
+    exclude_tmpdir_env_var: z.optional(z.boolean()),
+    exclude_slash_tmp: z.optional(z.boolean()),
   });
 
 const projectEntrySchema = () =>
   z.strictObject({
-    trust_level: z.enum(["trusted", "untrusted"]).optional(),
+    trust_level: z.optional(z.enum(["trusted", "untrusted"])),
   });
 
 /** Keys a profile may set (Codex's profile keys). */
 const profileSchema = () =>
   z.strictObject({
-    model: z.string().optional(),
-    model_provider: z.string().optional(),
-    model_context_window: z.number().int().positive().optional(),
-    model_reasoning_effort: z.string().optional(),
-    approval_policy: approvalPolicySchema().optional(),
-    sandbox_mode: sandboxModeSchema().optional(),
-    instructions: z.string().optional(),
+    model: z.optional(z.string()),
+    model_provider: z.optional(z.string()),
+    model_context_window: z.optional(z.number().check(z.int(), z.positive())),
+    model_reasoning_effort: z.optional(z.string()),
+    approval_policy: z.optional(approvalPolicySchema()),
+    sandbox_mode: z.optional(sandboxModeSchema()),
+    instructions: z.optional(z.string()),
   });
 
 /** Each top-level key's schema, built when a layer sets the key (see lazy.ts). */
@@ -52,7 +52,7 @@ export const coreSections = {
   model: () => z.string(),
   model_provider: () => z.string(),
   model_providers: () => z.record(z.string(), modelProviderSchema()),
-  model_context_window: () => z.number().int().positive(),
+  model_context_window: () => z.number().check(z.int(), z.positive()),
   model_reasoning_effort: () => z.string(),
   approval_policy: approvalPolicySchema,
   sandbox_mode: sandboxModeSchema,
@@ -62,8 +62,8 @@ export const coreSections = {
   projects: () => z.record(z.string(), projectEntrySchema()),
   project_root_markers: () => z.array(z.string()),
   instructions: () => z.string(),
-  tool_output_max_bytes: () => z.number().int().positive(),
-  max_steps: () => z.number().int().positive(),
+  tool_output_max_bytes: () => z.number().check(z.int(), z.positive()),
+  max_steps: () => z.number().check(z.int(), z.positive()),
   /** How long a turn waits for optional MCP servers before its first step (required ones: always). */
-  mcp_startup_grace_sec: () => z.number().min(0),
+  mcp_startup_grace_sec: () => z.number().check(z.minimum(0)),
 };

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 
 /**
  * `[hooks]`: event arrays in Codex's TOML shape (`[[hooks.PreToolUse]]`, `[[hooks.PreToolUse.hooks]]`),
@@ -10,8 +10,8 @@ import { z } from "zod";
 const hooksSchema = () =>
   z.looseObject({
     /** Read Claude Code's `hooks` from `.claude/settings*.json` and `~/.claude/settings.json`. */
-    claude_code: z.boolean().optional(),
-    state: z.record(z.string(), z.unknown()).optional(),
+    claude_code: z.optional(z.boolean()),
+    state: z.optional(z.record(z.string(), z.unknown())),
   });
 
 export const hooksSections = {

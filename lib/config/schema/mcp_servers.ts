@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 import { memo } from "./lazy.ts";
 
 // Owned by the MCP subsystem: `[mcp_servers.<name>]` with exactly Codex's fields (codex-formats §4.1).
@@ -13,37 +13,39 @@ const stringMap = () => z.record(z.string(), z.string());
 const envVarSchema = () =>
   z.union([
     z.string(),
-    z.looseObject({ name: z.string(), source: z.string().optional() }),
+    z.looseObject({ name: z.string(), source: z.optional(z.string()) }),
   ]);
 
 const serverFields = () => ({
-  command: z.string().min(1).optional(),
-  args: z.array(z.string()).optional(),
-  env: stringMap().optional(),
-  env_vars: z.array(envVarSchema()).optional(),
-  cwd: z.string().optional(),
-  url: z.string().min(1).optional(),
-  bearer_token_env_var: z.string().optional(),
-  bearer_token: z.unknown().optional(),
-  http_headers: stringMap().optional(),
-  env_http_headers: stringMap().optional(),
-  enabled: z.boolean().optional(),
-  required: z.boolean().optional(),
-  startup_timeout_sec: z.number().nonnegative().optional(),
-  startup_timeout_ms: z.number().int().nonnegative().optional(),
-  tool_timeout_sec: z.number().nonnegative().optional(),
-  enabled_tools: z.array(z.string()).optional(),
-  disabled_tools: z.array(z.string()).optional(),
-  default_tools_approval_mode: approvalModeSchema().optional(),
-  tools: z.record(z.string(), z.strictObject({ approval_mode: approvalModeSchema().optional() })).optional(),
-  supports_parallel_tool_calls: z.boolean().optional(),
-  scopes: z.array(z.string()).optional(),
-  oauth: z.looseObject({ client_id: z.string().optional() }).optional(),
-  oauth_resource: z.string().optional(),
-  name: z.string().optional(),
-  experimental_environment: z.string().optional(),
-  sampling: z.enum(["deny", "prompt", "allow"]).optional(),
-  sampling_max_tokens: z.number().int().positive().optional(),
+  command: z.optional(z.string().check(z.minLength(1))),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(stringMap()),
+  env_vars: z.optional(z.array(envVarSchema())),
+  cwd: z.optional(z.string()),
+  url: z.optional(z.string().check(z.minLength(1))),
+  bearer_token_env_var: z.optional(z.string()),
+  bearer_token: z.optional(z.unknown()),
+  http_headers: z.optional(stringMap()),
+  env_http_headers: z.optional(stringMap()),
+  enabled: z.optional(z.boolean()),
+  required: z.optional(z.boolean()),
+  startup_timeout_sec: z.optional(z.number().check(z.nonnegative())),
+  startup_timeout_ms: z.optional(z.number().check(z.int(), z.nonnegative())),
+  tool_timeout_sec: z.optional(z.number().check(z.nonnegative())),
+  enabled_tools: z.optional(z.array(z.string())),
+  disabled_tools: z.optional(z.array(z.string())),
+  default_tools_approval_mode: z.optional(approvalModeSchema()),
+  tools: z.optional(
+    z.record(z.string(), z.strictObject({ approval_mode: z.optional(approvalModeSchema()) })),
+  ),
+  supports_parallel_tool_calls: z.optional(z.boolean()),
+  scopes: z.optional(z.array(z.string())),
+  oauth: z.optional(z.looseObject({ client_id: z.optional(z.string()) })),
+  oauth_resource: z.optional(z.string()),
+  name: z.optional(z.string()),
+  experimental_environment: z.optional(z.string()),
+  sampling: z.optional(z.enum(["deny", "prompt", "allow"])),
+  sampling_max_tokens: z.optional(z.number().check(z.int(), z.positive())),
 });
 
 const knownFields = memo(() => new Set(Object.keys(serverFields())));
@@ -98,35 +100,38 @@ export function mcpServerTableProblems(table: Record<string, unknown>): McpTable
 }
 
 const mcpServerSchema = memo(() =>
-  z.looseObject(serverFields()).superRefine((table, ctx) => {
+  z.looseObject(serverFields()).check(z.superRefine((table, ctx) => {
     for (const problem of mcpServerTableProblems(table)) {
       ctx.addIssue({ code: "custom", message: problem.message, path: problem.path ?? [problem.field] });
     }
-  })
+  }))
 );
 
 const mcpServersSchema = () =>
-  z.record(z.string(), z.unknown()).superRefine((servers, ctx) => {
-    for (const [name, table] of Object.entries(servers)) {
-      if (!MCP_SERVER_NAME.test(name)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `invalid server name "${name}": use only letters, digits, "_" and "-"`,
-          path: [name],
-        });
-        continue;
+  z.pipe(
+    z.record(z.string(), z.unknown()).check(z.superRefine((servers, ctx) => {
+      for (const [name, table] of Object.entries(servers)) {
+        if (!MCP_SERVER_NAME.test(name)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `invalid server name "${name}": use only letters, digits, "_" and "-"`,
+            path: [name],
+          });
+          continue;
+        }
+        const parsed = mcpServerSchema().safeParse(table);
+        if (parsed.success) continue;
+        for (const issue of parsed.error.issues) {
+          ctx.addIssue({ code: "custom", message: issue.message, path: [name, ...issue.path] });
+        }
       }
-      const parsed = mcpServerSchema().safeParse(table);
-      if (parsed.success) continue;
-      for (const issue of parsed.error.issues) {
-        ctx.addIssue({ code: "custom", message: issue.message, path: [name, ...issue.path] });
-      }
-    }
-  }).pipe(z.record(z.string(), mcpServerSchema()));
+    })),
+    z.record(z.string(), mcpServerSchema()),
+  );
 
 export const mcpSections = {
   mcp_servers: mcpServersSchema,
   tool_search: () => z.boolean(),
   /** Share of model_context_window MCP tool declarations may take before tool search turns on. */
-  tool_search_context_share: () => z.number().gt(0).lte(1),
+  tool_search_context_share: () => z.number().check(z.gt(0), z.lte(1)),
 };

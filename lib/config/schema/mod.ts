@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "../../shared/mod.ts";
 import { coreSections } from "./core.ts";
 import { hooksSections } from "./hooks.ts";
 import { mcpSections } from "./mcp_servers.ts";
@@ -24,9 +24,9 @@ export type ConfigTableResult =
   | { success: true; data: TrellisConfig }
   | { success: false; issues: z.core.$ZodIssue[] };
 
-const built = new Map<string, z.ZodType>();
+const built = new Map<string, z.ZodMiniType>();
 
-function sectionSchema(key: string): z.ZodType | undefined {
+function sectionSchema(key: string): z.ZodMiniType | undefined {
   if (!Object.hasOwn(SECTIONS, key)) return undefined;
   let schema = built.get(key);
   if (!schema) built.set(key, schema = SECTIONS[key as keyof Sections]());

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 
 // Owned by the plugins subsystem. `[plugins."<plugin>@<marketplace>"] enabled` (default true; read only
 // from the user layer and -c flags) and `[marketplaces.<name>]` written by `trellis plugin marketplace add`.
@@ -7,26 +7,28 @@ const approvalMode = () => z.enum(["auto", "prompt", "approve"]);
 /** Codex's per-plugin MCP overrides: only enablement, approval modes and tool filters (PL-10). */
 const pluginEntrySchema = () =>
   z.strictObject({
-    enabled: z.boolean().optional(),
-    mcp_servers: z.record(
+    enabled: z.optional(z.boolean()),
+    mcp_servers: z.optional(z.record(
       z.string(),
       z.strictObject({
-        enabled: z.boolean().optional(),
-        default_tools_approval_mode: approvalMode().optional(),
-        tools: z.record(z.string(), z.strictObject({ approval_mode: approvalMode().optional() })).optional(),
-        enabled_tools: z.array(z.string()).optional(),
-        disabled_tools: z.array(z.string()).optional(),
+        enabled: z.optional(z.boolean()),
+        default_tools_approval_mode: z.optional(approvalMode()),
+        tools: z.optional(
+          z.record(z.string(), z.strictObject({ approval_mode: z.optional(approvalMode()) })),
+        ),
+        enabled_tools: z.optional(z.array(z.string())),
+        disabled_tools: z.optional(z.array(z.string())),
       }),
-    ).optional(),
+    )),
   });
 
 const marketplaceEntrySchema = () =>
   z.strictObject({
     /** Absolute path of a local marketplace root, or a git URL. */
     source: z.string(),
-    kind: z.enum(["local", "git"]).optional(),
+    kind: z.optional(z.enum(["local", "git"])),
     /** Git branch, tag or commit to check out. */
-    ref: z.string().optional(),
+    ref: z.optional(z.string()),
   });
 
 export const pluginsSections = {

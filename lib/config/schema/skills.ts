@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 
 /**
  * `[skills]`: Codex's keys plus Trellis's own. A `[[skills.config]]` entry with both or neither of
@@ -6,27 +6,27 @@ import { z } from "zod";
  */
 const skillConfigRuleSchema = () =>
   z.strictObject({
-    path: z.string().optional(),
-    name: z.string().optional(),
+    path: z.optional(z.string()),
+    name: z.optional(z.string()),
     enabled: z.boolean(),
   });
 
 const skillsSchema = () =>
   z.strictObject({
     /** Inject the `<skills_instructions>` catalog (default true). */
-    include_instructions: z.boolean().optional(),
-    bundled: z.strictObject({
+    include_instructions: z.optional(z.boolean()),
+    bundled: z.optional(z.strictObject({
       /** Materialise and load the bundled system skills (default true). */
-      enabled: z.boolean().optional(),
-    }).optional(),
+      enabled: z.optional(z.boolean()),
+    })),
     /** Enable/disable rules; read only from the user config and `-c` flags. */
-    config: z.array(skillConfigRuleSchema()).optional(),
+    config: z.optional(z.array(skillConfigRuleSchema())),
     /** More skill roots (scope User); `~/` expands to $HOME, relative paths resolve against cwd. */
-    extra_roots: z.array(z.string()).optional(),
+    extra_roots: z.optional(z.array(z.string())),
     /** Also read Claude Code's `.claude/skills` (project) and `~/.claude/skills` (default true). */
-    claude_code: z.boolean().optional(),
+    claude_code: z.optional(z.boolean()),
     /** Throttle of the skills watcher in milliseconds (default 10,000). */
-    watch_throttle_ms: z.number().int().min(0).optional(),
+    watch_throttle_ms: z.optional(z.number().check(z.int(), z.minimum(0))),
   });
 
 export const skillsSections = {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -13,7 +13,7 @@ import {
 const contextOnly = (event: "SessionStart" | "SubagentStart") =>
   z.strictObject({
     ...commonOutputShape,
-    hookSpecificOutput: specificOutput(event, { additionalContext: z.string().optional() }).optional(),
+    hookSpecificOutput: z.optional(specificOutput(event, { additionalContext: z.optional(z.string()) })),
   });
 
 const sessionStartSchema = contextOnly("SessionStart");
@@ -21,10 +21,11 @@ const subagentStartSchema = contextOnly("SubagentStart");
 
 const userPromptSchema = z.strictObject({
   ...commonOutputShape,
-  decision: z.literal("block").optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: specificOutput("UserPromptSubmit", { additionalContext: z.string().optional() })
-    .optional(),
+  decision: z.optional(z.literal("block")),
+  reason: z.optional(z.string()),
+  hookSpecificOutput: z.optional(
+    specificOutput("UserPromptSubmit", { additionalContext: z.optional(z.string()) }),
+  ),
 });
 
 /** continue:false ends the turn with stopReason (or a default naming the event). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 import type { HookEventName } from "../hook_events.ts";
 
 /** What one handler's run asks for, after its exit code and stdout were read. */
@@ -28,14 +28,14 @@ export const ok = (effect: Partial<HookEffect>): ParseOutcome => ({
 
 /** Fields every event's stdout JSON may carry (§2.7). */
 export const commonOutputShape = {
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
+  continue: z.optional(z.boolean()),
+  stopReason: z.optional(z.string()),
+  suppressOutput: z.optional(z.boolean()),
+  systemMessage: z.optional(z.string()),
 };
 
 /** `hookSpecificOutput` must name its event. */
-export function specificOutput<E extends HookEventName, S extends z.ZodRawShape>(event: E, shape: S) {
+export function specificOutput<E extends HookEventName, S extends z.core.$ZodLooseShape>(event: E, shape: S) {
   return z.strictObject({ hookEventName: z.literal(event), ...shape });
 }
 
@@ -45,10 +45,10 @@ export function specificOutput<E extends HookEventName, S extends z.ZodRawShape>
  */
 export function validateOutput<T>(
   event: HookEventName,
-  schema: z.ZodType<T>,
+  schema: z.core.$ZodType<T>,
   value: unknown,
 ): { ok: true; data: T } | { ok: false; error: string } {
-  const result = schema.safeParse(value);
+  const result = z.safeParse(schema, value);
   if (result.success) return { ok: true, data: result.data };
   const issue = result.error.issues[0];
   const at = issue.path.map(String).join(".");

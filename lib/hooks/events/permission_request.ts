@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -11,15 +11,15 @@ import {
 
 const schema = z.strictObject({
   ...commonOutputShape,
-  hookSpecificOutput: specificOutput("PermissionRequest", {
-    decision: z.strictObject({
+  hookSpecificOutput: z.optional(specificOutput("PermissionRequest", {
+    decision: z.optional(z.strictObject({
       behavior: z.enum(["allow", "deny"]),
-      message: z.string().optional(),
-      updatedInput: z.unknown().optional(),
-      updatedPermissions: z.unknown().optional(),
-      interrupt: z.boolean().optional(),
-    }).optional(),
-  }).optional(),
+      message: z.optional(z.string()),
+      updatedInput: z.optional(z.unknown()),
+      updatedPermissions: z.optional(z.unknown()),
+      interrupt: z.optional(z.boolean()),
+    })),
+  })),
 });
 
 export const DEFAULT_DENY_MESSAGE = "PermissionRequest hook denied approval";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -12,13 +12,13 @@ import {
 
 const schema = z.strictObject({
   ...commonOutputShape,
-  decision: z.literal("block").optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: specificOutput("PostToolUse", {
-    additionalContext: z.string().optional(),
+  decision: z.optional(z.literal("block")),
+  reason: z.optional(z.string()),
+  hookSpecificOutput: z.optional(specificOutput("PostToolUse", {
+    additionalContext: z.optional(z.string()),
     // Schema-null in Codex: accepted and ignored.
-    updatedMCPToolOutput: z.unknown().optional(),
-  }).optional(),
+    updatedMCPToolOutput: z.optional(z.unknown()),
+  })),
 });
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -12,14 +12,14 @@ import {
 
 const schema = z.strictObject({
   ...commonOutputShape,
-  decision: z.enum(["approve", "block"]).optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: specificOutput("PreToolUse", {
-    permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
-    permissionDecisionReason: z.string().optional(),
-    updatedInput: z.unknown().optional(),
-    additionalContext: z.string().optional(),
-  }).optional(),
+  decision: z.optional(z.enum(["approve", "block"])),
+  reason: z.optional(z.string()),
+  hookSpecificOutput: z.optional(specificOutput("PreToolUse", {
+    permissionDecision: z.optional(z.enum(["allow", "deny", "ask"])),
+    permissionDecisionReason: z.optional(z.string()),
+    updatedInput: z.optional(z.unknown()),
+    additionalContext: z.optional(z.string()),
+  })),
 });
 
 /**

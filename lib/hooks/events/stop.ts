@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -11,8 +11,8 @@ import {
 
 const schema = z.strictObject({
   ...commonOutputShape,
-  decision: z.literal("block").optional(),
-  reason: z.string().optional(),
+  decision: z.optional(z.literal("block")),
+  reason: z.optional(z.string()),
 });
 
 export const STOP_BLOCK_WITHOUT_REASON =

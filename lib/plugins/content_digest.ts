@@ -34,54 +34,55 @@ export function sha256Hex(bytes: Uint8Array): string {
   return digestHex("sha256", bytes);
 }
 
-export async function hashFile(fs: FileSystem, file: string): Promise<string> {
-  return sha256Hex(await fs.readFile(file));
-}
-
-/** Lists a tree without following symlinks; each dir's entries are visited in parallel batches. */
-export async function walkTree(
+/**
+ * Visits a tree in one blocking pass (a bundle is thousands of small files, where a promise per call
+ * costs more than the call): directories before their children, symlinks and special files never
+ * followed (listed in `skipped`), the install record at the root left out. `onFile` receives each
+ * regular file and returns its sha256, so a caller that also copies hashes the bytes it writes.
+ */
+export function visitTree(
   fs: FileSystem,
   root: string,
-  options: { hash?: boolean } = {},
-): Promise<TreeWalk> {
+  visitors: { onDir?(rel: string): void; onFile(rel: string, full: string, executable: boolean): string },
+): TreeWalk {
+  const sync = fs.sync;
   const entries: TreeEntry[] = [];
   const skipped: string[] = [];
-  const visit = async (rel: string): Promise<void> => {
-    const dir = rel ? path.join(root, rel) : root;
-    const children = await fs.readDir(dir);
-    await inBatches(children, 32, async (child) => {
+  const visit = (rel: string): void => {
+    for (const child of sync.readDir(rel ? path.join(root, rel) : root)) {
       const childRel = rel ? `${rel}/${child.name}` : child.name;
-      if (!rel && child.name === INSTALL_RECORD_FILE) return;
-      if (child.isSymlink || (!child.isFile && !child.isDirectory)) {
-        skipped.push(childRel);
-      } else if (child.isDirectory) {
+      if (!rel && child.name === INSTALL_RECORD_FILE) continue;
+      if (child.isDirectory) {
         entries.push({ path: childRel, kind: "dir", executable: false });
-        await visit(childRel);
-      } else {
-        const full = path.join(root, childRel);
-        const info = await fs.lstat(full);
-        const entry: TreeEntry = {
-          path: childRel,
-          kind: "file",
-          executable: ((info?.mode ?? 0) & 0o111) !== 0,
-        };
-        if (options.hash !== false) entry.sha256 = await hashFile(fs, full);
-        entries.push(entry);
+        visitors.onDir?.(childRel);
+        visit(childRel);
+        continue;
       }
-    });
+      const full = path.join(root, childRel);
+      // lstat, not the directory entry alone: a file swapped for a symlink meanwhile is still skipped.
+      const info = child.isFile ? sync.lstat(full) : null;
+      if (!info?.isFile) {
+        skipped.push(childRel);
+        continue;
+      }
+      const executable = (info.mode & 0o111) !== 0;
+      entries.push({
+        path: childRel,
+        kind: "file",
+        executable,
+        sha256: visitors.onFile(childRel, full, executable),
+      });
+    }
   };
-  await visit("");
+  visit("");
   return { entries, skipped: skipped.sort() };
 }
 
-export async function digestTree(
-  fs: FileSystem,
-  root: string,
-): Promise<{ digest: string; skipped: string[] }> {
-  const walk = await walkTree(fs, root);
-  return { digest: digestEntries(walk.entries), skipped: walk.skipped };
-}
-
-export async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
+export function digestTree(fs: FileSystem, root: string): Promise<{ digest: string; skipped: string[] }> {
+  try {
+    const walk = visitTree(fs, root, { onFile: (_rel, full) => sha256Hex(fs.sync.readFile(full)) });
+    return Promise.resolve({ digest: digestEntries(walk.entries), skipped: walk.skipped });
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

@@ -1,7 +1,7 @@
 import { nodeFileSystem } from "./node_fs.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
-import type { ChildProcess, FileInfo, Platform, SpawnOptions, SyncFileSystem } from "./platform.ts";
+import type { ChildProcess, DirEntry, FileInfo, Platform, SpawnOptions, SyncFileSystem } from "./platform.ts";
 
 // deno-lint-ignore no-explicit-any
 const D = (globalThis as any).Deno;
@@ -32,6 +32,11 @@ function spawn(options: SpawnOptions): ChildProcess {
   };
 }
 
+// deno-lint-ignore no-explicit-any
+function toDirEntry(e: any): DirEntry {
+  return { name: e.name, isFile: e.isFile, isDirectory: e.isDirectory, isSymlink: e.isSymlink };
+}
+
 /** Deno's own blocking calls: a third of node:fs's cost per call here (no Stats/Buffer shims). */
 const denoSyncFileSystem: SyncFileSystem = {
   ...nodeFileSystem.sync,
@@ -53,13 +58,7 @@ const denoSyncFileSystem: SyncFileSystem = {
       throw error;
     }
   },
-  readDir(path) {
-    const out = [];
-    for (const e of D.readDirSync(path)) {
-      out.push({ name: e.name, isFile: e.isFile, isDirectory: e.isDirectory, isSymlink: e.isSymlink });
-    }
-    return out;
-  },
+  readDir: (path) => Array.from(D.readDirSync(path), toDirEntry),
 };
 
 const encoder = new TextEncoder();
@@ -80,9 +79,7 @@ export const denoPlatform: Platform = {
     writeFile: (path, data, options = {}) => D.writeFile(path, data, { mode: options.mode ?? 0o644 }),
     async readDir(path) {
       const out = [];
-      for await (const e of D.readDir(path)) {
-        out.push({ name: e.name, isFile: e.isFile, isDirectory: e.isDirectory, isSymlink: e.isSymlink });
-      }
+      for await (const e of D.readDir(path)) out.push(toDirEntry(e));
       return out;
     },
     async readFilePrefix(path, maxBytes) {

@@ -24,6 +24,7 @@ function isNotFound(error: unknown): boolean {
 }
 
 let tempCounter = 0;
+const encoder = new TextEncoder();
 
 function toDirEntry(e: nodeFs.Dirent): DirEntry {
   return { name: e.name, isFile: e.isFile(), isDirectory: e.isDirectory(), isSymlink: e.isSymbolicLink() };
@@ -99,7 +100,7 @@ export const nodeFileSystem: FileSystem = {
     return Promise.resolve({
       append: (data) => {
         try {
-          const bytes = new TextEncoder().encode(data);
+          const bytes = encoder.encode(data);
           // A regular file takes the whole write at once; the loop covers the rare short write.
           for (let done = 0; done < bytes.length;) done += nodeFs.writeSync(fd, bytes, done);
           return Promise.resolve();

@@ -8,7 +8,7 @@
  * - The memoizer (cycle support in containers), which classic turns on before its first container
  *   and mini leaves off; on from the start, every container is built as under classic.
  */
-import { z } from "zod/mini";
+import * as z from "./zod_api.ts";
 import en from "zod/v4/locales/en.js";
 
 z.config({ ...en(), memoizer: z.memoizer() });

@@ -1,29 +1,12 @@
 /**
  * Builds dist/trellis offline with Bun (`deno compile` needs a download this network refuses).
- * Bun resolves the same bare specifiers from node_modules that deno.json maps to npm:.
+ * Bun resolves the same bare specifiers from node_modules that deno.json maps to npm:. The build
+ * itself (flags and why) is scripts/compile/bun_build.ts, which runs under Bun.
  */
 const outfile = Deno.args[0] ?? "dist/trellis";
 const bun = await findBun();
 const command = new Deno.Command(bun[0], {
-  args: [
-    ...bun.slice(1),
-    "build",
-    "--compile",
-    "--minify",
-    "--bytecode",
-    "--format",
-    "esm",
-    // Chunks are embedded and loaded on first import, so a command never pays for the code of
-    // another (`--version` starts as fast as a bare Bun binary).
-    "--splitting",
-    // A CLI run is short and I/O-bound: tiering code up to the JIT 64x later than the default
-    // saves more than the JIT would win back (exec turn -18 ms, 200-call turn -120 ms, 1,000-skill
-    // listing -30 ms on the 2-core bench machine); long sessions still reach the JIT for hot code.
-    "--compile-jit-policy=64",
-    "main.ts",
-    "--outfile",
-    outfile,
-  ],
+  args: [...bun.slice(1), "scripts/compile/bun_build.ts", outfile],
   stdout: "inherit",
   stderr: "inherit",
 });

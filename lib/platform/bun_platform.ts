@@ -3,6 +3,7 @@ import process from "node:process";
 import { nodeFileSystem } from "./node_fs.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
+import { isTerminalFd, writeStderrSync } from "./_bun_stdio.ts";
 import type { ChildProcess, Platform, SpawnOptions } from "./platform.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -87,15 +88,13 @@ export const bunPlatform: Platform = {
   cwd: () => process.cwd(),
   args: () => process.argv.slice(2),
   exit: (code) => process.exit(code),
-  isTerminal: (stream) => Boolean(process[stream].isTTY),
+  isTerminal: isTerminalFd,
   readStdin: () => new Response(B.stdin.stream()).text(),
   readLine,
   async writeStdout(text) {
     await B.write(B.stdout, encoder.encode(text));
   },
-  writeStderr(text) {
-    process.stderr.write(text);
-  },
+  writeStderr: writeStderrSync,
   homeDir: () => process.env.HOME ?? "/",
   tempDir: () => process.env.TMPDIR ?? "/tmp",
   execPath: () => process.execPath,

@@ -60,3 +60,63 @@ Deno.test("platform.spawn() abort kills the whole process group, grandchildren i
   assert.ok(state === "gone" || state === "Z", `grandchild ${grandchild} is still running (state ${state})`);
   await reader.cancel();
 });
+
+const STDIO_PROBE = new URL("./_stdio_probe.ts", import.meta.url).pathname;
+const RUNTIMES: [string, string[]][] = [["Deno", [platform.execPath(), "run", "-A"]], ["Bun", [
+  "bun",
+  "run",
+]]];
+
+for (const [name, run] of RUNTIMES) {
+  Deno.test(`platform (${name}): isTerminal is false for /dev/null, pipes and files; writeStderr writes stderr`, async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const out = await new Deno.Command(run[0], {
+        args: [...run.slice(1), STDIO_PROBE],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(new TextDecoder().decode(out.stderr), "to stderr\n");
+      assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
+        stdin: false,
+        stdout: false,
+        stderr: false,
+      });
+      const file = `${dir}/in.txt`;
+      await Deno.writeTextFile(file, "x");
+      const fromFile = await new Deno.Command("sh", {
+        args: ["-c", `${run.map((a) => `'${a}'`).join(" ")} '${STDIO_PROBE}' < '${file}' 2>/dev/null`],
+        stdout: "piped",
+      }).output();
+      assert.equal(JSON.parse(new TextDecoder().decode(fromFile.stdout)).stdin, false);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+
+  // `script` gives the probe a pseudo-terminal on all three streams.
+  Deno.test({
+    name: `platform (${name}): isTerminal is true on a terminal`,
+    ignore: !(await hasScript()),
+    fn: async () => {
+      const out = await new Deno.Command("script", {
+        args: ["-qec", `${run.map((a) => `'${a}'`).join(" ")} '${STDIO_PROBE}'`, "/dev/null"],
+        stdin: "null",
+        stdout: "piped",
+      }).output();
+      const line = new TextDecoder().decode(out.stdout).split(/\r?\n/).find((l) => l.startsWith("{"));
+      assert.deepEqual(JSON.parse(line ?? "null"), { stdin: true, stdout: true, stderr: true });
+    },
+  });
+}
+
+async function hasScript(): Promise<boolean> {
+  try {
+    return (await new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" })
+      .output())
+      .success;
+  } catch {
+    return false;
+  }
+}

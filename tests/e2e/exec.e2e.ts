@@ -121,6 +121,19 @@ Deno.test("an unknown provider exits 2 listing the known ids", async () => {
   assert.doesNotMatch(run.stderr, /\s+at\s/);
 });
 
+Deno.test("a .env or bunfig.toml in the cwd is not read: keys come from the environment only", async () => {
+  const s = await setup();
+  await Deno.writeTextFile(`${s.workspace}/.env`, "OPENAI_API_KEY=from-dotenv\n");
+  await Deno.writeTextFile(`${s.workspace}/bunfig.toml`, 'preload = ["./nope.ts"]\n');
+  const run = await runTrellis(["exec", "-c", "model_provider=openai", "hi"], {
+    env: s.env,
+    cwd: s.workspace,
+  });
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /OPENAI_API_KEY/);
+  assert.doesNotMatch(run.stderr, /\s+at\s/);
+});
+
 Deno.test("malformed TOML exits 2 naming the file and line, and nothing is written", async () => {
   const s = await setup();
   const file = `${s.env.TRELLIS_HOME}/config.toml`;

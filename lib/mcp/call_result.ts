@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import type { OutputPart, ToolResult } from "../shared/mod.ts";
 
 /** Default model-facing output budget for one MCP result, in bytes. */
@@ -8,12 +7,13 @@ type Block = Record<string, unknown> & { type: string };
 
 /** Keeps the first and last halves of an over-budget text with a marker saying how much was cut. */
 export function truncateHeadTail(text: string, budgetBytes: number): string {
-  const bytes = Buffer.from(text, "utf8");
+  const bytes = new TextEncoder().encode(text);
   if (bytes.length <= budgetBytes) return text;
   const half = Math.floor(budgetBytes / 2);
   // Decoding a cut multi-byte sequence yields U+FFFD; drop it rather than show a broken char.
-  const head = bytes.subarray(0, half).toString("utf8").replace(/\uFFFD$/, "");
-  const tail = bytes.subarray(bytes.length - half).toString("utf8").replace(/^\uFFFD/, "");
+  const decoder = new TextDecoder();
+  const head = decoder.decode(bytes.subarray(0, half)).replace(/\uFFFD$/, "");
+  const tail = decoder.decode(bytes.subarray(bytes.length - half)).replace(/^\uFFFD/, "");
   return `${head}\n…[${bytes.length - 2 * half} bytes truncated]…\n${tail}`;
 }
 

@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import { type FetchLike, loadAuthSdk } from "./_sdk.ts";
 
 /** Enterprise-managed authorization inputs (SEP-990), as the conformance context names them. */
@@ -36,8 +35,8 @@ export async function crossAppAccessFetch(serverUrl: string, ctx: CrossAppAccess
     subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
     client_id: ctx.idp_client_id,
   });
-  const basic = Buffer.from(`${encodeURIComponent(ctx.client_id)}:${encodeURIComponent(ctx.client_secret)}`)
-    .toString("base64");
+  // encodeURIComponent leaves only ASCII, which btoa encodes as UTF-8 base64 would.
+  const basic = btoa(`${encodeURIComponent(ctx.client_id)}:${encodeURIComponent(ctx.client_secret)}`);
   const token = await tokenRequest(as.token_endpoint, { grant_type: JWT_BEARER, assertion: idJag }, basic);
   return (input, init) => {
     const headers = new Headers(init?.headers);

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileUrlOf } from "../platform/mod.ts";
 import type { Root } from "./_sdk.ts";
 
 /** Workspace roots as MCP `roots/list` entries: `file://` URIs named after their last segment. */
@@ -8,7 +8,7 @@ export function rootsFromPaths(paths: readonly string[]): Root[] {
   const roots: Root[] = [];
   for (const p of paths) {
     const absolute = path.resolve(p);
-    const uri = pathToFileURL(absolute).href;
+    const uri = fileUrlOf(absolute);
     if (seen.has(uri)) continue;
     seen.add(uri);
     roots.push({ uri, name: path.basename(absolute) || absolute });

@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import * as path from "node:path";
 import { type JSONRPCMessage, loadSdk, type ReadBuffer, type Sdk, type Transport } from "./_sdk.ts";
 import type { ChildProcess, ExitStatus, Platform } from "../platform/mod.ts";
@@ -44,6 +43,8 @@ export class PlatformStdioTransport implements Transport {
   async start(): Promise<void> {
     const sdk = await loadSdk();
     const buffer = new sdk.ReadBuffer();
+    // The SDK's ReadBuffer takes Node Buffers; node:buffer loads with the first stdio server.
+    const { Buffer } = await import("node:buffer");
     this.#serialize = sdk.serializeMessage;
     await this.platform.fs.mkdir(path.dirname(this.options.stderrLog)).catch(() => {});
     const child = this.platform.spawn({
@@ -54,7 +55,7 @@ export class PlatformStdioTransport implements Transport {
     });
     this.#child = child;
     this.#writer = child.stdin!.getWriter();
-    void this.#pumpStdout(child.stdout, buffer);
+    void this.#pumpStdout(child.stdout, buffer, (chunk) => Buffer.from(chunk));
     void this.#pumpStderr(child.stderr);
     void child.status.then((status) => {
       this.exit = status;
@@ -62,10 +63,14 @@ export class PlatformStdioTransport implements Transport {
     });
   }
 
-  async #pumpStdout(stream: ReadableStream<Uint8Array>, buffer: ReadBuffer): Promise<void> {
+  async #pumpStdout(
+    stream: ReadableStream<Uint8Array>,
+    buffer: ReadBuffer,
+    toBuffer: (chunk: Uint8Array) => Parameters<ReadBuffer["append"]>[0],
+  ): Promise<void> {
     try {
       for await (const chunk of stream) {
-        buffer.append(Buffer.from(chunk));
+        buffer.append(toBuffer(chunk));
         this.#drain(buffer);
       }
     } catch (error) {

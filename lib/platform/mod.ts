@@ -29,6 +29,7 @@ export type {
 } from "./platform.ts";
 export { childEnv, DEFAULT_INHERITED_ENV } from "./child_env.ts";
 export { digestHex } from "./digest.ts";
+export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
 export type { CommandResult } from "./run_command.ts";
 export {

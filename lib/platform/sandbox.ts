@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Platform } from "./platform.ts";
 import { runCommand } from "./run_command.ts";
@@ -34,16 +34,12 @@ export function detectSandbox(
  * the bwrap binary's path, size and mtime; a failure is probed again next time.
  */
 async function probe(platform: Platform, cacheFile?: string): Promise<SandboxStatus> {
-  const bwrap = await findOnPath(platform, "bwrap");
+  // Blocking calls: a dozen PATH entries and one small file, on every session's start.
+  const bwrap = findOnPath(platform, "bwrap");
   if (!bwrap) return { available: false, reason: "bwrap not found" };
-  const info = await platform.fs.stat(bwrap);
+  const info = statQuietly(bwrap);
   const key = `${bwrap}:${info?.size}:${info?.mtimeMs}`;
-  if (
-    cacheFile &&
-    await platform.fs.readTextFile(cacheFile).then((t) => JSON.parse(t).available === key, () => false)
-  ) {
-    return { available: true, bwrap };
-  }
+  if (cacheFile && cachedKey(cacheFile) === key) return { available: true, bwrap };
   const status = await probeOnce(platform, bwrap);
   if (status.available && cacheFile) {
     await platform.fs.writeFileAtomic(cacheFile, JSON.stringify({ available: key }) + "\n").catch(() => {});
@@ -62,14 +58,30 @@ async function probeOnce(platform: Platform, bwrap: string): Promise<SandboxStat
   return { available: false, reason: `bwrap cannot create a sandbox: ${detail.split("\n")[0]}` };
 }
 
-async function findOnPath(platform: Platform, name: string): Promise<string | undefined> {
+function cachedKey(cacheFile: string): unknown {
+  try {
+    return JSON.parse(readFileSync(cacheFile, "utf8")).available;
+  } catch {
+    return undefined; // absent or unreadable: probe
+  }
+}
+
+function findOnPath(platform: Platform, name: string): string | undefined {
   for (const dir of (platform.env("PATH") ?? "").split(":")) {
     if (!dir) continue;
     const candidate = nodePath.join(dir, name);
-    const info = await platform.fs.stat(candidate);
-    if (info?.isFile && (info.mode & 0o111) !== 0) return candidate;
+    const info = statQuietly(candidate);
+    if (info?.isFile() && (info.mode & 0o111) !== 0) return candidate;
   }
   return undefined;
+}
+
+function statQuietly(path: string) {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // ENOTDIR, EACCES, ELOOP: not a usable binary
+  }
 }
 
 /**

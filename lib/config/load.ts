@@ -44,14 +44,28 @@ export interface LoadConfigOptions {
   profile?: string;
 }
 
-/** Reads one TOML file; absent → null; malformed → UsageError naming file and line. */
-export async function readTomlFile(
+/**
+ * Reads one TOML file; absent → null; malformed → UsageError naming file and line. The read blocks:
+ * every command reads a few of these before anything else can happen.
+ */
+export function readTomlFile(
   fs: FileSystem,
   file: string,
 ): Promise<{ raw: Record<string, unknown>; text: string } | null> {
+  try {
+    return Promise.resolve(readTomlFileSync(fs, file));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function readTomlFileSync(
+  fs: FileSystem,
+  file: string,
+): { raw: Record<string, unknown>; text: string } | null {
   let text: string;
   try {
-    text = await fs.readTextFile(file);
+    text = new TextDecoder().decode(fs.sync.readFile(file));
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
@@ -72,21 +86,29 @@ export async function readTomlFile(
 }
 
 /** Builds the layered configuration: defaults < /etc < user < trusted project dirs < profile < -c. */
-export async function loadConfig(fs: FileSystem, options: LoadConfigOptions): Promise<LoadedConfig> {
+export function loadConfig(fs: FileSystem, options: LoadConfigOptions): Promise<LoadedConfig> {
+  try {
+    return Promise.resolve(loadConfigSync(fs, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfig {
   const diagnostics: Diagnostic[] = [];
   const layers: ConfigLayer[] = [{ kind: "default", source: "built-in", table: BUILT_IN_DEFAULTS }];
   const basePaths = resolvePaths(fs, { cwd: options.cwd, env: options.env });
 
-  const addFile = async (kind: LayerKind, file: string, dir?: string) => {
-    const read = await readTomlFile(fs, file);
+  const addFile = (kind: LayerKind, file: string, dir?: string) => {
+    const read = readTomlFileSync(fs, file);
     if (!read) return;
     const { value, diagnostics: d } = validateLayer(read.raw, { file, text: read.text });
     diagnostics.push(...d);
     layers.push({ kind, source: file, table: value, dir });
   };
 
-  await addFile("system", path.join(basePaths.systemDir, "config.toml"));
-  await addFile("user", basePaths.userConfig);
+  addFile("system", path.join(basePaths.systemDir, "config.toml"));
+  addFile("user", basePaths.userConfig);
 
   const session: Record<string, unknown> = {};
   for (const spec of options.overrides ?? []) mergeInto(session, parseOverride(spec), "-c", new Map());
@@ -107,8 +129,8 @@ export async function loadConfig(fs: FileSystem, options: LoadConfigOptions): Pr
   for (const dir of paths.projectDirs) {
     const configDir = path.join(dir, ".trellis");
     const file = path.join(configDir, "config.toml");
-    if (projectTrusted) await addFile("project", file, configDir);
-    else if (await fs.stat(file)) {
+    if (projectTrusted) addFile("project", file, configDir);
+    else if (fs.sync.lstat(file)) {
       diagnostics.push({
         level: "info",
         message: `Skipped ${file}: this project is not trusted (run \`trellis project trust\` to load it)`,

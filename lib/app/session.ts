@@ -86,19 +86,7 @@ export class Session {
   static async open(options: SessionOptions): Promise<Session> {
     const { platform, loaded, events } = options;
     const config = loaded.config;
-    const model = options.model ?? createModelClient(
-      resolveProvider(config, platform.env, { requireKey: !options.preview }),
-      {
-        ...(config.model_reasoning_effort
-          ? { reasoning: { effort: config.model_reasoning_effort, summary: "auto" as const } }
-          : {}),
-        onRetry: (r) =>
-          events({
-            type: "notice",
-            message: `model: ${r.reason}, retrying ${r.attempt}/${r.maxRetries} in ${r.delayMs} ms`,
-          }),
-      },
-    );
+    const model = options.model ?? openModel(options);
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
     if (!options.preview) {
@@ -281,6 +269,23 @@ function elicitationFor(options: SessionOptions): ElicitationResponder {
       write: (t) => options.platform.writeStderr(t),
     })
     : noUiElicitationResponder;
+}
+
+function openModel(options: SessionOptions): ModelClient {
+  const { platform, loaded: { config }, events } = options;
+  const provider = resolveProvider(config, platform.env, { requireKey: !options.preview });
+  // The connection to the provider opens while the session loads, where the runtime can (preconnect).
+  if (!options.preview) platform.preconnect(provider.baseUrl);
+  return createModelClient(provider, {
+    ...(config.model_reasoning_effort
+      ? { reasoning: { effort: config.model_reasoning_effort, summary: "auto" as const } }
+      : {}),
+    onRetry: (r) =>
+      events({
+        type: "notice",
+        message: `model: ${r.reason}, retrying ${r.attempt}/${r.maxRetries} in ${r.delayMs} ms`,
+      }),
+  });
 }
 
 async function openTranscript(options: SessionOptions): Promise<Transcript> {

@@ -79,6 +79,15 @@ export const bunPlatform: Platform = {
       },
     });
   },
+  preconnect(url) {
+    try {
+      // deno-lint-ignore no-explicit-any
+      (fetch as any).preconnect(url);
+    } catch {
+      // Bun 1.4 refuses a URL on its scheme's default port ("Invalid port"), and a malformed URL
+      // fails again, with a proper message, when the request is made: both connect on first use.
+    }
+  },
   onSignal(signal, handler) {
     process.on(signal, handler);
     return () => process.off(signal, handler);

@@ -126,6 +126,8 @@ export const denoPlatform: Platform = {
       });
     });
   },
+  // Deno has no preconnect; its first request connects as it goes.
+  preconnect() {},
   onSignal(signal, handler) {
     D.addSignalListener(signal, handler);
     return () => D.removeSignalListener(signal, handler);

@@ -123,6 +123,11 @@ export interface Platform {
     handler: (request: Request) => Response | Promise<Response>,
     options: { hostname?: string; port?: number },
   ): Promise<HttpServer>;
+  /**
+   * Starts connecting to `url`'s host (DNS, TCP, TLS) so a request made soon after need not wait
+   * for it; the runtime's HTTP client starts too. Sends nothing; a no-op where unsupported.
+   */
+  preconnect(url: string): void;
   /** Calls `handler` on each SIGINT; returns a function that removes it. */
   onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): () => void;
   env(name: string): string | undefined;

@@ -54,3 +54,31 @@ Deno.test("Session.runTurn() sees an edited SKILL.md in the next turn, never in 
   assert.match(catalogs[0], /- notes: first version/);
   assert.match(catalogs[1], /- notes: second version/);
 });
+
+Deno.test("Session.open() preconnects to the provider's base URL, except for a preview that sends nothing", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.mkdir(`${root}/ws`);
+  const loaded = await loadConfig(platform.fs, {
+    cwd: `${root}/ws`,
+    env: (name) => env[name],
+    overrides: [
+      "model_provider=local",
+      'model_providers.local.base_url="http://127.0.0.1:9/v1"',
+      'model_providers.local.wire_api="chat"',
+      "skills.bundled.enabled=false",
+    ],
+  });
+  const preconnected: string[] = [];
+  const recording = { ...platform, preconnect: (url: string) => void preconnected.push(url) };
+  for (const preview of [false, true]) {
+    const session = await Session.open({
+      platform: recording,
+      loaded,
+      events: () => {},
+      approver: noTtyApprover,
+      preview,
+    });
+    await session.close();
+  }
+  assert.deepEqual(preconnected, ["http://127.0.0.1:9/v1"]);
+});

@@ -46,3 +46,4 @@ export type {
   UserPromptOutcome,
 } from "./lifecycle_hooks.ts";
 export { describeSchema, z } from "./zod.ts";
+export { memo } from "./memo.ts";

@@ -1,11 +1,17 @@
 import { TrellisError, z } from "../shared/mod.ts";
 import type { ApprovalNeed, JsonSchema, ToolDefinition, ToolResult, ToolRunContext } from "../shared/mod.ts";
+import { BUILTIN_TOOL_PARAMETERS } from "./builtin_parameters.generated.ts";
 
 /** A built-in tool: the shared contract plus the reverse of `toHookInput`, for PreToolUse rewrites. */
 export interface BuiltinTool extends ToolDefinition {
   toHookInput(args: unknown): unknown;
   /** Turns a hook's `updatedInput` (Claude Code's tool_input shape) back into validated arguments. */
   fromHookInput(input: unknown): unknown;
+  /**
+   * The JSON Schema zod derives from the argument schema now. `parameters` is its copy generated at
+   * build time (builtin_parameters.generated.ts), which tests keep equal to this.
+   */
+  derivedParameters(): JsonSchema;
 }
 
 export interface BuiltinToolSpec<A> {
@@ -13,7 +19,8 @@ export interface BuiltinToolSpec<A> {
   hookName: string;
   hookAliases?: string[];
   description: string;
-  schema: z.core.$ZodType<A>;
+  /** Built on first use (a `memo`): start-up builds no zod schema for the tools. */
+  schema: () => z.core.$ZodType<A>;
   parallel: boolean;
   approval(args: A): ApprovalNeed;
   run(args: A, ctx: ToolRunContext): Promise<ToolResult>;
@@ -24,13 +31,14 @@ export interface BuiltinToolSpec<A> {
 
 /** Builds the contract object from a typed spec; arguments are validated once, in `parseArguments`. */
 export function builtinTool<A>(spec: BuiltinToolSpec<A>): BuiltinTool {
-  const parse = (raw: unknown): A => parseToolArguments(spec.name, spec.schema, raw);
+  const parse = (raw: unknown): A => parseToolArguments(spec.name, spec.schema(), raw);
   return {
     name: spec.name,
     hookName: spec.hookName,
     hookAliases: spec.hookAliases ?? [],
     description: spec.description,
-    parameters: toolParameters(spec.schema),
+    // Generated, so no session derives JSON Schemas (nor loads zod's generator) before its first request.
+    parameters: BUILTIN_TOOL_PARAMETERS[spec.name] ?? toolParameters(spec.schema()),
     parallel: spec.parallel,
     source: { kind: "builtin" },
     parseArguments: parse,
@@ -38,6 +46,7 @@ export function builtinTool<A>(spec: BuiltinToolSpec<A>): BuiltinTool {
     run: (args, ctx) => spec.run(args as A, ctx),
     toHookInput: (args) => withoutUndefined(spec.toHookInput(args as A)),
     fromHookInput: (input) => parse(withoutUndefined(spec.fromHookInput(asRecord(spec.name, input)))),
+    derivedParameters: () => toolParameters(spec.schema()),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Platform, SandboxStatus } from "../platform/mod.ts";
+import type { JsonSchema } from "../shared/mod.ts";
 import type { BuiltinTool } from "./builtin_tool.ts";
 import { DEFAULT_OUTPUT_MAX_BYTES } from "./output_budget.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
@@ -17,6 +18,19 @@ export interface BuiltinToolsOptions {
   sandbox: SandboxStatus;
   /** Budget for one output before head+tail truncation (default 64 KiB). */
   outputMaxBytes?: number;
+}
+
+/**
+ * Each built-in tool's JSON Schema as zod derives it from the tool's argument schema now: what
+ * `deno task gen` writes to builtin_parameters.generated.ts.
+ */
+export function deriveBuiltinParameters(): Record<string, JsonSchema> {
+  const tools = createBuiltinTools({
+    platform: undefined as unknown as Platform,
+    profile: undefined as unknown as PermissionProfile,
+    sandbox: { available: false, reason: "not used: only the schemas are read" },
+  });
+  return Object.fromEntries(tools.map((tool) => [tool.name, tool.derivedParameters()]));
 }
 
 /** The seven built-in tools, in declaration order; read-only ones may run in parallel. */

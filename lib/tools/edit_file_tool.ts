@@ -1,25 +1,27 @@
-import { describeSchema, z } from "../shared/mod.ts";
+import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { describeFsError } from "./file_errors.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
-const schema = z.object({
-  path: describeSchema(
-    z.string().check(z.minLength(1)),
-    "File to edit, absolute or relative to the workspace",
-  ),
-  old_string: describeSchema(
-    z.string().check(z.minLength(1)),
-    "Exact text to replace; must occur once unless replace_all",
-  ),
-  new_string: describeSchema(z.string(), "Replacement text"),
-  replace_all: describeSchema(z.optional(z.boolean()), "Replace every occurrence (default false)"),
-}).check(z.refine((args) => args.old_string !== args.new_string, {
-  message: "new_string must differ from old_string",
-  path: ["new_string"],
-}));
-type Args = z.infer<typeof schema>;
+const schema = memo(() =>
+  z.object({
+    path: describeSchema(
+      z.string().check(z.minLength(1)),
+      "File to edit, absolute or relative to the workspace",
+    ),
+    old_string: describeSchema(
+      z.string().check(z.minLength(1)),
+      "Exact text to replace; must occur once unless replace_all",
+    ),
+    new_string: describeSchema(z.string(), "Replacement text"),
+    replace_all: describeSchema(z.optional(z.boolean()), "Replace every occurrence (default false)"),
+  }).check(z.refine((args) => args.old_string !== args.new_string, {
+    message: "new_string must differ from old_string",
+    path: ["new_string"],
+  }))
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 /** `edit_file` / Edit: exact string replacement, refusing ambiguous or missing matches. */
 export function editFileTool(env: ToolEnv): BuiltinTool {

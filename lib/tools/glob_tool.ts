@@ -1,4 +1,4 @@
-import { describeSchema, z } from "../shared/mod.ts";
+import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
@@ -9,14 +9,16 @@ import type { ToolEnv } from "./tool_env.ts";
 const MAX_RESULTS = 1000;
 const MAX_WALK = 50_000;
 
-const schema = z.object({
-  pattern: describeSchema(z.string().check(z.minLength(1)), "Glob such as '**/*.ts' or 'src/*.{js,ts}'"),
-  path: describeSchema(
-    z.optional(z.string().check(z.minLength(1))),
-    "Directory to search (default: the workspace)",
-  ),
-});
-type Args = z.infer<typeof schema>;
+const schema = memo(() =>
+  z.object({
+    pattern: describeSchema(z.string().check(z.minLength(1)), "Glob such as '**/*.ts' or 'src/*.{js,ts}'"),
+    path: describeSchema(
+      z.optional(z.string().check(z.minLength(1))),
+      "Directory to search (default: the workspace)",
+    ),
+  })
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 /** `glob` / Glob: workspace-relative paths matching a glob, sorted; `.git` is skipped. */
 export function globTool(env: ToolEnv): BuiltinTool {

@@ -1,6 +1,6 @@
 import * as nodePath from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
-import { describeSchema, z } from "../shared/mod.ts";
+import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
@@ -14,21 +14,23 @@ const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_LINE_CHARS = 500;
 const READ_BATCH = 32;
 
-const schema = z.object({
-  pattern: describeSchema(
-    z.string().check(z.minLength(1), z.refine(isValidRegExp, "not a valid regular expression")),
-    "JavaScript regular expression to search for",
-  ),
-  path: describeSchema(
-    z.optional(z.string().check(z.minLength(1))),
-    "File or directory to search (default: the workspace)",
-  ),
-  include: describeSchema(
-    z.optional(z.string().check(z.minLength(1))),
-    "Only search files matching this glob, e.g. '*.{ts,tsx}'",
-  ),
-});
-type Args = z.infer<typeof schema>;
+const schema = memo(() =>
+  z.object({
+    pattern: describeSchema(
+      z.string().check(z.minLength(1), z.refine(isValidRegExp, "not a valid regular expression")),
+      "JavaScript regular expression to search for",
+    ),
+    path: describeSchema(
+      z.optional(z.string().check(z.minLength(1))),
+      "File or directory to search (default: the workspace)",
+    ),
+    include: describeSchema(
+      z.optional(z.string().check(z.minLength(1))),
+      "Only search files matching this glob, e.g. '*.{ts,tsx}'",
+    ),
+  })
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 function isValidRegExp(pattern: string): boolean {
   try {

@@ -1,4 +1,4 @@
-import { describeSchema, z } from "../shared/mod.ts";
+import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
@@ -8,17 +8,19 @@ import type { ToolEnv } from "./tool_env.ts";
 
 const MAX_ENTRIES = 1000;
 
-const schema = z.object({
-  path: describeSchema(
-    z._default(z.string().check(z.minLength(1)), "."),
-    "Directory to list (default: the workspace)",
-  ),
-  depth: describeSchema(
-    z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(10))),
-    "How many levels to descend (default 2)",
-  ),
-});
-type Args = z.infer<typeof schema>;
+const schema = memo(() =>
+  z.object({
+    path: describeSchema(
+      z._default(z.string().check(z.minLength(1)), "."),
+      "Directory to list (default: the workspace)",
+    ),
+    depth: describeSchema(
+      z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(10))),
+      "How many levels to descend (default 2)",
+    ),
+  })
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 /** `list_dir` / LS: an indented tree; directories end in `/`, symlinks in `@` (never followed). */
 export function listDirTool(env: ToolEnv): BuiltinTool {

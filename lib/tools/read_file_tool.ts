@@ -1,4 +1,4 @@
-import { describeSchema, z } from "../shared/mod.ts";
+import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
@@ -8,21 +8,23 @@ import type { ToolEnv } from "./tool_env.ts";
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 
-const schema = z.object({
-  path: describeSchema(
-    z.string().check(z.minLength(1)),
-    "File to read, absolute or relative to the workspace",
-  ),
-  offset: describeSchema(
-    z.optional(z.number().check(z.int(), z.minimum(1))),
-    "1-based line to start at (default 1)",
-  ),
-  limit: describeSchema(
-    z.optional(z.number().check(z.int(), z.minimum(1))),
-    `Maximum lines to return (default ${DEFAULT_LIMIT})`,
-  ),
-});
-type Args = z.infer<typeof schema>;
+const schema = memo(() =>
+  z.object({
+    path: describeSchema(
+      z.string().check(z.minLength(1)),
+      "File to read, absolute or relative to the workspace",
+    ),
+    offset: describeSchema(
+      z.optional(z.number().check(z.int(), z.minimum(1))),
+      "1-based line to start at (default 1)",
+    ),
+    limit: describeSchema(
+      z.optional(z.number().check(z.int(), z.minimum(1))),
+      `Maximum lines to return (default ${DEFAULT_LIMIT})`,
+    ),
+  })
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 /** `read_file` / Read: the file's lines numbered like `cat -n`, so edits can cite them. */
 export function readFileTool(env: ToolEnv): BuiltinTool {

@@ -1,6 +1,13 @@
 import * as nodePath from "node:path";
 import { canonicalPath, childEnv, runCommand, sandboxArgv } from "../platform/mod.ts";
-import { type ApprovalNeed, describeSchema, type ToolResult, type ToolRunContext, z } from "../shared/mod.ts";
+import {
+  type ApprovalNeed,
+  describeSchema,
+  memo,
+  type ToolResult,
+  type ToolRunContext,
+  z,
+} from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { isKnownSafeCommand } from "./known_safe_command.ts";
 import { statQuietly } from "./file_errors.ts";
@@ -12,18 +19,20 @@ export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 // Collect more than the model budget so the tail survives for head+tail truncation.
 const COLLECT_MAX_BYTES = 8 * 1024 * 1024;
 
-const schema = z.object({
-  command: describeSchema(z.string().check(z.minLength(1)), "Shell command, run with bash -lc"),
-  workdir: describeSchema(
-    z.optional(z.string().check(z.minLength(1))),
-    "Working directory (default: the workspace)",
-  ),
-  timeout_ms: describeSchema(
-    z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(3_600_000))),
-    `Kill the command after this many milliseconds (default ${DEFAULT_SHELL_TIMEOUT_MS})`,
-  ),
-});
-type Args = z.infer<typeof schema>;
+const schema = memo(() =>
+  z.object({
+    command: describeSchema(z.string().check(z.minLength(1)), "Shell command, run with bash -lc"),
+    workdir: describeSchema(
+      z.optional(z.string().check(z.minLength(1))),
+      "Working directory (default: the workspace)",
+    ),
+    timeout_ms: describeSchema(
+      z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(3_600_000))),
+      `Kill the command after this many milliseconds (default ${DEFAULT_SHELL_TIMEOUT_MS})`,
+    ),
+  })
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 /** `shell` / Bash: a command under bubblewrap (unless full access), output with exit code and time. */
 export function shellTool(env: ToolEnv): BuiltinTool {

@@ -1,17 +1,19 @@
-import { describeSchema, type ToolResult, z } from "../shared/mod.ts";
+import { describeSchema, memo, type ToolResult, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { describeFsError } from "./file_errors.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
-const schema = z.object({
-  path: describeSchema(
-    z.string().check(z.minLength(1)),
-    "File to write, absolute or relative to the workspace",
-  ),
-  content: describeSchema(z.string(), "The complete new content of the file"),
-});
-type Args = z.infer<typeof schema>;
+const schema = memo(() =>
+  z.object({
+    path: describeSchema(
+      z.string().check(z.minLength(1)),
+      "File to write, absolute or relative to the workspace",
+    ),
+    content: describeSchema(z.string(), "The complete new content of the file"),
+  })
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 /** `write_file` / Write: creates or replaces a whole file (parents created), atomically. */
 export function writeFileTool(env: ToolEnv): BuiltinTool {

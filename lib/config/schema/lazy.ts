@@ -3,7 +3,4 @@
  * node at start-up cost each command ~10 ms, so each section (and anything only it uses) is built
  * the first time a layer sets it.
  */
-export function memo<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= build());
-}
+export { memo } from "../../shared/mod.ts";

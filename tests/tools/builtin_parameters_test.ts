@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { createBuiltinTools, deriveBuiltinParameters } from "../../lib/tools/mod.ts";
+import { BUILTIN_TOOL_PARAMETERS } from "../../lib/tools/builtin_parameters.generated.ts";
+import { platform } from "../../lib/platform/mod.ts";
+import type { PermissionProfile } from "../../lib/tools/mod.ts";
+
+Deno.test("builtin_parameters.generated.ts matches the tools' zod schemas (else run `deno task gen`)", () => {
+  assert.deepEqual(
+    BUILTIN_TOOL_PARAMETERS,
+    deriveBuiltinParameters(),
+    "lib/tools/builtin_parameters.generated.ts is stale: run `deno task gen`",
+  );
+});
+
+Deno.test("each built-in tool declares its generated parameters and still validates with zod", () => {
+  const tools = createBuiltinTools({
+    platform,
+    profile: { workspace: "/w", writableRoots: ["/w"], readableRoots: [] } as unknown as PermissionProfile,
+    sandbox: { available: false, reason: "test" },
+  });
+  assert.deepEqual(tools.map((t) => t.name), Object.keys(BUILTIN_TOOL_PARAMETERS));
+  for (const tool of tools) assert.equal(tool.parameters, BUILTIN_TOOL_PARAMETERS[tool.name]);
+  const readFile = tools.find((t) => t.name === "read_file")!;
+  assert.throws(() => readFile.parseArguments({ path: "" }), /path/);
+  assert.deepEqual(readFile.parseArguments('{"path":"a.txt","limit":3}'), { path: "a.txt", limit: 3 });
+});

@@ -88,13 +88,13 @@ function hasEvents(table: Record<string, unknown>): boolean {
   );
 }
 
-async function readText(
+function readText(
   fs: FileSystem,
   file: string,
   diagnostics: Diagnostic[],
-): Promise<string | undefined> {
+): string | undefined {
   try {
-    return await fs.readTextFile(file);
+    return fs.sync.readTextFile(file); // a settings file, read at every session start
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") {
@@ -111,7 +111,7 @@ async function readJsonHooks(
   diagnostics: Diagnostic[],
   options: { settings?: boolean } = {},
 ): Promise<Record<string, unknown> | undefined> {
-  const text = await readText(fs, file, diagnostics);
+  const text = readText(fs, file, diagnostics);
   if (text === undefined) return undefined;
   let parsed: unknown;
   try {
@@ -138,7 +138,7 @@ async function readRequirements(
   file: string,
 ): Promise<Read<{ hooks?: Record<string, unknown>; managedOnly: boolean }>> {
   const diagnostics: Diagnostic[] = [];
-  const text = await readText(fs, file, diagnostics);
+  const text = readText(fs, file, diagnostics);
   if (text === undefined) return { diagnostics };
   let raw: Record<string, unknown>;
   try {

@@ -28,7 +28,7 @@ export class TranscriptStore {
   /** An ephemeral transcript keeps items in memory only (previews). */
   async create(options: { ephemeral?: boolean }, meta: SessionMeta): Promise<Transcript> {
     if (options.ephemeral) return new Transcript(this.fs, null, meta, []);
-    await this.fs.mkdir(this.dir);
+    this.fs.sync.mkdir(this.dir); // blocking, like the line writes: one call on the way to the first request
     const transcript = new Transcript(this.fs, this.fileOf(meta.id), meta, []);
     await transcript.append({ type: "session_meta", meta });
     return transcript;

@@ -128,15 +128,15 @@ function configFromEntry(
 }
 
 /** Reads `<projectRoot>/.mcp.json`; absent → nothing. */
-export async function readMcpJson(
+export function readMcpJson(
   fs: FileSystem,
   projectRoot: string,
   env: (name: string) => string | undefined,
-): Promise<{ servers: McpServerConfig[]; diagnostics: Diagnostic[]; file: string }> {
+): { servers: McpServerConfig[]; diagnostics: Diagnostic[]; file: string } {
   const file = path.join(projectRoot, ".mcp.json");
   let text: string;
   try {
-    text = await fs.readTextFile(file);
+    text = fs.sync.readTextFile(file); // read at every session start; usually absent
   } catch {
     return { servers: [], diagnostics: [], file };
   }

@@ -45,7 +45,7 @@ export async function mcpServersFromConfig(
     }
   }
   if (loaded.projectTrusted) {
-    const json = await readMcpJson(options.platform.fs, loaded.paths.projectRoot, options.platform.env);
+    const json = readMcpJson(options.platform.fs, loaded.paths.projectRoot, options.platform.env);
     diagnostics.push(...json.diagnostics);
     for (const config of json.servers) registrations.push({ tier: "config", source: json.file, config });
   }

@@ -41,6 +41,7 @@ function toDirEntry(e: any): DirEntry {
 const denoSyncFileSystem: SyncFileSystem = {
   ...nodeFileSystem.sync,
   readFile: (path) => D.readFileSync(path),
+  readTextFile: (path) => D.readTextFileSync(path),
   writeFile: (path, data, options = {}) => D.writeFileSync(path, data, { mode: options.mode ?? 0o644 }),
   lstat(path) {
     try {

@@ -23,6 +23,27 @@ function isNotFound(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+function settle<T>(run: () => T): Promise<T> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function statOrNull(
+  call: (path: string, options: { throwIfNoEntry: false }) => nodeFs.Stats | undefined,
+  path: string,
+): FileInfo | null {
+  try {
+    const stats = call(path, { throwIfNoEntry: false });
+    return stats ? toInfo(stats) : null;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
 let tempCounter = 0;
 const encoder = new TextEncoder();
 
@@ -32,6 +53,7 @@ function toDirEntry(e: nodeFs.Dirent): DirEntry {
 
 const nodeSyncFileSystem: SyncFileSystem = {
   readFile: (path) => new Uint8Array(nodeFs.readFileSync(path)),
+  readTextFile: (path) => nodeFs.readFileSync(path, "utf8"),
   readFilePrefix(path, maxBytes) {
     const fd = nodeFs.openSync(path, "r");
     try {
@@ -42,16 +64,8 @@ const nodeSyncFileSystem: SyncFileSystem = {
     }
   },
   writeFile: (path, data, options = {}) => nodeFs.writeFileSync(path, data, { mode: options.mode ?? 0o644 }),
-  lstat(path) {
-    try {
-      // No exception for the common "not there" answer: building one costs more than the call.
-      const stats = nodeFs.lstatSync(path, { throwIfNoEntry: false });
-      return stats ? toInfo(stats) : null;
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
-  },
+  // No exception for the common "not there" answer: building one costs more than the call.
+  lstat: (path) => statOrNull(nodeFs.lstatSync, path),
   readDir: (path) => nodeFs.readdirSync(path, { withFileTypes: true }).map(toDirEntry),
   mkdir: (path) => void nodeFs.mkdirSync(path, { recursive: true }),
 };
@@ -118,23 +132,12 @@ export const nodeFileSystem: FileSystem = {
       },
     });
   },
-  async stat(path) {
-    try {
-      return toInfo(await fsp.stat(path));
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
-  },
-  async lstat(path) {
-    try {
-      return toInfo(await fsp.lstat(path));
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
-  },
-  realPath: (path) => fsp.realpath(path),
+  // Metadata calls answer from the kernel's caches in microseconds; a thread-pool round trip per
+  // call costs ten to fifty times that, and a session's start makes a few dozen of them. They never
+  // wait on a file's contents (a FIFO or a device), so the blocking form is safe here.
+  stat: (path) => settle(() => statOrNull(nodeFs.statSync, path)),
+  lstat: (path) => settle(() => statOrNull(nodeFs.lstatSync, path)),
+  realPath: (path) => settle(() => nodeFs.realpathSync(path)),
   async readDir(path) {
     return (await fsp.readdir(path, { withFileTypes: true })).map(toDirEntry);
   },

@@ -76,6 +76,8 @@ export interface AppendHandle {
  */
 export interface SyncFileSystem {
   readFile(path: string): Uint8Array;
+  /** For small files read on every start (settings, markers); never for a tool's target. */
+  readTextFile(path: string): string;
   /** Reads at most `maxBytes` from the start of the file. */
   readFilePrefix(path: string, maxBytes: number): Uint8Array;
   writeFile(path: string, data: Uint8Array, options?: { mode?: number }): void;

@@ -19,7 +19,7 @@ export async function listInstallCandidates(options: PluginOpOptions): Promise<I
   const layout = options.layout ?? storeLayout(options.loaded.paths.home);
   const { marketplaces } = await loadMarketplaces(fs, options.loaded, layout);
   const installed = new Set((await installedPluginIds(fs, layout)).map((id) => id.key));
-  const declined = new Set(await readDeclined(fs, layout));
+  const declined = new Set(readDeclined(fs, layout));
   return marketplaces.flatMap((m) =>
     m.entries.filter((e) => !installBlockReason(e, m.name)).map((e) => ({
       id: `${e.name}@${m.name}`,
@@ -30,9 +30,9 @@ export async function listInstallCandidates(options: PluginOpOptions): Promise<I
   ).filter((c) => !installed.has(c.id) && !declined.has(c.id));
 }
 
-export async function readDeclined(fs: FileSystem, layout: StoreLayout): Promise<string[]> {
+export function readDeclined(fs: FileSystem, layout: StoreLayout): string[] {
   try {
-    const parsed = JSON.parse(await fs.readTextFile(layout.declinedFile));
+    const parsed = JSON.parse(fs.sync.readTextFile(layout.declinedFile)); // every start: blocking
     return Array.isArray(parsed?.declined)
       ? parsed.declined.filter((d: unknown) => typeof d === "string")
       : [];
@@ -43,7 +43,7 @@ export async function readDeclined(fs: FileSystem, layout: StoreLayout): Promise
 
 /** Remembers a declined suggestion so the model is not offered it again (temp file + rename). */
 export async function rememberDeclined(fs: FileSystem, layout: StoreLayout, id: string): Promise<void> {
-  const declined = new Set(await readDeclined(fs, layout));
+  const declined = new Set(readDeclined(fs, layout));
   declined.add(id);
   await fs.writeFileAtomic(
     layout.declinedFile,

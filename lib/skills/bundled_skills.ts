@@ -14,7 +14,7 @@ export const BUNDLED_FINGERPRINT = digestHex("sha256", JSON.stringify(BUNDLED_SK
 export async function materializeBundledSkills(fs: FileSystem, dir: string): Promise<string[]> {
   const marker = path.join(dir, MARKER);
   try {
-    if ((await fs.readTextFile(marker)).trim() === BUNDLED_FINGERPRINT) return [];
+    if (fs.sync.readTextFile(marker).trim() === BUNDLED_FINGERPRINT) return []; // every start: blocking
   } catch {
     // absent or unreadable: (re)write below
   }

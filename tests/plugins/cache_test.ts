@@ -117,7 +117,7 @@ Deno.test("requestPluginInstallTool() is null without candidates and validates b
     runCtx,
   );
   assert.deepStrictEqual(declined, { output: '{"completed":false,"declined":true}', status: "success" });
-  assert.deepStrictEqual(await readDeclined(platform.fs, storeLayout(box2.env.TRELLIS_HOME)), ["demo@test"]);
+  assert.deepStrictEqual(readDeclined(platform.fs, storeLayout(box2.env.TRELLIS_HOME)), ["demo@test"]);
   assert.deepStrictEqual((await listInstallCandidates({ platform, loaded: loaded2 })).map((c) => c.id), [
     "claude-demo@test",
     "misnamed@test",

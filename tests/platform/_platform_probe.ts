@@ -31,6 +31,7 @@ sync.writeFile(`${dir}/s/t/x.sh`, new TextEncoder().encode("#!/bin/sh\n"), { mod
 const syncFacet = {
   listing: sync.readDir(`${dir}/s/t`).map((e) => [e.name, e.isFile, e.isDirectory, e.isSymlink]),
   text: new TextDecoder().decode(sync.readFile(`${dir}/s/t/x.sh`)),
+  asText: sync.readTextFile(`${dir}/s/t/x.sh`),
   prefix: new TextDecoder().decode(sync.readFilePrefix(`${dir}/s/t/x.sh`, 3)),
   executable: ((sync.lstat(`${dir}/s/t/x.sh`)?.mode ?? 0) & 0o111) !== 0,
   missing: sync.lstat(`${dir}/nope`),

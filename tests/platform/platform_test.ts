@@ -23,6 +23,7 @@ const expected = (runtime: string) => ({
   sync: {
     listing: [["x.sh", true, false, false]],
     text: "#!/bin/sh\n",
+    asText: "#!/bin/sh\n",
     prefix: "#!/",
     executable: true,
     missing: null,

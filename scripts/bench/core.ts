@@ -11,8 +11,23 @@ const BIN = new URL("../../dist/trellis", import.meta.url).pathname;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function timed(argv: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+type RunOptions = { cwd?: string; env?: Record<string, string> };
+
+/** Wall time of one run, spawned directly (no wrapper process whose start would count). */
+async function timed(argv: string[], options: RunOptions = {}) {
   const started = performance.now();
+  const out = await new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    cwd: options.cwd,
+    env: options.env,
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  return { wall: performance.now() - started, code: out.code };
+}
+
+/** Peak RSS of one run, from /usr/bin/time (a run of its own: the wrapper would skew the wall time). */
+async function peakRssMiB(argv: string[], options: RunOptions = {}): Promise<number> {
   const out = await new Deno.Command("/usr/bin/time", {
     args: ["-f", "%M", ...argv],
     cwd: options.cwd,
@@ -20,9 +35,8 @@ async function timed(argv: string[], options: { cwd?: string; env?: Record<strin
     stdout: "null",
     stderr: "piped",
   }).output();
-  const wall = performance.now() - started;
-  const lines = new TextDecoder().decode(out.stderr).trim().split("\n");
-  return { wall, rssKiB: Number(lines.at(-1)), code: out.code };
+  if (out.code !== 0) throw new Error(`${argv.join(" ")} failed with ${out.code}`);
+  return Number(new TextDecoder().decode(out.stderr).trim().split("\n").at(-1)) / 1024;
 }
 
 /** A loopback proxy in front of the fixture server that adds up how long the model side took. */
@@ -53,15 +67,16 @@ function modelTimer(target: string) {
 
 /**
  * `runs` exec turns sharing one home, as a user's runs do; the first run meets a fresh home (it
- * probes the sandbox once and creates the home's folders) and is reported apart.
+ * probes the sandbox once and creates the home's folders) and is reported apart. Wall times come
+ * from direct spawns; peak RSS from three more runs under /usr/bin/time.
  */
 async function execTurn(script: string, runs: number) {
   const own: number[] = [];
   const rss: number[] = [];
   const home = await Deno.makeTempDir({ prefix: "trellis-bench-home-" });
   await Deno.mkdir(`${home}/.trellis`, { recursive: true });
-  let first = NaN;
-  for (let i = 0; i <= runs; i++) {
+  // One exec in a fresh workspace against a fresh fixture server (a script is consumed by one run).
+  const execRun = async <T>(measure: (argv: string[], options: RunOptions) => Promise<T>) => {
     const root = await Deno.makeTempDir({ prefix: "trellis-bench-" });
     await Deno.mkdir(`${root}/ws`);
     await Deno.writeTextFile(`${root}/ws/notes.md`, "# Notes\n- TODO\n");
@@ -69,29 +84,37 @@ async function execTurn(script: string, runs: number) {
       script: new URL(`../../fixtures/models/${script}.yaml`, import.meta.url).pathname,
     });
     const timer = modelTimer(fixture.url);
-    const run = await timed([
-      BIN,
-      "exec",
-      "--json",
-      "--max-steps",
-      "500",
-      "-c",
-      "model_provider=fixture",
-      "-c",
-      `model_providers.fixture.base_url=${JSON.stringify(timer.url)}`,
-      "go",
-    ], {
-      cwd: `${root}/ws`,
-      env: { PATH: Deno.env.get("PATH") ?? "", HOME: home, TRELLIS_SYSTEM_DIR: `${root}/etc` },
-    });
+    try {
+      const result = await measure([
+        BIN,
+        "exec",
+        "--json",
+        "--max-steps",
+        "500",
+        "-c",
+        "model_provider=fixture",
+        "-c",
+        `model_providers.fixture.base_url=${JSON.stringify(timer.url)}`,
+        "go",
+      ], {
+        cwd: `${root}/ws`,
+        env: { PATH: Deno.env.get("PATH") ?? "", HOME: home, TRELLIS_SYSTEM_DIR: `${root}/etc` },
+      });
+      return { result, modelMs: timer.take() };
+    } finally {
+      await timer.close();
+      await fixture.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  };
+  let first = NaN;
+  for (let i = 0; i <= runs; i++) {
+    const { result: run, modelMs } = await execRun(timed);
     if (run.code !== 0) throw new Error(`exec failed with ${run.code}`);
-    if (i === 0) first = run.wall - timer.take();
-    else own.push(run.wall - timer.take());
-    rss.push(run.rssKiB / 1024);
-    await timer.close();
-    await fixture.close();
-    await Deno.remove(root, { recursive: true });
+    if (i === 0) first = run.wall - modelMs;
+    else own.push(run.wall - modelMs);
   }
+  for (let i = 0; i < 3; i++) rss.push((await execRun(peakRssMiB)).result);
   await Deno.remove(home, { recursive: true });
   return { own: median(own), rss: Math.max(...rss), first };
 }
@@ -101,7 +124,18 @@ async function bareBunBinary(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "trellis-bare-" });
   await Deno.writeTextFile(`${dir}/v.ts`, 'console.log("0.0.0");\n');
   const out = await new Deno.Command("bun", {
-    args: ["build", "--compile", "--minify", `${dir}/v.ts`, "--outfile", `${dir}/v`],
+    // The start-up options dist/trellis is built with (scripts/compile/bun_build.ts).
+    args: [
+      "build",
+      "--compile",
+      "--minify",
+      "--bytecode",
+      "--no-compile-autoload-dotenv",
+      "--no-compile-autoload-bunfig",
+      `${dir}/v.ts`,
+      "--outfile",
+      `${dir}/v`,
+    ],
     stdout: "null",
     stderr: "null",
   }).output();
@@ -133,7 +167,8 @@ export async function bench(): Promise<BenchRow[]> {
   const perCall = (many.own - one.own) / 199;
   return [
     {
-      name: "baseline: a bare Bun binary printing a line, measured the same way (median of 40)",
+      name:
+        "baseline: a bare Bun binary printing a line, built with the same start-up options, measured the same way (median of 40)",
       value: median(bareStarts),
       unit: "ms",
       target: "reference",

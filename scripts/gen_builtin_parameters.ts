@@ -13,7 +13,7 @@ const text =
 import type { JsonSchema } from "../shared/mod.ts";
 
 export const BUILTIN_TOOL_PARAMETERS: Readonly<Record<string, JsonSchema>> = ${
-    JSON.stringify(deriveBuiltinParameters(), null, 2)
+    JSON.stringify(await deriveBuiltinParameters(), null, 2)
   };
 `;
 await platform.fs.writeFileAtomic(target, text);

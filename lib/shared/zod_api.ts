@@ -3,6 +3,8 @@
  * than zod's own: zod's namespace carries every locale and the whole core as nested namespaces, which
  * a bundle must then evaluate at start-up (~8 ms of the compiled binary's start); named re-exports
  * let the bundler keep only what is used. A schema needing another zod function adds it here.
+ * (`toJSONSchema` is left out on purpose: the built-in tools' JSON Schemas are generated ahead of
+ * time, and its generator code need not load with every command.)
  */
 export {
   _default,
@@ -32,7 +34,6 @@ export {
   strictObject,
   string,
   superRefine,
-  toJSONSchema,
   trim,
   union,
   unknown,

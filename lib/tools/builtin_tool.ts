@@ -8,10 +8,10 @@ export interface BuiltinTool extends ToolDefinition {
   /** Turns a hook's `updatedInput` (Claude Code's tool_input shape) back into validated arguments. */
   fromHookInput(input: unknown): unknown;
   /**
-   * The JSON Schema zod derives from the argument schema now. `parameters` is its copy generated at
-   * build time (builtin_parameters.generated.ts), which tests keep equal to this.
+   * The JSON Schema zod derives from the argument schema now. `parameters` is its copy generated
+   * ahead of time (builtin_parameters.generated.ts), which tests keep equal to this.
    */
-  derivedParameters(): JsonSchema;
+  derivedParameters(): Promise<JsonSchema>;
 }
 
 export interface BuiltinToolSpec<A> {
@@ -38,7 +38,7 @@ export function builtinTool<A>(spec: BuiltinToolSpec<A>): BuiltinTool {
     hookAliases: spec.hookAliases ?? [],
     description: spec.description,
     // Generated, so no session derives JSON Schemas (nor loads zod's generator) before its first request.
-    parameters: BUILTIN_TOOL_PARAMETERS[spec.name] ?? toolParameters(spec.schema()),
+    parameters: generatedParameters(spec.name),
     parallel: spec.parallel,
     source: { kind: "builtin" },
     parseArguments: parse,
@@ -50,8 +50,17 @@ export function builtinTool<A>(spec: BuiltinToolSpec<A>): BuiltinTool {
   };
 }
 
-export function toolParameters(schema: z.core.$ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
+function generatedParameters(name: string): JsonSchema {
+  const parameters = BUILTIN_TOOL_PARAMETERS[name];
+  if (!parameters) {
+    throw new Error(`built-in tool "${name}" has no generated parameters: run \`deno task gen\``);
+  }
+  return parameters;
+}
+
+async function toolParameters(schema: z.core.$ZodType): Promise<JsonSchema> {
+  const { toJSONSchema } = await import("zod/mini");
+  const { $schema: _ignored, ...rest } = toJSONSchema(schema, { io: "input" }) as JsonSchema;
   return rest;
 }
 

@@ -24,13 +24,15 @@ export interface BuiltinToolsOptions {
  * Each built-in tool's JSON Schema as zod derives it from the tool's argument schema now: what
  * `deno task gen` writes to builtin_parameters.generated.ts.
  */
-export function deriveBuiltinParameters(): Record<string, JsonSchema> {
+export async function deriveBuiltinParameters(): Promise<Record<string, JsonSchema>> {
   const tools = createBuiltinTools({
     platform: undefined as unknown as Platform,
     profile: undefined as unknown as PermissionProfile,
     sandbox: { available: false, reason: "not used: only the schemas are read" },
   });
-  return Object.fromEntries(tools.map((tool) => [tool.name, tool.derivedParameters()]));
+  return Object.fromEntries(
+    await Promise.all(tools.map(async (tool) => [tool.name, await tool.derivedParameters()])),
+  );
 }
 
 /** The seven built-in tools, in declaration order; read-only ones may run in parallel. */

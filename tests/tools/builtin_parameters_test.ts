@@ -4,10 +4,10 @@ import { BUILTIN_TOOL_PARAMETERS } from "../../lib/tools/builtin_parameters.gene
 import { platform } from "../../lib/platform/mod.ts";
 import type { PermissionProfile } from "../../lib/tools/mod.ts";
 
-Deno.test("builtin_parameters.generated.ts matches the tools' zod schemas (else run `deno task gen`)", () => {
+Deno.test("builtin_parameters.generated.ts matches the tools' zod schemas (else run `deno task gen`)", async () => {
   assert.deepEqual(
     BUILTIN_TOOL_PARAMETERS,
-    deriveBuiltinParameters(),
+    await deriveBuiltinParameters(),
     "lib/tools/builtin_parameters.generated.ts is stale: run `deno task gen`",
   );
 });

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
-import { type Diagnostic, errorDiagnostic, warning, z } from "../shared/mod.ts";
+import { type Diagnostic, errorDiagnostic, memo, warning, z } from "../shared/mod.ts";
 import {
   DEFAULT_SAMPLING_MAX_TOKENS,
   DEFAULT_STARTUP_TIMEOUT_MS,
@@ -11,18 +11,22 @@ import {
 
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
-const stdioEntry = z.object({
-  type: z.optional(z.literal("stdio")),
-  command: z.string().check(z.minLength(1)),
-  args: z.optional(z.array(z.string())),
-  env: z.optional(z.record(z.string(), z.string())),
-});
-const remoteEntry = z.object({
-  type: z.enum(["http", "sse"]),
-  url: z.string().check(z.minLength(1)),
-  headers: z.optional(z.record(z.string(), z.string())),
-});
-const entrySchema = z.union([stdioEntry, remoteEntry]);
+const stdioEntry = memo(() =>
+  z.object({
+    type: z.optional(z.literal("stdio")),
+    command: z.string().check(z.minLength(1)),
+    args: z.optional(z.array(z.string())),
+    env: z.optional(z.record(z.string(), z.string())),
+  })
+);
+const remoteEntry = memo(() =>
+  z.object({
+    type: z.enum(["http", "sse"]),
+    url: z.string().check(z.minLength(1)),
+    headers: z.optional(z.record(z.string(), z.string())),
+  })
+);
+const entrySchema = memo(() => z.union([stdioEntry(), remoteEntry()]));
 
 /** Claude Code's `${VAR}` / `${VAR:-default}`; an unset variable without a default is an error. */
 export function expandVariables(text: string, env: (name: string) => string | undefined): string {
@@ -66,7 +70,7 @@ export function parseMcpJson(
       );
       continue;
     }
-    const parsed = entrySchema.safeParse(entry);
+    const parsed = entrySchema().safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       diagnostics.push(
@@ -87,7 +91,7 @@ export function parseMcpJson(
 
 function configFromEntry(
   name: string,
-  entry: z.infer<typeof entrySchema>,
+  entry: z.infer<ReturnType<typeof entrySchema>>,
   env: (name: string) => string | undefined,
 ): McpServerConfig {
   const x = (s: string) => expandVariables(s, env);

@@ -1,5 +1,6 @@
 import {
   type EventSink,
+  memo,
   type ToolDefinition,
   type ToolResult,
   type ToolRunContext,
@@ -12,16 +13,18 @@ type Kind = "resources" | "templates";
 const METHOD = { resources: "resources/list", templates: "resources/templates/list" } as const;
 const KEY = { resources: "resources", templates: "resourceTemplates" } as const;
 
-const listArgs = z.object({ server: z.optional(z.string()), cursor: z.optional(z.string()) })
-  .check(z.refine((a) => a.cursor === undefined || (a.server ?? "").trim() !== "", {
-    message: "cursor can only be used when a server is specified",
-  }));
+const listArgs = memo(() =>
+  z.object({ server: z.optional(z.string()), cursor: z.optional(z.string()) })
+    .check(z.refine((a) => a.cursor === undefined || (a.server ?? "").trim() !== "", {
+      message: "cursor can only be used when a server is specified",
+    }))
+);
 const nonEmpty = (field: string) =>
   z.string({ error: `${field} must be a non-empty string` }).check(
     z.trim(),
     z.minLength(1, `${field} must be a non-empty string`),
   );
-const readArgs = z.object({ server: nonEmpty("server"), uri: nonEmpty("uri") });
+const readArgs = memo(() => z.object({ server: nonEmpty("server"), uri: nonEmpty("uri") }));
 
 async function fetchPage(manager: ConnectionManager, server: string, kind: Kind, cursor?: string) {
   const managed = manager.servers.get(server);
@@ -156,9 +159,9 @@ export function resourceToolDefinitions(manager: ConnectionManager, budgetBytes:
     hookName: name,
     description: `Lists ${what} exposed by MCP servers. Without server, all servers are listed.`,
     parameters: LIST_PARAMS,
-    parseArguments: (raw) => parseWith(listArgs, raw),
+    parseArguments: (raw) => parseWith(listArgs(), raw),
     run: (args, ctx) => {
-      const a = args as z.infer<typeof listArgs>;
+      const a = args as z.infer<ReturnType<typeof listArgs>>;
       return withEvents(
         ctx,
         a.server ?? "*",
@@ -182,9 +185,9 @@ export function resourceToolDefinitions(manager: ConnectionManager, budgetBytes:
         required: ["server", "uri"],
         additionalProperties: false,
       },
-      parseArguments: (raw) => parseWith(readArgs, raw),
+      parseArguments: (raw) => parseWith(readArgs(), raw),
       run: (args, ctx) => {
-        const a = args as z.infer<typeof readArgs>;
+        const a = args as z.infer<ReturnType<typeof readArgs>>;
         return withEvents(
           ctx,
           a.server,

@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import { describeError, type ToolDefinition, type ToolResult, z } from "../shared/mod.ts";
+import { describeError, memo, type ToolDefinition, type ToolResult, z } from "../shared/mod.ts";
 import { type InstallCandidate, rememberDeclined } from "./install_candidates.ts";
 import { installById, requirePluginId } from "./plugin_operations.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
@@ -20,13 +20,17 @@ export interface RequestPluginInstallOptions {
   layout?: StoreLayout;
 }
 
-const argsSchema = z.strictObject({
-  tool_id: z.string().check(z.minLength(1)),
-  tool_type: z.literal("plugin"),
-  suggest_reason: z.string().check(z.refine((s) => s.trim().length > 0, "suggest_reason must not be empty")),
-});
+const argsSchema = memo(() =>
+  z.strictObject({
+    tool_id: z.string().check(z.minLength(1)),
+    tool_type: z.literal("plugin"),
+    suggest_reason: z.string().check(
+      z.refine((s) => s.trim().length > 0, "suggest_reason must not be empty"),
+    ),
+  })
+);
 
-type Args = z.infer<typeof argsSchema>;
+type Args = z.infer<ReturnType<typeof argsSchema>>;
 
 const json = (value: unknown, status: ToolResult["status"] = "success"): ToolResult => ({
   output: JSON.stringify(value),
@@ -69,7 +73,7 @@ export function requestPluginInstallTool(options: RequestPluginInstallOptions): 
     source: { kind: "plugins" },
     approval: () => ({ kind: "none" }),
     parseArguments(raw: unknown): Args {
-      const parsed = argsSchema.safeParse(raw);
+      const parsed = argsSchema().safeParse(raw);
       if (!parsed.success) {
         throw new Error(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
       }

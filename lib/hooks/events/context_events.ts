@@ -1,4 +1,4 @@
-import { z } from "../../shared/mod.ts";
+import { memo, z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -12,21 +12,23 @@ import {
 
 const contextOnly = (event: "SessionStart" | "SubagentStart") =>
   z.strictObject({
-    ...commonOutputShape,
+    ...commonOutputShape(),
     hookSpecificOutput: z.optional(specificOutput(event, { additionalContext: z.optional(z.string()) })),
   });
 
-const sessionStartSchema = contextOnly("SessionStart");
-const subagentStartSchema = contextOnly("SubagentStart");
+const sessionStartSchema = memo(() => contextOnly("SessionStart"));
+const subagentStartSchema = memo(() => contextOnly("SubagentStart"));
 
-const userPromptSchema = z.strictObject({
-  ...commonOutputShape,
-  decision: z.optional(z.literal("block")),
-  reason: z.optional(z.string()),
-  hookSpecificOutput: z.optional(
-    specificOutput("UserPromptSubmit", { additionalContext: z.optional(z.string()) }),
-  ),
-});
+const userPromptSchema = memo(() =>
+  z.strictObject({
+    ...commonOutputShape(),
+    decision: z.optional(z.literal("block")),
+    reason: z.optional(z.string()),
+    hookSpecificOutput: z.optional(
+      specificOutput("UserPromptSubmit", { additionalContext: z.optional(z.string()) }),
+    ),
+  })
+);
 
 /** continue:false ends the turn with stopReason (or a default naming the event). */
 function stopOf(event: string, out: { continue?: boolean; stopReason?: string }) {
@@ -38,7 +40,7 @@ function stopOf(event: string, out: { continue?: boolean; stopReason?: string })
 
 /** SessionStart: additionalContext; continue:false stops (HK-12). */
 export function parseSessionStartOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("SessionStart", sessionStartSchema, value);
+  const checked = validateOutput("SessionStart", sessionStartSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   return ok({
@@ -49,14 +51,14 @@ export function parseSessionStartOutput(value: unknown): ParseOutcome {
 
 /** SubagentStart is context only: `continue` is ignored. */
 export function parseSubagentStartOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("SubagentStart", subagentStartSchema, value);
+  const checked = validateOutput("SubagentStart", subagentStartSchema(), value);
   if (!checked.ok) return failed(checked.error);
   return ok(baseEffect(checked.data, checked.data.hookSpecificOutput?.additionalContext));
 }
 
 /** UserPromptSubmit: `decision:block` + reason drops the prompt; context is added; continue:false stops. */
 export function parseUserPromptSubmitOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("UserPromptSubmit", userPromptSchema, value);
+  const checked = validateOutput("UserPromptSubmit", userPromptSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   const base = {

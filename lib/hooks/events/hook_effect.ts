@@ -1,4 +1,4 @@
-import { z } from "../../shared/mod.ts";
+import { memo, z } from "../../shared/mod.ts";
 import type { HookEventName } from "../hook_events.ts";
 
 /** What one handler's run asks for, after its exit code and stdout were read. */
@@ -26,13 +26,13 @@ export const ok = (effect: Partial<HookEffect>): ParseOutcome => ({
   effect: { additionalContexts: [], ...effect },
 });
 
-/** Fields every event's stdout JSON may carry (§2.7). */
-export const commonOutputShape = {
+/** Fields every event's stdout JSON may carry (§2.7); built on first use, like every schema here. */
+export const commonOutputShape = memo(() => ({
   continue: z.optional(z.boolean()),
   stopReason: z.optional(z.string()),
   suppressOutput: z.optional(z.boolean()),
   systemMessage: z.optional(z.string()),
-};
+}));
 
 /** `hookSpecificOutput` must name its event. */
 export function specificOutput<E extends HookEventName, S extends z.core.$ZodLooseShape>(event: E, shape: S) {

@@ -1,4 +1,4 @@
-import { z } from "../../shared/mod.ts";
+import { memo, z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -9,24 +9,26 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = z.strictObject({
-  ...commonOutputShape,
-  hookSpecificOutput: z.optional(specificOutput("PermissionRequest", {
-    decision: z.optional(z.strictObject({
-      behavior: z.enum(["allow", "deny"]),
-      message: z.optional(z.string()),
-      updatedInput: z.optional(z.unknown()),
-      updatedPermissions: z.optional(z.unknown()),
-      interrupt: z.optional(z.boolean()),
+const schema = memo(() =>
+  z.strictObject({
+    ...commonOutputShape(),
+    hookSpecificOutput: z.optional(specificOutput("PermissionRequest", {
+      decision: z.optional(z.strictObject({
+        behavior: z.enum(["allow", "deny"]),
+        message: z.optional(z.string()),
+        updatedInput: z.optional(z.unknown()),
+        updatedPermissions: z.optional(z.unknown()),
+        interrupt: z.optional(z.boolean()),
+      })),
     })),
-  })),
-});
+  })
+);
 
 export const DEFAULT_DENY_MESSAGE = "PermissionRequest hook denied approval";
 
 /** PermissionRequest stdout: `decision.behavior` allow|deny; rewrites and interrupts are unsupported. */
 export function parsePermissionRequestOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("PermissionRequest", schema, value);
+  const checked = validateOutput("PermissionRequest", schema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   for (const field of ["stopReason", "suppressOutput"] as const) {

@@ -1,4 +1,4 @@
-import { z } from "../../shared/mod.ts";
+import { memo, z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -10,23 +10,25 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = z.strictObject({
-  ...commonOutputShape,
-  decision: z.optional(z.literal("block")),
-  reason: z.optional(z.string()),
-  hookSpecificOutput: z.optional(specificOutput("PostToolUse", {
-    additionalContext: z.optional(z.string()),
-    // Schema-null in Codex: accepted and ignored.
-    updatedMCPToolOutput: z.optional(z.unknown()),
-  })),
-});
+const schema = memo(() =>
+  z.strictObject({
+    ...commonOutputShape(),
+    decision: z.optional(z.literal("block")),
+    reason: z.optional(z.string()),
+    hookSpecificOutput: z.optional(specificOutput("PostToolUse", {
+      additionalContext: z.optional(z.string()),
+      // Schema-null in Codex: accepted and ignored.
+      updatedMCPToolOutput: z.optional(z.unknown()),
+    })),
+  })
+);
 
 /**
  * PostToolUse stdout: `decision:block` + reason replaces the model-visible output with the reason;
  * `continue:false` does the same with reason or stopReason. It never undoes the call.
  */
 export function parsePostToolUseOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("PostToolUse", schema, value);
+  const checked = validateOutput("PostToolUse", schema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   if (out.suppressOutput !== undefined) return failed("PostToolUse hook returned unsupported suppressOutput");

@@ -1,4 +1,4 @@
-import { z } from "../../shared/mod.ts";
+import { memo, z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -10,17 +10,19 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = z.strictObject({
-  ...commonOutputShape,
-  decision: z.optional(z.enum(["approve", "block"])),
-  reason: z.optional(z.string()),
-  hookSpecificOutput: z.optional(specificOutput("PreToolUse", {
-    permissionDecision: z.optional(z.enum(["allow", "deny", "ask"])),
-    permissionDecisionReason: z.optional(z.string()),
-    updatedInput: z.optional(z.unknown()),
-    additionalContext: z.optional(z.string()),
-  })),
-});
+const schema = memo(() =>
+  z.strictObject({
+    ...commonOutputShape(),
+    decision: z.optional(z.enum(["approve", "block"])),
+    reason: z.optional(z.string()),
+    hookSpecificOutput: z.optional(specificOutput("PreToolUse", {
+      permissionDecision: z.optional(z.enum(["allow", "deny", "ask"])),
+      permissionDecisionReason: z.optional(z.string()),
+      updatedInput: z.optional(z.unknown()),
+      additionalContext: z.optional(z.string()),
+    })),
+  })
+);
 
 /**
  * PreToolUse stdout (§2.7): modern `permissionDecision` or legacy `decision:block`. Anything Codex
@@ -28,7 +30,7 @@ const schema = z.strictObject({
  * reason without a decision, continue:false) fails the run and nothing of it is applied.
  */
 export function parsePreToolUseOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("PreToolUse", schema, value);
+  const checked = validateOutput("PreToolUse", schema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   if (out.continue === false) return failed("PreToolUse hook returned unsupported continue:false");

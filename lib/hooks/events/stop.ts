@@ -1,4 +1,4 @@
-import { z } from "../../shared/mod.ts";
+import { memo, z } from "../../shared/mod.ts";
 import {
   baseEffect,
   commonOutputShape,
@@ -9,11 +9,13 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = z.strictObject({
-  ...commonOutputShape,
-  decision: z.optional(z.literal("block")),
-  reason: z.optional(z.string()),
-});
+const schema = memo(() =>
+  z.strictObject({
+    ...commonOutputShape(),
+    decision: z.optional(z.literal("block")),
+    reason: z.optional(z.string()),
+  })
+);
 
 export const STOP_BLOCK_WITHOUT_REASON =
   "Stop hook requested continuation without a prompt; ignoring the block.";
@@ -23,7 +25,7 @@ export const STOP_BLOCK_WITHOUT_REASON =
  * continue:false stops (and wins over blocks in aggregation); a block without a reason fails the run.
  */
 export function parseStopOutput(event: "Stop" | "SubagentStop", value: unknown): ParseOutcome {
-  const checked = validateOutput(event, schema, value);
+  const checked = validateOutput(event, schema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   const base = baseEffect(out);

@@ -85,6 +85,11 @@ export interface FixtureServerOptions {
   port?: number;
   /** A JSONL file each request body is appended to. */
   log?: string;
+  /**
+   * Called once per request with the milliseconds from its arrival to the last byte of its
+   * response handed to the connection: the model side of a turn, for benchmarks.
+   */
+  onServed?: (ms: number) => void;
 }
 
 const EXHAUSTED: Step = { text: "(fixture script exhausted)" };
@@ -98,6 +103,39 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
   let cursor = 0;
 
   const handle = async (request: Request): Promise<Response> => {
+    const arrived = performance.now();
+    const response = await answer(request);
+    const onServed = options.onServed;
+    if (!onServed) return response;
+    let reported = false;
+    const served = () => {
+      if (!reported) onServed(performance.now() - arrived);
+      reported = true;
+    };
+    if (!response.body) {
+      served();
+      return response;
+    }
+    // Done when the last chunk is out, or when the client stops reading (a client may stop at the
+    // stream's final event without waiting for the end of the body).
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          served();
+          controller.close();
+        } else controller.enqueue(value);
+      },
+      async cancel(reason) {
+        served();
+        await reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+
+  const answer = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
     const wire = path === "/v1/responses"
       ? "responses"

@@ -39,32 +39,6 @@ async function peakRssMiB(argv: string[], options: RunOptions = {}): Promise<num
   return Number(new TextDecoder().decode(out.stderr).trim().split("\n").at(-1)) / 1024;
 }
 
-/** A loopback proxy in front of the fixture server that adds up how long the model side took. */
-function modelTimer(target: string) {
-  let spent = 0;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
-    const started = performance.now();
-    const url = new URL(req.url);
-    const upstream = await fetch(target.replace(/\/v1$/, "") + url.pathname, {
-      method: req.method,
-      headers: req.headers,
-      body: await req.text(),
-    });
-    const body = await upstream.arrayBuffer();
-    spent += performance.now() - started;
-    return new Response(body, { status: upstream.status, headers: upstream.headers });
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}/v1`,
-    take: () => {
-      const s = spent;
-      spent = 0;
-      return s;
-    },
-    close: () => server.shutdown(),
-  };
-}
-
 /**
  * `runs` exec turns sharing one home, as a user's runs do; the first run meets a fresh home (it
  * probes the sandbox once and creates the home's folders) and is reported apart. Wall times come
@@ -80,10 +54,11 @@ async function execTurn(script: string, runs: number) {
     const root = await Deno.makeTempDir({ prefix: "trellis-bench-" });
     await Deno.mkdir(`${root}/ws`);
     await Deno.writeTextFile(`${root}/ws/notes.md`, "# Notes\n- TODO\n");
+    let modelMs = 0;
     const fixture = await startFixtureModelServer({
       script: new URL(`../../fixtures/models/${script}.yaml`, import.meta.url).pathname,
+      onServed: (ms) => (modelMs += ms),
     });
-    const timer = modelTimer(fixture.url);
     try {
       const result = await measure([
         BIN,
@@ -94,15 +69,14 @@ async function execTurn(script: string, runs: number) {
         "-c",
         "model_provider=fixture",
         "-c",
-        `model_providers.fixture.base_url=${JSON.stringify(timer.url)}`,
+        `model_providers.fixture.base_url=${JSON.stringify(fixture.url)}`,
         "go",
       ], {
         cwd: `${root}/ws`,
         env: { PATH: Deno.env.get("PATH") ?? "", HOME: home, TRELLIS_SYSTEM_DIR: `${root}/etc` },
       });
-      return { result, modelMs: timer.take() };
+      return { result, modelMs };
     } finally {
-      await timer.close();
       await fixture.close();
       await Deno.remove(root, { recursive: true });
     }

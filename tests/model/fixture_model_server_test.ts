@@ -103,3 +103,23 @@ Deno.test("fixture_model_server.ts prints the base URL first and serves requests
     await child.stderr.cancel();
   }
 });
+
+Deno.test("startFixtureModelServer() reports each request's serving time once its response is out (onServed)", async () => {
+  const served: number[] = [];
+  const server = await startFixtureModelServer({
+    script: [{ text: "one", event_delay_ms: 20 }, { fail: { status: 500, times: 1 } }],
+    onServed: (ms) => served.push(ms),
+  });
+  try {
+    assert.deepEqual(await finalItems(server.url, "responses"), [{ text: "one" }]);
+    const failed = await fetch(`${server.url}/responses`, { method: "POST", body: "{}" });
+    await failed.text();
+    assert.equal(failed.status, 500);
+  } finally {
+    await server.close();
+  }
+  assert.equal(served.length, 2);
+  // The streamed answer waits event_delay_ms between its events, so it took at least that long.
+  assert.ok(served[0] >= 20, `streamed response served in ${served[0]} ms`);
+  assert.ok(served[1] >= 0);
+});

@@ -38,7 +38,7 @@ export class McpHolder {
   /** Resolves the catalog for these plugin servers and starts (or refreshes) the runtime. */
   async apply(pluginServers: PluginMcpServer[], options: { initial: boolean }): Promise<void> {
     const { platform, loaded, events } = this.options;
-    const { catalog, diagnostics } = await mcpServersFromConfig(loaded, { platform, pluginServers });
+    const { catalog, diagnostics } = mcpServersFromConfig(loaded, { platform, pluginServers });
     reportDiagnostics(events, diagnostics);
     this.serverNames = catalog.servers.map((r) => r.config.name);
     const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;

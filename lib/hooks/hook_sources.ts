@@ -20,21 +20,21 @@ export async function discoverHookSources(
   };
 
   const requirementsFile = path.join(systemDir, "requirements.toml");
-  const requirements = await readRequirements(fs, requirementsFile);
+  const requirements = readRequirements(fs, requirementsFile);
   diagnostics.push(...requirements.diagnostics);
   add("requirements", requirementsFile, requirements.value?.hooks);
   const managedFile = path.join(systemDir, "managed", "hooks.json");
-  add("managed", managedFile, await readJsonHooks(fs, managedFile, diagnostics));
+  add("managed", managedFile, readJsonHooks(fs, managedFile, diagnostics));
 
   const layerOf = (kind: ConfigLayer["kind"], dir?: string) =>
     loaded.layers.find((l) => l.kind === kind && (dir === undefined || l.dir === dir));
-  await addLayer(fs, sources, diagnostics, "system", path.join(systemDir, "hooks.json"), layerOf("system"));
-  await addLayer(fs, sources, diagnostics, "user", path.join(home, "hooks.json"), layerOf("user"));
+  addLayer(fs, sources, diagnostics, "system", path.join(systemDir, "hooks.json"), layerOf("system"));
+  addLayer(fs, sources, diagnostics, "user", path.join(home, "hooks.json"), layerOf("user"));
 
   const claudeEnabled = loaded.config.hooks?.claude_code !== false;
   if (claudeEnabled) {
     const file = path.join(userHome, ".claude", "settings.json");
-    add("claude_user", file, await readJsonHooks(fs, file, diagnostics, { settings: true }));
+    add("claude_user", file, readJsonHooks(fs, file, diagnostics, { settings: true }));
   }
   for (const dir of projectDirs) {
     const trellisDir = path.join(dir, ".trellis");
@@ -46,9 +46,9 @@ export async function discoverHookSources(
       await noteSkipped(fs, [jsonFile, ...claudeFiles], diagnostics);
       continue;
     }
-    await addLayer(fs, sources, diagnostics, "project", jsonFile, layerOf("project", trellisDir));
+    addLayer(fs, sources, diagnostics, "project", jsonFile, layerOf("project", trellisDir));
     for (const file of claudeFiles) {
-      add("claude_project", file, await readJsonHooks(fs, file, diagnostics, { settings: true }));
+      add("claude_project", file, readJsonHooks(fs, file, diagnostics, { settings: true }));
     }
   }
   const session = layerOf("session");
@@ -62,15 +62,15 @@ function isManaged(kind: HookSourceKind): boolean {
   return kind === "requirements" || kind === "managed" || kind === "system";
 }
 
-async function addLayer(
+function addLayer(
   fs: FileSystem,
   sources: HookSource[],
   diagnostics: Diagnostic[],
   kind: HookSourceKind,
   jsonFile: string,
   layer: ConfigLayer | undefined,
-): Promise<void> {
-  const json = await readJsonHooks(fs, jsonFile, diagnostics);
+): void {
+  const json = readJsonHooks(fs, jsonFile, diagnostics);
   const toml = layer?.table.hooks && hasEvents(layer.table.hooks) ? layer.table.hooks : undefined;
   if (json && hasEvents(json) && toml && layer) {
     diagnostics.push(warning(
@@ -105,12 +105,12 @@ function readText(
 }
 
 /** A hooks.json (`{ "hooks": {…} }`) or a Claude Code settings file whose `hooks` key is optional. */
-async function readJsonHooks(
+function readJsonHooks(
   fs: FileSystem,
   file: string,
   diagnostics: Diagnostic[],
   options: { settings?: boolean } = {},
-): Promise<Record<string, unknown> | undefined> {
+): Record<string, unknown> | undefined {
   const text = readText(fs, file, diagnostics);
   if (text === undefined) return undefined;
   let parsed: unknown;
@@ -133,10 +133,10 @@ async function readJsonHooks(
   return hooks;
 }
 
-async function readRequirements(
+function readRequirements(
   fs: FileSystem,
   file: string,
-): Promise<Read<{ hooks?: Record<string, unknown>; managedOnly: boolean }>> {
+): Read<{ hooks?: Record<string, unknown>; managedOnly: boolean }> {
   const diagnostics: Diagnostic[] = [];
   const text = readText(fs, file, diagnostics);
   if (text === undefined) return { diagnostics };

@@ -7,7 +7,7 @@
  * @example
  * ```ts
  * import { createMcpRuntime, mcpServersFromConfig, noUiElicitationResponder } from "./lib/mcp/mod.ts";
- * const { catalog } = await mcpServersFromConfig(loaded, { platform, pluginServers: [] });
+ * const { catalog } = mcpServersFromConfig(loaded, { platform, pluginServers: [] });
  * const mcp = createMcpRuntime({
  *   platform, catalog, events, cwd: loaded.paths.cwd, home: loaded.paths.home,
  *   elicitation: noUiElicitationResponder, approvalPolicy: "on-request",

@@ -25,10 +25,10 @@ export interface McpServersFromConfigOptions {
 }
 
 /** Builds the resolved catalog from config layers, a trusted `.mcp.json`, plugins and extensions. */
-export async function mcpServersFromConfig(
+export function mcpServersFromConfig(
   loaded: LoadedConfig,
   options: McpServersFromConfigOptions,
-): Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }> {
+): { catalog: ResolvedCatalog; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const registrations: McpRegistration[] = [];
   const overrides = pluginOverrides(loaded);

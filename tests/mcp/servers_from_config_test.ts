@@ -19,7 +19,7 @@ Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin se
     { pluginId: "p@m", pluginRoot: "/plug", name: "broken", config: { command: "x", url: "y" } },
   ];
   const load = () => loadConfig(platform.fs, { cwd: project, env: (n) => env[n] });
-  const untrusted = await mcpServersFromConfig(await load(), { platform, pluginServers });
+  const untrusted = mcpServersFromConfig(await load(), { platform, pluginServers });
   assert.deepStrictEqual(untrusted.catalog.servers.map((s) => [s.config.name, s.tier, s.source]), [
     ["pl", "plugin", "plugin:p@m"],
     ["shared", "config", userConfig],
@@ -31,7 +31,7 @@ Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin se
     userConfig,
     `[mcp_servers.shared]\ncommand = "from-toml"\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
   );
-  const trusted = await mcpServersFromConfig(await load(), {
+  const trusted = mcpServersFromConfig(await load(), {
     platform,
     pluginServers: pluginServers.slice(0, 1),
   });

@@ -113,7 +113,7 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
 async function loadCatalog(ctx: CliContext, options: Record<string, unknown>) {
   const loaded = await ctx.loadConfig(options);
   const { mcpServers } = await pluginContributions(ctx.platform, loaded);
-  const { catalog, diagnostics } = await mcpServersFromConfig(loaded, {
+  const { catalog, diagnostics } = mcpServersFromConfig(loaded, {
     platform: ctx.platform,
     pluginServers: mcpServers,
   });

@@ -10,11 +10,13 @@ export function parseOverride(spec: string): Record<string, unknown> {
   if (eq <= 0) throw new UsageError(`Cannot parse -c "${spec}": expected key.path=value`, { field: spec });
   const keyPath = splitKeyPath(spec.slice(0, eq).trim());
   const rawValue = spec.slice(eq + 1).trim();
-  let value: unknown;
-  try {
-    value = (parseToml(`v = ${rawValue}`) as { v: unknown }).v;
-  } catch {
-    value = rawValue;
+  let value: unknown = rawValue;
+  if (!isBareWord(rawValue)) {
+    try {
+      value = (parseToml(`v = ${rawValue}`) as { v: unknown }).v;
+    } catch {
+      // not TOML: the string itself
+    }
   }
   const root: Record<string, unknown> = {};
   let table = root;
@@ -27,6 +29,16 @@ export function parseOverride(spec: string): Record<string, unknown> {
     }
   });
   return root;
+}
+
+// A TOML value that starts with a letter starts with one of these words; a value whose leading
+// letters are any other word fails to parse and is taken as a string, so it skips the parser (whose
+// failure, building an error with a code excerpt, cost each `-c model=gpt-5` ~2 ms of start-up).
+const TOML_WORDS = new Set(["true", "false", "inf", "nan"]);
+
+function isBareWord(value: string): boolean {
+  const letters = /^[A-Za-z]+/.exec(value)?.[0];
+  return letters !== undefined && !TOML_WORDS.has(letters);
 }
 
 export function splitKeyPath(keyPath: string): string[] {

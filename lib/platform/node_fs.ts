@@ -44,6 +44,30 @@ function statOrNull(
   }
 }
 
+// As Node's "utf8": invalid bytes become U+FFFD, a byte-order mark is kept.
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Files up to this size are read in one blocking call (see readRegularFileSync). */
+const BLOCKING_READ_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A regular file of at most BLOCKING_READ_MAX_BYTES, read with blocking calls; null for anything else
+ * (a FIFO, a device, a large file), which the caller reads asynchronously. The first asynchronous
+ * read of a process starts the runtime's thread pool (~4 ms in the binary), and most reads are small
+ * files. Opening non-blocking and checking the descriptor (not the path) means a FIFO can never
+ * stall the event loop, even if it replaces the file in between.
+ */
+function readRegularFileSync(path: string): Uint8Array | null {
+  const fd = nodeFs.openSync(path, nodeFs.constants.O_RDONLY | nodeFs.constants.O_NONBLOCK);
+  try {
+    const info = nodeFs.fstatSync(fd);
+    if (!info.isFile() || info.size > BLOCKING_READ_MAX_BYTES) return null;
+    return new Uint8Array(nodeFs.readFileSync(fd));
+  } finally {
+    nodeFs.closeSync(fd);
+  }
+}
+
 let tempCounter = 0;
 const encoder = new TextEncoder();
 
@@ -72,8 +96,12 @@ const nodeSyncFileSystem: SyncFileSystem = {
 
 export const nodeFileSystem: FileSystem = {
   sync: nodeSyncFileSystem,
-  readTextFile: (path) => fsp.readFile(path, "utf8"),
-  readFile: async (path) => new Uint8Array(await fsp.readFile(path)),
+  async readTextFile(path) {
+    return utf8.decode(await nodeFileSystem.readFile(path));
+  },
+  async readFile(path) {
+    return readRegularFileSync(path) ?? new Uint8Array(await fsp.readFile(path));
+  },
   async readFilePrefix(path, maxBytes) {
     const handle = await fsp.open(path, "r");
     try {

@@ -36,6 +36,17 @@ const syncFacet = {
   executable: ((sync.lstat(`${dir}/s/t/x.sh`)?.mode ?? 0) & 0o111) !== 0,
   missing: sync.lstat(`${dir}/nope`),
 };
+// Contents: a small regular file (read blocking), and a FIFO, which must go the asynchronous way
+// (a blocking read would wait for the writer with the event loop held).
+await platform.fs.writeTextFile(`${dir}/bom.txt`, "\uFEFFbom é");
+const bomText = await platform.fs.readTextFile(`${dir}/bom.txt`);
+await runCommand(platform, { cmd: ["mkfifo", `${dir}/pipe`], env });
+const fifoRead = platform.fs.readTextFile(`${dir}/pipe`);
+await new Promise((r) => setTimeout(r, 50));
+await runCommand(platform, { cmd: ["sh", "-c", `printf 'from fifo' > '${dir}/pipe'`], env });
+const fifoText = await fifoRead;
+const missing = await platform.fs.readFile(`${dir}/none`).then(() => "read", (e) => e.code);
+const directory = await platform.fs.readFile(dir).then(() => "read", (e) => e.code);
 await platform.fs.remove(dir, { recursive: true });
 console.log(JSON.stringify({
   runtime: platform.runtime,
@@ -45,4 +56,5 @@ console.log(JSON.stringify({
   watched: events.some((p) => p.endsWith("watched.txt")),
   sync: syncFacet,
   digest: [digestHex("sha1", "abc"), digestHex("sha256", new Uint8Array([1, 2]))],
+  contents: { bomText, fifoText, missing, directory },
 }));

@@ -77,9 +77,10 @@ export async function loadSkillsSnapshot(fs: FileSystem, input: SkillsInput): Pr
 async function resolveRoots(fs: FileSystem, roots: SkillRootSpec[]): Promise<SkillRootReport[]> {
   const resolved = await Promise.all(roots.map(async (root) => {
     try {
-      const canonical = await fs.realPath(root.path);
-      const info = await fs.stat(canonical);
-      return { canonical, isDir: info?.isDirectory ?? false };
+      // Most configured roots do not exist; asking stat first answers those without an exception.
+      const info = await fs.stat(root.path);
+      if (!info) return { canonical: undefined, isDir: false };
+      return { canonical: await fs.realPath(root.path), isDir: info.isDirectory };
     } catch (error) {
       const code = (error as { code?: string }).code;
       return { canonical: undefined, isDir: false, unreadable: code !== "ENOENT" && code !== "ENOTDIR" };

@@ -115,7 +115,7 @@ export class Capabilities {
   private async reloadPlugins(): Promise<void> {
     this.pluginsDirty = false;
     const { events, platform } = this.options;
-    const loaded = await withFreshPluginSettings(platform.fs, this.options.loaded);
+    const loaded = withFreshPluginSettings(platform.fs, this.options.loaded);
     this.pluginLoad = await this.plugins.get(loaded);
     reportDiagnostics(events, this.pluginLoad.diagnostics);
     this.skillsInput = skillsInputFromConfig(loaded, {

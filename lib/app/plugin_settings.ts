@@ -6,9 +6,8 @@ import type { FileSystem } from "../platform/mod.ts";
  * stays frozen for the thread (SPEC timescales); only the plugin set may change mid-thread, when an
  * install the user approved wrote `[plugins."<id>"] enabled` (PL-11, PL-13).
  */
-export async function withFreshPluginSettings(fs: FileSystem, loaded: LoadedConfig): Promise<LoadedConfig> {
-  const read = await readTomlFile(fs, loaded.paths.userConfig).catch(() => null);
-  const plugins = (read?.raw as TrellisConfig | undefined)?.plugins;
+export function withFreshPluginSettings(fs: FileSystem, loaded: LoadedConfig): LoadedConfig {
+  const plugins = (userConfigTable(fs, loaded)?.raw as TrellisConfig | undefined)?.plugins;
   if (!plugins) return loaded;
   const hasUser = loaded.layers.some((l) => l.kind === "user");
   const layers: ConfigLayer[] = hasUser
@@ -23,4 +22,12 @@ export async function withFreshPluginSettings(fs: FileSystem, loaded: LoadedConf
     layers,
     config: { ...loaded.config, plugins: { ...loaded.config.plugins, ...plugins } },
   };
+}
+
+function userConfigTable(fs: FileSystem, loaded: LoadedConfig) {
+  try {
+    return readTomlFile(fs, loaded.paths.userConfig);
+  } catch {
+    return null; // unreadable or malformed now: the thread keeps the plugin set it has
+  }
 }

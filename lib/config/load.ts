@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { parse as parseToml, TomlError } from "smol-toml";
-import { type Diagnostic, UsageError } from "../shared/mod.ts";
+import { type Diagnostic, settle, UsageError } from "../shared/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { BUILT_IN_DEFAULTS } from "./defaults.ts";
 import { isTable, mergeInto } from "./merge.ts";
@@ -51,21 +51,10 @@ export interface LoadConfigOptions {
 export function readTomlFile(
   fs: FileSystem,
   file: string,
-): Promise<{ raw: Record<string, unknown>; text: string } | null> {
-  try {
-    return Promise.resolve(readTomlFileSync(fs, file));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-function readTomlFileSync(
-  fs: FileSystem,
-  file: string,
 ): { raw: Record<string, unknown>; text: string } | null {
   let text: string;
   try {
-    text = new TextDecoder().decode(fs.sync.readFile(file));
+    text = fs.sync.readTextFile(file);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
@@ -87,11 +76,7 @@ function readTomlFileSync(
 
 /** Builds the layered configuration: defaults < /etc < user < trusted project dirs < profile < -c. */
 export function loadConfig(fs: FileSystem, options: LoadConfigOptions): Promise<LoadedConfig> {
-  try {
-    return Promise.resolve(loadConfigSync(fs, options));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return settle(() => loadConfigSync(fs, options));
 }
 
 function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfig {
@@ -100,7 +85,7 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
   const basePaths = resolvePaths(fs, { cwd: options.cwd, env: options.env });
 
   const addFile = (kind: LayerKind, file: string, dir?: string) => {
-    const read = readTomlFileSync(fs, file);
+    const read = readTomlFile(fs, file);
     if (!read) return;
     const { value, diagnostics: d } = validateLayer(read.raw, { file, text: read.text });
     diagnostics.push(...d);

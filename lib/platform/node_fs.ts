@@ -3,6 +3,7 @@ import * as nodePath from "node:path";
 import process from "node:process";
 import * as nodeFs from "node:fs";
 import type { Stats } from "node:fs";
+import { settle } from "../shared/mod.ts";
 import type { DirEntry, FileInfo, FileSystem, SyncFileSystem } from "./platform.ts";
 
 // Both runtimes implement node:fs/promises natively, so one file system serves Deno and Bun.
@@ -21,14 +22,6 @@ function toInfo(s: Stats): FileInfo {
 function isNotFound(error: unknown): boolean {
   const code = (error as { code?: string })?.code;
   return code === "ENOENT" || code === "ENOTDIR";
-}
-
-function settle<T>(run: () => T): Promise<T> {
-  try {
-    return Promise.resolve(run());
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
 
 function statOrNull(
@@ -130,36 +123,21 @@ export const nodeFileSystem: FileSystem = {
   writeTextFile: (path, data) => fsp.writeFile(path, data),
   writeFile: (path, data, options = {}) => fsp.writeFile(path, data, { mode: options.mode ?? 0o644 }),
   appendTextFile: (path, data) => fsp.appendFile(path, data),
-  openAppend(path) {
-    // One blocking write per line: a transcript line is small, and a thread-pool round trip per
-    // line cost more than the write (an exec turn writes a handful).
-    let fd: number;
-    try {
-      fd = nodeFs.openSync(path, "a");
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return Promise.resolve({
-      append: (data) => {
-        try {
-          const bytes = encoder.encode(data);
-          // A regular file takes the whole write at once; the loop covers the rare short write.
-          for (let done = 0; done < bytes.length;) done += nodeFs.writeSync(fd, bytes, done);
-          return Promise.resolve();
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      },
-      close: () => {
-        try {
-          nodeFs.closeSync(fd);
-          return Promise.resolve();
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      },
-    });
-  },
+  // One blocking write per line: a transcript line is small, and a thread-pool round trip per line
+  // cost more than the write (an exec turn writes a handful).
+  openAppend: (path) =>
+    settle(() => {
+      const fd = nodeFs.openSync(path, "a");
+      return {
+        append: (data) =>
+          settle(() => {
+            const bytes = encoder.encode(data);
+            // A regular file takes the whole write at once; the loop covers the rare short write.
+            for (let done = 0; done < bytes.length;) done += nodeFs.writeSync(fd, bytes, done);
+          }),
+        close: () => settle(() => nodeFs.closeSync(fd)),
+      };
+    }),
   // Metadata calls answer from the kernel's caches in microseconds; a thread-pool round trip per
   // call costs ten to fifty times that, and a session's start makes a few dozen of them. They never
   // wait on a file's contents (a FIFO or a device), so the blocking form is safe here.

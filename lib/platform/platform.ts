@@ -70,9 +70,9 @@ export interface AppendHandle {
 }
 
 /**
- * Blocking calls for bulk passes over many small files (a plugin store copy, a skill tree scan),
- * where a promise per call costs more than the system call behind it. They hold the event loop, so
- * they suit short passes that nothing else waits on.
+ * Blocking calls for bulk passes over many small files (a plugin store copy, a skill tree scan) and
+ * the few small files every start reads, where a promise per call costs more than the system call
+ * behind it. They hold the event loop, so they suit short passes that nothing else waits on.
  */
 export interface SyncFileSystem {
   readFile(path: string): Uint8Array;

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { digestHex, type FileSystem } from "../platform/mod.ts";
+import { settle } from "../shared/mod.ts";
 
 /**
  * Content digest of a plugin bundle: sha256 over the sorted file tree (relative path, kind,
@@ -28,10 +29,6 @@ export function digestEntries(entries: TreeEntry[]): string {
   const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const lines = sorted.map((e) => `${e.kind} ${e.executable ? "x" : "-"} ${e.sha256 ?? ""} ${e.path}\n`);
   return `sha256:${digestHex("sha256", lines.join(""))}`;
-}
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return digestHex("sha256", bytes);
 }
 
 /**
@@ -79,10 +76,8 @@ export function visitTree(
 }
 
 export function digestTree(fs: FileSystem, root: string): Promise<{ digest: string; skipped: string[] }> {
-  try {
-    const walk = visitTree(fs, root, { onFile: (_rel, full) => sha256Hex(fs.sync.readFile(full)) });
-    return Promise.resolve({ digest: digestEntries(walk.entries), skipped: walk.skipped });
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return settle(() => {
+    const walk = visitTree(fs, root, { onFile: (_rel, full) => digestHex("sha256", fs.sync.readFile(full)) });
+    return { digest: digestEntries(walk.entries), skipped: walk.skipped };
+  });
 }

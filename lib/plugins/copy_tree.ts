@@ -1,6 +1,7 @@
 import * as path from "node:path";
-import type { FileSystem } from "../platform/mod.ts";
-import { digestEntries, sha256Hex, visitTree } from "./content_digest.ts";
+import { digestHex, type FileSystem } from "../platform/mod.ts";
+import { settle } from "../shared/mod.ts";
+import { digestEntries, visitTree } from "./content_digest.ts";
 
 export interface CopiedTree {
   digest: string;
@@ -16,19 +17,17 @@ export interface CopiedTree {
  */
 export function copyTree(fs: FileSystem, from: string, to: string): Promise<CopiedTree> {
   const sync = fs.sync;
-  try {
+  return settle(() => {
     sync.mkdir(to);
     const walk = visitTree(fs, from, {
       onDir: (rel) => sync.mkdir(path.join(to, rel)),
       onFile(rel, full, executable) {
         const bytes = sync.readFile(full);
         sync.writeFile(path.join(to, rel), bytes, { mode: executable ? 0o755 : 0o644 });
-        return sha256Hex(bytes);
+        return digestHex("sha256", bytes);
       },
     });
     const files = walk.entries.filter((e) => e.kind === "file").length;
-    return Promise.resolve({ digest: digestEntries(walk.entries), files, skipped: walk.skipped });
-  } catch (error) {
-    return Promise.reject(error);
-  }
+    return { digest: digestEntries(walk.entries), files, skipped: walk.skipped };
+  });
 }

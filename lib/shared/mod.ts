@@ -47,3 +47,4 @@ export type {
 } from "./lifecycle_hooks.ts";
 export { describeSchema, z } from "./zod.ts";
 export { memo } from "./memo.ts";
+export { settle } from "./settle.ts";

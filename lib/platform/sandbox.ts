@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { Platform } from "./platform.ts";
 import { runCommand } from "./run_command.ts";
@@ -34,12 +34,11 @@ export function detectSandbox(
  * the bwrap binary's path, size and mtime; a failure is probed again next time.
  */
 async function probe(platform: Platform, cacheFile?: string): Promise<SandboxStatus> {
-  // Blocking calls: a dozen PATH entries and one small file, on every session's start.
-  const bwrap = findOnPath(platform, "bwrap");
+  const bwrap = await findOnPath(platform, "bwrap");
   if (!bwrap) return { available: false, reason: "bwrap not found" };
-  const info = statQuietly(bwrap);
+  const info = await statQuietly(platform, bwrap);
   const key = `${bwrap}:${info?.size}:${info?.mtimeMs}`;
-  if (cacheFile && cachedKey(cacheFile) === key) return { available: true, bwrap };
+  if (cacheFile && cachedKey(platform, cacheFile) === key) return { available: true, bwrap };
   const status = await probeOnce(platform, bwrap);
   if (status.available && cacheFile) {
     await platform.fs.writeFileAtomic(cacheFile, JSON.stringify({ available: key }) + "\n").catch(() => {});
@@ -58,30 +57,27 @@ async function probeOnce(platform: Platform, bwrap: string): Promise<SandboxStat
   return { available: false, reason: `bwrap cannot create a sandbox: ${detail.split("\n")[0]}` };
 }
 
-function cachedKey(cacheFile: string): unknown {
+function cachedKey(platform: Platform, cacheFile: string): unknown {
   try {
-    return JSON.parse(readFileSync(cacheFile, "utf8")).available;
+    return JSON.parse(platform.fs.sync.readTextFile(cacheFile)).available;
   } catch {
     return undefined; // absent or unreadable: probe
   }
 }
 
-function findOnPath(platform: Platform, name: string): string | undefined {
+async function findOnPath(platform: Platform, name: string): Promise<string | undefined> {
   for (const dir of (platform.env("PATH") ?? "").split(":")) {
     if (!dir) continue;
     const candidate = nodePath.join(dir, name);
-    const info = statQuietly(candidate);
-    if (info?.isFile() && (info.mode & 0o111) !== 0) return candidate;
+    const info = await statQuietly(platform, candidate);
+    if (info?.isFile && (info.mode & 0o111) !== 0) return candidate;
   }
   return undefined;
 }
 
-function statQuietly(path: string) {
-  try {
-    return statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined; // ENOTDIR, EACCES, ELOOP: not a usable binary
-  }
+// EACCES or ELOOP on a PATH entry means no usable binary there, not a failed probe.
+function statQuietly(platform: Platform, path: string) {
+  return platform.fs.stat(path).catch(() => null);
 }
 
 /**

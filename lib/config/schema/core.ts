@@ -1,5 +1,4 @@
-import { z } from "../../shared/mod.ts";
-import { memo } from "./lazy.ts";
+import { memo, z } from "../../shared/mod.ts";
 
 const wireApiSchema = memo(() => z.enum(["responses", "chat"]));
 
@@ -47,7 +46,7 @@ const profileSchema = () =>
     instructions: z.optional(z.string()),
   });
 
-/** Each top-level key's schema, built when a layer sets the key (see lazy.ts). */
+/** Each top-level key's schema, built when a layer sets the key (parseConfigTable in mod.ts). */
 export const coreSections = {
   model: () => z.string(),
   model_provider: () => z.string(),

@@ -1,5 +1,4 @@
-import { z } from "../../shared/mod.ts";
-import { memo } from "./lazy.ts";
+import { memo, z } from "../../shared/mod.ts";
 
 // Owned by the MCP subsystem: `[mcp_servers.<name>]` with exactly Codex's fields (codex-formats §4.1).
 // Unknown keys must be ERRORS naming server and field, while validateLayer turns zod's

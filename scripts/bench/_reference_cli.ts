@@ -37,24 +37,3 @@ export async function codexBinary(): Promise<{ bin: string } | { missing: string
   }
   return { bin };
 }
-
-/** Median wall time of `argv` as a process, in ms. */
-export async function medianWall(
-  argv: string[],
-  options: { runs: number; cwd?: string; env: Record<string, string> },
-): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < options.runs; i++) {
-    const started = performance.now();
-    await new Deno.Command(argv[0], {
-      args: argv.slice(1),
-      cwd: options.cwd,
-      env: options.env,
-      clearEnv: true,
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
-}

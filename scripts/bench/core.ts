@@ -3,28 +3,12 @@
  * minus the time the model server spent answering), peak RSS, and per-call overhead over 200 calls.
  */
 import { startFixtureModelServer } from "../fixture_model_server.ts";
-import { codexBinary, medianWall } from "./_reference_cli.ts";
+import { codexBinary } from "./_reference_cli.ts";
+import { median, medianWall, type RunOptions, timed } from "./_timing.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
 
 const BIN = new URL("../../dist/trellis", import.meta.url).pathname;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-type RunOptions = { cwd?: string; env?: Record<string, string> };
-
-/** Wall time of one run, spawned directly (no wrapper process whose start would count). */
-async function timed(argv: string[], options: RunOptions = {}) {
-  const started = performance.now();
-  const out = await new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    cwd: options.cwd,
-    env: options.env,
-    stdout: "null",
-    stderr: "null",
-  }).output();
-  return { wall: performance.now() - started, code: out.code };
-}
 
 /** Peak RSS of one run, from /usr/bin/time (a run of its own: the wrapper would skew the wall time). */
 async function peakRssMiB(argv: string[], options: RunOptions = {}): Promise<number> {

@@ -10,6 +10,7 @@ import {
 } from "../../lib/hooks/mod.ts";
 import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
 import { discardEvents } from "../../lib/shared/mod.ts";
+import { median } from "./_timing.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
 
@@ -62,8 +63,6 @@ async function dispatchOnce(handlers: HookHandlerInfo[], home: string) {
   });
   return { ms: performance.now() - started, runs, ctx };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The same command lines spawned directly (same shell, no engine): what the machine itself costs. */
 async function bareSpawn(commands: string[], home: string, input: string): Promise<number> {

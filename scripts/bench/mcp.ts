@@ -15,6 +15,7 @@ import {
   serverConfigFromTable,
 } from "../../lib/mcp/mod.ts";
 import { childEnv, type Platform, platform } from "../../lib/platform/mod.ts";
+import { median } from "./_timing.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
 
@@ -22,8 +23,6 @@ const SLOW = new URL("../../fixtures/mcp/slow_init.pl", import.meta.url).pathnam
 const EVERYTHING =
   new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
     .pathname;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** A runtime over config-tier servers, as the app builds it, without UI or events. */
 function benchRuntime(servers: McpServerConfig[], home: string) {

@@ -6,7 +6,8 @@
 import * as path from "node:path";
 import process from "node:process";
 import { runCli } from "../../lib/cli/mod.ts";
-import { codexBinary, medianWall } from "./_reference_cli.ts";
+import { codexBinary } from "./_reference_cli.ts";
+import { medianWall } from "./_timing.ts";
 import { type Platform, platform } from "../../lib/platform/mod.ts";
 import {
   loadSkillsSnapshot,

@@ -10,13 +10,9 @@ import {
   createBuiltinTools,
   type PermissionProfile,
 } from "../../lib/tools/mod.ts";
+import { median } from "./_timing.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 async function timeCalls(
   tool: BuiltinTool,

@@ -1,4 +1,10 @@
 import process from "node:process";
+import { memo } from "../shared/mod.ts";
+
+// deno-lint-ignore no-explicit-any
+const nodeCrypto = memo(() =>
+  (process as any).getBuiltinModule("node:crypto") as typeof import("node:crypto")
+);
 
 /**
  * Hex digest of a string or bytes. Bun's native hasher is a global; elsewhere node:crypto is loaded
@@ -9,12 +15,4 @@ export function digestHex(algorithm: "sha1" | "sha256", data: string | Uint8Arra
   const bun = (globalThis as any).Bun;
   if (bun) return new bun.CryptoHasher(algorithm).update(data).digest("hex");
   return nodeCrypto().createHash(algorithm).update(data).digest("hex");
-}
-
-type NodeCrypto = typeof import("node:crypto");
-let crypto: NodeCrypto | undefined;
-
-function nodeCrypto(): NodeCrypto {
-  // deno-lint-ignore no-explicit-any
-  return crypto ??= (process as any).getBuiltinModule("node:crypto") as NodeCrypto;
 }

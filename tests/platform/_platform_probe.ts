@@ -2,7 +2,7 @@
  * Exercises the platform layer on whichever runtime runs it and prints what it saw as JSON.
  * platform_test.ts runs it under Bun, so the Bun implementation is tested with real processes.
  */
-import { childEnv, digestHex, platform, runCommand } from "../../lib/platform/mod.ts";
+import { childEnv, digestHex, fileUrlOf, platform, runCommand } from "../../lib/platform/mod.ts";
 
 const dir = await platform.fs.makeTempDir("trellis-probe-");
 const env = childEnv({ ...platform.envAll(), TRELLIS_PROBE_SECRET: "leak" });
@@ -57,4 +57,5 @@ console.log(JSON.stringify({
   sync: syncFacet,
   digest: [digestHex("sha1", "abc"), digestHex("sha256", new Uint8Array([1, 2]))],
   contents: { bomText, fifoText, missing, directory },
+  fileUrl: fileUrlOf("/tmp/a b#c%d"),
 }));

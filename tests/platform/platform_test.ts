@@ -33,6 +33,7 @@ const expected = (runtime: string) => ({
     "a12871fee210fb8619291eaea194581cbd2531e4b23759d225f6806923f63222",
   ],
   contents: { bomText: "\uFEFFbom é", fifoText: "from fifo", missing: "ENOENT", directory: "EISDIR" },
+  fileUrl: "file:///tmp/a%20b%23c%25d",
 });
 
 Deno.test("platform (Deno): allow-listed env, piped stdio, group-killing timeout, atomic writes, native watcher, blocking fs facet", async () => {

@@ -28,16 +28,21 @@ async function peakRssMiB(argv: string[], options: RunOptions = {}): Promise<num
  * probes the sandbox once and creates the home's folders) and is reported apart. Wall times come
  * from direct spawns; peak RSS from three more runs under /usr/bin/time.
  */
-async function execTurn(script: string, runs: number, bare?: string) {
+async function execTurn(script: string, runs: number, alongside?: { bare: string; floor: string }) {
   const own: number[] = [];
   const rss: number[] = [];
-  // A bare Bun start after each run: this machine's speed drifts from minute to minute, and the
-  // ratio to a start measured alongside is steadier than either figure.
+  // A bare Bun start and the floor program after each run: this machine's speed drifts from minute
+  // to minute, and comparisons with runs measured alongside are steadier than either figure.
   const overBare: number[] = [];
+  const floor: number[] = [];
+  const overFloor: number[] = [];
   const home = await Deno.makeTempDir({ prefix: "trellis-bench-home-" });
   await Deno.mkdir(`${home}/.trellis`, { recursive: true });
   // One exec in a fresh workspace against a fresh fixture server (a script is consumed by one run).
-  const execRun = async <T>(measure: (argv: string[], options: RunOptions) => Promise<T>) => {
+  const execRun = async <T>(
+    measure: (argv: string[], options: RunOptions) => Promise<T>,
+    bin = BIN,
+  ) => {
     const root = await Deno.makeTempDir({ prefix: "trellis-bench-" });
     await Deno.mkdir(`${root}/ws`);
     await Deno.writeTextFile(`${root}/ws/notes.md`, "# Notes\n- TODO\n");
@@ -48,7 +53,7 @@ async function execTurn(script: string, runs: number, bare?: string) {
     });
     try {
       const result = await measure([
-        BIN,
+        bin,
         "exec",
         "--json",
         "--max-steps",
@@ -75,7 +80,12 @@ async function execTurn(script: string, runs: number, bare?: string) {
     if (i === 0) first = run.wall - modelMs;
     else {
       own.push(run.wall - modelMs);
-      if (bare) overBare.push((run.wall - modelMs) / (await timed([bare])).wall);
+      if (!alongside) continue;
+      overBare.push((run.wall - modelMs) / (await timed([alongside.bare])).wall);
+      const { result: floorRun, modelMs: floorModelMs } = await execRun(timed, alongside.floor);
+      if (floorRun.code !== 0) throw new Error(`the floor program failed with ${floorRun.code}`);
+      floor.push(floorRun.wall - floorModelMs);
+      overFloor.push(run.wall - modelMs - (floorRun.wall - floorModelMs));
     }
   }
   for (let i = 0; i < 3; i++) rss.push((await execRun(peakRssMiB)).result);
@@ -85,35 +95,46 @@ async function execTurn(script: string, runs: number, bare?: string) {
     rss: Math.max(...rss),
     first,
     overBare: overBare.length ? median(overBare) : NaN,
+    floor: floor.length ? median(floor) : NaN,
+    overFloor: overFloor.length ? median(overFloor) : NaN,
   };
 }
 
-/** A bare `bun build --compile` binary: what a cold start costs before any of Trellis runs. */
-async function bareBunBinary(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "trellis-bare-" });
-  await Deno.writeTextFile(`${dir}/v.ts`, 'console.log("0.0.0");\n');
+/**
+ * `source` as a `bun build --compile` binary in `dir`, built with the start-up options of
+ * dist/trellis (scripts/compile/bun_build.ts).
+ */
+async function bunBinary(source: string, dir: string, name: string): Promise<string> {
   const out = await new Deno.Command("bun", {
-    // The start-up options dist/trellis is built with (scripts/compile/bun_build.ts).
     args: [
       "build",
       "--compile",
+      "--format=esm",
       "--minify",
       "--bytecode",
       "--no-compile-autoload-dotenv",
       "--no-compile-autoload-bunfig",
-      `${dir}/v.ts`,
+      source,
       "--outfile",
-      `${dir}/v`,
+      `${dir}/${name}`,
     ],
     stdout: "null",
-    stderr: "null",
+    stderr: "piped",
   }).output();
-  if (!out.success) throw new Error("bun build failed");
-  return `${dir}/v`;
+  if (!out.success) throw new Error(`bun build ${source} failed: ${new TextDecoder().decode(out.stderr)}`);
+  return `${dir}/${name}`;
 }
 
 export async function bench(): Promise<BenchRow[]> {
-  const bare = await bareBunBinary();
+  const binaries = await Deno.makeTempDir({ prefix: "trellis-bench-bin-" });
+  await Deno.writeTextFile(`${binaries}/v.ts`, 'console.log("0.0.0");\n');
+  // What a cold start costs before any of Trellis runs.
+  const bare = await bunBinary(`${binaries}/v.ts`, binaries, "bare");
+  const floorProgram = await bunBinary(
+    new URL("./_floor_exec.ts", import.meta.url).pathname,
+    binaries,
+    "floor",
+  );
   const starts: number[] = [];
   const bareStarts: number[] = [];
   for (let i = 0; i < 40; i++) {
@@ -130,9 +151,9 @@ export async function bench(): Promise<BenchRow[]> {
     })
     : NaN;
   await Deno.remove(codexHome, { recursive: true });
-  const one = await execTurn("single_read_file", 31, bare);
+  const one = await execTurn("single_read_file", 31, { bare, floor: floorProgram });
   const many = await execTurn("sequential_read_200", 3);
-  await Deno.remove(bare.replace(/\/[^/]+$/, ""), { recursive: true });
+  await Deno.remove(binaries, { recursive: true });
 
   const perCall = (many.own - one.own) / 199;
   return [
@@ -170,6 +191,22 @@ export async function bench(): Promise<BenchRow[]> {
         "exec, one read_file turn: own wall time ÷ a bare Bun start timed right after each run (median; the issue's 50 ms budget is 16.7× its 3 ms bare start)",
       value: one.overBare,
       unit: "x",
+      target: "info",
+      pass: true,
+    },
+    {
+      name:
+        "floor: a minimal Bun program doing only the turn's I/O (two streamed requests, the file read, JSONL out; scripts/bench/_floor_exec.ts), timed right after each run (median)",
+      value: one.floor,
+      unit: "ms",
+      target: "reference",
+      pass: true,
+    },
+    {
+      name:
+        "exec, one read_file turn: Trellis's own wall time over that floor (median of the per-run differences)",
+      value: one.overFloor,
+      unit: "ms",
       target: "info",
       pass: true,
     },

@@ -7,12 +7,11 @@
  * runtime and this machine charge for any such program.
  *
  * Takes exec's own arguments and reads only `model_providers.fixture.base_url=...`.
+ * _floor_exec_stack.ts runs the same turn through Trellis's libraries.
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
 
-const FLAG = "model_providers.fixture.base_url=";
-const baseUrl: string = JSON.parse(process.argv.find((a) => a.startsWith(FLAG))!.slice(FLAG.length));
 const tools = [{
   type: "function",
   name: "read_file",
@@ -23,7 +22,7 @@ const emit = (event: Record<string, unknown>) => process.stdout.write(`${JSON.st
 type Call = { call_id: string; name: string; arguments: string };
 
 /** One streamed request; returns the function calls the model made. */
-async function sample(input: unknown[]): Promise<Call[]> {
+async function sample(baseUrl: string, input: unknown[]): Promise<Call[]> {
   const response = await fetch(`${baseUrl}/responses`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer floor" },
@@ -48,15 +47,28 @@ async function sample(input: unknown[]): Promise<Call[]> {
   return calls;
 }
 
-const input: unknown[] = [{ role: "user", content: process.argv.at(-1) }];
-emit({ type: "turn.started" });
-for (const call of await sample(input)) {
-  const output = readFileSync(JSON.parse(call.arguments).path, "utf8");
-  input.push({ type: "function_call", ...call }, {
-    type: "function_call_output",
-    call_id: call.call_id,
-    output,
-  });
+/** The turn: sample, read the file each call names (`readArgs` checks a call's arguments), sample. */
+export async function floorTurn(
+  baseUrl: string,
+  prompt: string,
+  readArgs: (json: string) => { path: string } = JSON.parse,
+): Promise<void> {
+  const input: unknown[] = [{ role: "user", content: prompt }];
+  emit({ type: "turn.started" });
+  for (const call of await sample(baseUrl, input)) {
+    const output = readFileSync(readArgs(call.arguments).path, "utf8");
+    input.push({ type: "function_call", ...call }, {
+      type: "function_call_output",
+      call_id: call.call_id,
+      output,
+    });
+  }
+  await sample(baseUrl, input);
+  emit({ type: "turn.completed" });
 }
-await sample(input);
-emit({ type: "turn.completed" });
+
+if (import.meta.main) {
+  const flag = "model_providers.fixture.base_url=";
+  const baseUrl = JSON.parse(process.argv.find((a) => a.startsWith(flag))!.slice(flag.length));
+  await floorTurn(baseUrl, process.argv.at(-1)!);
+}

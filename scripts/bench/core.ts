@@ -28,14 +28,18 @@ async function peakRssMiB(argv: string[], options: RunOptions = {}): Promise<num
  * probes the sandbox once and creates the home's folders) and is reported apart. Wall times come
  * from direct spawns; peak RSS from three more runs under /usr/bin/time.
  */
-async function execTurn(script: string, runs: number, alongside?: { bare: string; floor: string }) {
+async function execTurn(
+  script: string,
+  runs: number,
+  alongside?: { bare: string; floors: { io: string; stack: string } },
+) {
   const own: number[] = [];
   const rss: number[] = [];
-  // A bare Bun start and the floor program after each run: this machine's speed drifts from minute
-  // to minute, and comparisons with runs measured alongside are steadier than either figure.
+  // A bare Bun start and the floor programs after each run: this machine's speed drifts from
+  // minute to minute, and comparisons with runs measured alongside are steadier than either figure.
   const overBare: number[] = [];
-  const floor: number[] = [];
-  const overFloor: number[] = [];
+  const floors = { io: [] as number[], stack: [] as number[] };
+  const overFloors = { io: [] as number[], stack: [] as number[] };
   const home = await Deno.makeTempDir({ prefix: "trellis-bench-home-" });
   await Deno.mkdir(`${home}/.trellis`, { recursive: true });
   // One exec in a fresh workspace against a fresh fixture server (a script is consumed by one run).
@@ -82,10 +86,12 @@ async function execTurn(script: string, runs: number, alongside?: { bare: string
       own.push(run.wall - modelMs);
       if (!alongside) continue;
       overBare.push((run.wall - modelMs) / (await timed([alongside.bare])).wall);
-      const { result: floorRun, modelMs: floorModelMs } = await execRun(timed, alongside.floor);
-      if (floorRun.code !== 0) throw new Error(`the floor program failed with ${floorRun.code}`);
-      floor.push(floorRun.wall - floorModelMs);
-      overFloor.push(run.wall - modelMs - (floorRun.wall - floorModelMs));
+      for (const kind of ["io", "stack"] as const) {
+        const { result: floorRun, modelMs: floorModelMs } = await execRun(timed, alongside.floors[kind]);
+        if (floorRun.code !== 0) throw new Error(`the ${kind} floor program failed with ${floorRun.code}`);
+        floors[kind].push(floorRun.wall - floorModelMs);
+        overFloors[kind].push(run.wall - modelMs - (floorRun.wall - floorModelMs));
+      }
     }
   }
   for (let i = 0; i < 3; i++) rss.push((await execRun(peakRssMiB)).result);
@@ -94,34 +100,22 @@ async function execTurn(script: string, runs: number, alongside?: { bare: string
     own: median(own),
     rss: Math.max(...rss),
     first,
-    overBare: overBare.length ? median(overBare) : NaN,
-    floor: floor.length ? median(floor) : NaN,
-    overFloor: overFloor.length ? median(overFloor) : NaN,
+    overBare: medianOrNaN(overBare),
+    floors: { io: medianOrNaN(floors.io), stack: medianOrNaN(floors.stack) },
+    overFloors: { io: medianOrNaN(overFloors.io), stack: medianOrNaN(overFloors.stack) },
   };
 }
 
-/**
- * `source` as a `bun build --compile` binary in `dir`, built with the start-up options of
- * dist/trellis (scripts/compile/bun_build.ts).
- */
+const medianOrNaN = (xs: number[]) => xs.length ? median(xs) : NaN;
+
+/** `source` compiled into `dir` by scripts/compile/bun_build.ts, i.e. exactly as dist/trellis is. */
 async function bunBinary(source: string, dir: string, name: string): Promise<string> {
   const out = await new Deno.Command("bun", {
-    args: [
-      "build",
-      "--compile",
-      "--format=esm",
-      "--minify",
-      "--bytecode",
-      "--no-compile-autoload-dotenv",
-      "--no-compile-autoload-bunfig",
-      source,
-      "--outfile",
-      `${dir}/${name}`,
-    ],
+    args: [new URL("../compile/bun_build.ts", import.meta.url).pathname, `${dir}/${name}`, source],
     stdout: "null",
     stderr: "piped",
   }).output();
-  if (!out.success) throw new Error(`bun build ${source} failed: ${new TextDecoder().decode(out.stderr)}`);
+  if (!out.success) throw new Error(`building ${source} failed: ${new TextDecoder().decode(out.stderr)}`);
   return `${dir}/${name}`;
 }
 
@@ -130,11 +124,14 @@ export async function bench(): Promise<BenchRow[]> {
   await Deno.writeTextFile(`${binaries}/v.ts`, 'console.log("0.0.0");\n');
   // What a cold start costs before any of Trellis runs.
   const bare = await bunBinary(`${binaries}/v.ts`, binaries, "bare");
-  const floorProgram = await bunBinary(
-    new URL("./_floor_exec.ts", import.meta.url).pathname,
-    binaries,
-    "floor",
-  );
+  const floors = {
+    io: await bunBinary(new URL("./_floor_exec.ts", import.meta.url).pathname, binaries, "floor"),
+    stack: await bunBinary(
+      new URL("./_floor_exec_stack.ts", import.meta.url).pathname,
+      binaries,
+      "floor-stack",
+    ),
+  };
   const starts: number[] = [];
   const bareStarts: number[] = [];
   for (let i = 0; i < 40; i++) {
@@ -151,7 +148,7 @@ export async function bench(): Promise<BenchRow[]> {
     })
     : NaN;
   await Deno.remove(codexHome, { recursive: true });
-  const one = await execTurn("single_read_file", 31, { bare, floor: floorProgram });
+  const one = await execTurn("single_read_file", 31, { bare, floors });
   const many = await execTurn("sequential_read_200", 3);
   await Deno.remove(binaries, { recursive: true });
 
@@ -197,15 +194,31 @@ export async function bench(): Promise<BenchRow[]> {
     {
       name:
         "floor: a minimal Bun program doing only the turn's I/O (two streamed requests, the file read, JSONL out; scripts/bench/_floor_exec.ts), timed right after each run (median)",
-      value: one.floor,
+      value: one.floors.io,
       unit: "ms",
       target: "reference",
       pass: true,
     },
     {
       name:
-        "exec, one read_file turn: Trellis's own wall time over that floor (median of the per-run differences)",
-      value: one.overFloor,
+        "floor with the stack: the same turn through commander, smol-toml and zod, the least exec asks of them (scripts/bench/_floor_exec_stack.ts), timed right after each run (median)",
+      value: one.floors.stack,
+      unit: "ms",
+      target: "reference",
+      pass: true,
+    },
+    {
+      name:
+        "exec, one read_file turn: Trellis's own wall time over the I/O floor (median of the per-run differences)",
+      value: one.overFloors.io,
+      unit: "ms",
+      target: "info",
+      pass: true,
+    },
+    {
+      name:
+        "exec, one read_file turn: Trellis's own wall time over the floor with the stack (median of the per-run differences)",
+      value: one.overFloors.stack,
       unit: "ms",
       target: "info",
       pass: true,

@@ -2,7 +2,10 @@
  * Runs under Bun (scripts/compile.ts starts it): bundles main.ts into one executable with
  * Bun.build, whose plugin hook the `bun build` command line lacks.
  *
- * usage: bun scripts/compile/bun_build.ts OUTFILE
+ * usage: bun scripts/compile/bun_build.ts OUTFILE [ENTRY]
+ *
+ * ENTRY defaults to main.ts; the bench builds its reference programs through here too, so they
+ * start with exactly dist/trellis's options.
  */
 interface BunBuildPlugin {
   name: string;
@@ -25,9 +28,9 @@ const { Bun, process } = globalThis as unknown as {
   process: { argv: string[]; exit(code: number): never };
 };
 
-const outfile = process.argv[2];
+const [outfile, entry = new URL("../../main.ts", import.meta.url).pathname] = process.argv.slice(2);
 if (!outfile) {
-  console.error("usage: bun scripts/compile/bun_build.ts OUTFILE");
+  console.error("usage: bun scripts/compile/bun_build.ts OUTFILE [ENTRY]");
   process.exit(2);
 }
 
@@ -53,7 +56,7 @@ const lazyCommanderBuiltins: BunBuildPlugin = {
 };
 
 const result = await Bun.build({
-  entrypoints: [new URL("../../main.ts", import.meta.url).pathname],
+  entrypoints: [entry],
   target: "bun",
   format: "esm",
   minify: true,

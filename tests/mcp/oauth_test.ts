@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { platform, runCommand } from "../../lib/platform/mod.ts";
+import { platform } from "../../lib/platform/mod.ts";
 import { authStatus, CredentialStore, loginServer, serverConfigFromTable } from "../../lib/mcp/mod.ts";
 import { runContext, startRuntime } from "./_helpers.ts";
 import { browser, startProtectedServer } from "./_oauth_fixture.ts";
@@ -67,29 +67,4 @@ Deno.test("the runtime reports a not-logged-in OAuth server as failed with a log
     await runtime.shutdown();
     await fixture.close();
   }
-});
-
-const BINARY = new URL("../../dist/trellis", import.meta.url).pathname;
-
-Deno.test({
-  name:
-    "dist/trellis mcp probe --oauth-headless --call-all authorizes without a browser and calls every tool",
-  ignore: !(await platform.fs.stat(BINARY)),
-  fn: async () => {
-    const fixture = await startProtectedServer();
-    try {
-      const result = await runCommand(platform, {
-        cmd: [BINARY, "mcp", "probe", "--call-all", "--oauth-headless", fixture.url],
-        env: { PATH: platform.env("PATH") ?? "", HOME: await platform.fs.makeTempDir("trellis-probe-") },
-        timeoutMs: 30_000,
-      });
-      assert.deepStrictEqual({ code: result.code, stdout: result.stdout }, {
-        code: 0,
-        stdout: 'server: protected 1\ncapabilities: {"tools":{"listChanged":true}}\ncall whoami: ok\n',
-      });
-      assert.deepStrictEqual(fixture.seen.authorize, 1);
-    } finally {
-      await fixture.close();
-    }
-  },
 });

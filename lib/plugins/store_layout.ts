@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { memo } from "../shared/mod.ts";
 import type { PluginId } from "./plugin_id.ts";
 import { isValidVersionSegment } from "./plugin_id.ts";
 
@@ -42,12 +43,9 @@ export function pluginDataDir(layout: StoreLayout, id: PluginId): string {
 }
 
 type Semver = typeof import("semver");
-let semverModule: Promise<Semver> | undefined;
 
 /** semver is loaded on first comparison: a plugin usually has one version, and loading costs ~3 ms. */
-function loadSemver(): Promise<Semver> {
-  return semverModule ??= import("semver").then((m) => (m.default ?? m) as Semver);
-}
+const loadSemver = memo(() => import("semver").then((m) => (m.default ?? m) as Semver));
 
 /** `local` wins; then the highest by semver (1.10.0 > 1.9.0); semver beats non-semver; then text. */
 export async function compareVersions(a: string, b: string): Promise<number> {

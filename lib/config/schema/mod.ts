@@ -1,4 +1,4 @@
-import type { z } from "../../shared/mod.ts";
+import { memo, type z } from "../../shared/mod.ts";
 import { coreSections } from "./core.ts";
 import { hooksSections } from "./hooks.ts";
 import { mcpSections } from "./mcp_servers.ts";
@@ -24,13 +24,13 @@ export type ConfigTableResult =
   | { success: true; data: TrellisConfig }
   | { success: false; issues: z.core.$ZodIssue[] };
 
-const built = new Map<string, z.ZodMiniType>();
+/** Each section's schema, built on first use. */
+const sectionSchemas: Record<string, () => z.ZodMiniType> = Object.fromEntries(
+  Object.entries(SECTIONS).map(([key, build]) => [key, memo<z.ZodMiniType>(build)]),
+);
 
 function sectionSchema(key: string): z.ZodMiniType | undefined {
-  if (!Object.hasOwn(SECTIONS, key)) return undefined;
-  let schema = built.get(key);
-  if (!schema) built.set(key, schema = SECTIONS[key as keyof Sections]());
-  return schema;
+  return Object.hasOwn(sectionSchemas, key) ? sectionSchemas[key]() : undefined;
 }
 
 /**

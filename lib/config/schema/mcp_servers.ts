@@ -47,7 +47,6 @@ const serverFields = () => ({
   sampling_max_tokens: z.optional(z.number().check(z.int(), z.positive())),
 });
 
-const knownFields = memo(() => new Set(Object.keys(serverFields())));
 const NOT_FOR_STDIO = [
   "url",
   "bearer_token_env_var",
@@ -66,11 +65,14 @@ export interface McpTableProblem {
   path?: (string | number)[];
 }
 
-/** Codex's transport rules, as (field, message) pairs; empty when the table is valid. */
-export function mcpServerTableProblems(table: Record<string, unknown>): McpTableProblem[] {
+/**
+ * Codex's transport rules, as (field, message) pairs; empty when the table is valid. `known` is the
+ * set of field names the server schema declares.
+ */
+function mcpServerTableProblems(table: Record<string, unknown>, known: Set<string>): McpTableProblem[] {
   const problems: McpTableProblem[] = [];
   for (const key of Object.keys(table)) {
-    if (!knownFields().has(key)) problems.push({ field: key, message: `unknown field \`${key}\`` });
+    if (!known.has(key)) problems.push({ field: key, message: `unknown field \`${key}\`` });
   }
   const present = (key: string) => table[key] !== undefined;
   if (present("command")) {
@@ -98,13 +100,15 @@ export function mcpServerTableProblems(table: Record<string, unknown>): McpTable
   return problems;
 }
 
-const mcpServerSchema = memo(() =>
-  z.looseObject(serverFields()).check(z.superRefine((table, ctx) => {
-    for (const problem of mcpServerTableProblems(table)) {
+const mcpServerSchema = memo(() => {
+  const fields = serverFields();
+  const known = new Set(Object.keys(fields));
+  return z.looseObject(fields).check(z.superRefine((table, ctx) => {
+    for (const problem of mcpServerTableProblems(table, known)) {
       ctx.addIssue({ code: "custom", message: problem.message, path: problem.path ?? [problem.field] });
     }
-  }))
-);
+  }));
+});
 
 const mcpServersSchema = () =>
   z.pipe(

@@ -40,6 +40,7 @@ const syncFacet = {
 // (a blocking read would wait for the writer with the event loop held).
 await platform.fs.writeTextFile(`${dir}/bom.txt`, "\uFEFFbom é");
 const bomText = await platform.fs.readTextFile(`${dir}/bom.txt`);
+const bomTextSync = sync.readTextFile(`${dir}/bom.txt`);
 await runCommand(platform, { cmd: ["mkfifo", `${dir}/pipe`], env });
 const fifoRead = platform.fs.readTextFile(`${dir}/pipe`);
 await new Promise((r) => setTimeout(r, 50));
@@ -56,6 +57,6 @@ console.log(JSON.stringify({
   watched: events.some((p) => p.endsWith("watched.txt")),
   sync: syncFacet,
   digest: [digestHex("sha1", "abc"), digestHex("sha256", new Uint8Array([1, 2]))],
-  contents: { bomText, fifoText, missing, directory },
+  contents: { bomText, bomTextSync, fifoText, missing, directory },
   fileUrl: fileUrlOf("/tmp/a b#c%d"),
 }));

@@ -32,7 +32,13 @@ const expected = (runtime: string) => ({
     "a9993e364706816aba3e25717850c26c9cd0d89d",
     "a12871fee210fb8619291eaea194581cbd2531e4b23759d225f6806923f63222",
   ],
-  contents: { bomText: "\uFEFFbom é", fifoText: "from fifo", missing: "ENOENT", directory: "EISDIR" },
+  contents: {
+    bomText: "\uFEFFbom é",
+    bomTextSync: "\uFEFFbom é",
+    fifoText: "from fifo",
+    missing: "ENOENT",
+    directory: "EISDIR",
+  },
   fileUrl: "file:///tmp/a%20b%23c%25d",
 });
 

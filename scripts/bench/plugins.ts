@@ -72,9 +72,9 @@ export async function bench(): Promise<BenchRow[]> {
     const cpTimes: number[] = [];
     const installTimes: number[] = [];
     // Each measurement starts with nothing left to write back, so neither pays for the other's.
-    const settle = () => runCommand(platform, { cmd: ["sync"], env: childEnv(platform.envAll()) });
+    const flushToDisk = () => runCommand(platform, { cmd: ["sync"], env: childEnv(platform.envAll()) });
     for (let round = 0; round < 7; round++) {
-      await settle();
+      await flushToDisk();
       let t = performance.now();
       await runCommand(platform, {
         cmd: ["cp", "-r", `${market}/plugins/big`, `${root}/cp${round}`],
@@ -86,7 +86,7 @@ export async function bench(): Promise<BenchRow[]> {
       await platform.fs.copyFile(`${home}/config.toml`, `${roundHome}/config.toml`);
       const roundEnv: Record<string, string> = { HOME: `${root}/home${round}`, TRELLIS_HOME: roundHome };
       const loaded = await loadConfig(platform.fs, { cwd: root, env: (n) => roundEnv[n] });
-      await settle();
+      await flushToDisk();
       t = performance.now();
       await installById({ platform, loaded, id: "big@bench" });
       installTimes.push(performance.now() - t);

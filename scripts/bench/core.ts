@@ -5,6 +5,7 @@
 import { startFixtureModelServer } from "../fixture_model_server.ts";
 import { codexBinary } from "./_reference_cli.ts";
 import { median, medianWall, type RunOptions, timed } from "./_timing.ts";
+import { bunCommand } from "../lib/bun_path.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
 
@@ -110,7 +111,7 @@ const medianOrNaN = (xs: number[]) => xs.length ? median(xs) : NaN;
 
 /** `source` compiled into `dir` by scripts/compile/bun_build.ts, i.e. exactly as dist/trellis is. */
 async function bunBinary(source: string, dir: string, name: string): Promise<string> {
-  const out = await new Deno.Command("bun", {
+  const out = await new Deno.Command(bunCommand(), {
     args: [new URL("../compile/bun_build.ts", import.meta.url).pathname, `${dir}/${name}`, source],
     stdout: "null",
     stderr: "piped",

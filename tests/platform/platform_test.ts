@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { platform } from "../../lib/platform/mod.ts";
+import { bunCommand } from "../../scripts/lib/bun_path.ts";
 
 const PROBE = new URL("./_platform_probe.ts", import.meta.url).pathname;
 
@@ -47,7 +48,7 @@ Deno.test("platform (Deno): allow-listed env, piped stdio, group-killing timeout
 });
 
 Deno.test("platform (Bun): the same behaviour from the Bun implementation the binary uses", async () => {
-  assert.deepEqual(await probe(["bun", "run"]), expected("bun"));
+  assert.deepEqual(await probe([bunCommand(), "run"]), expected("bun"));
 });
 
 Deno.test("platform.spawn() abort kills the whole process group, grandchildren included", async () => {
@@ -72,7 +73,7 @@ Deno.test("platform.spawn() abort kills the whole process group, grandchildren i
 
 const STDIO_PROBE = new URL("./_stdio_probe.ts", import.meta.url).pathname;
 const RUNTIMES: [string, string[]][] = [["Deno", [platform.execPath(), "run", "-A"]], ["Bun", [
-  "bun",
+  bunCommand(),
   "run",
 ]]];
 

@@ -1,9 +1,9 @@
 import type { Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
 import { runHookCommand } from "./command_runner.ts";
-import { eventLabel, eventUsesMatcher, type HookEventName } from "./hook_events.ts";
+import { eventLabel, eventUsesMatcher, type HookEventName } from "./event_names.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
-import type { HookEffect } from "./events/hook_effect.ts";
+import type { HookEffect } from "./outputs/hook_effect.ts";
 import { interpretRun } from "./interpret_run.ts";
 import { type CompiledMatcher, compileMatcher, matcherMatches } from "./matcher.ts";
 

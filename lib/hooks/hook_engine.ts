@@ -13,7 +13,7 @@ import type {
 } from "../shared/mod.ts";
 import { createDispatcher, type DispatchRequest, type HookRunRecord } from "./dispatcher.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
-import { basePayload, toolMatchValues, toolPayload } from "./hook_payloads.ts";
+import { basePayload, toolMatchValues, toolPayload } from "./stdin_payloads.ts";
 import { spillHookText } from "./output_spill.ts";
 
 export interface HookEngineOptions {

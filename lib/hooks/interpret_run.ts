@@ -1,8 +1,8 @@
 import type { CommandResult } from "../platform/mod.ts";
-import { parseContextlessText, parseHookJson } from "./event_parsers.ts";
-import type { HookEventName } from "./hook_events.ts";
+import { parseContextlessText, parseHookJson } from "./parse_event_output.ts";
+import type { HookEventName } from "./event_names.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
-import type { HookEffect } from "./events/hook_effect.ts";
+import type { HookEffect } from "./outputs/hook_effect.ts";
 
 /** Events where exit code 2 (stderr as the reason) blocks, denies, gives feedback or continues. */
 const EXIT_2_BLOCKS = new Set<HookEventName>([

@@ -37,8 +37,8 @@ export type {
 export { createHookEngine } from "./hook_engine.ts";
 export type { HookEngine, HookEngineOptions } from "./hook_engine.ts";
 export type { HookRunEntry, HookRunRecord, HookRunStatus } from "./dispatcher.ts";
-export { eventLabel, HOOK_EVENTS, isHookEvent } from "./hook_events.ts";
-export type { HookEventName } from "./hook_events.ts";
+export { eventLabel, HOOK_EVENTS, isHookEvent } from "./event_names.ts";
+export type { HookEventName } from "./event_names.ts";
 export { compileMatcher, matcherMatches } from "./matcher.ts";
 export type { CompiledMatcher } from "./matcher.ts";
 export { hookTrustHash } from "./trust_hash.ts";
@@ -46,8 +46,8 @@ export { blockedToolMessage, hookPromptMessage, reviewNotice } from "./tool_mess
 export { HOOK_TEXT_TOKEN_BUDGET, spillHookText } from "./output_spill.ts";
 export { runHookCommand } from "./command_runner.ts";
 export { interpretRun } from "./interpret_run.ts";
-export type { HookEffect } from "./events/hook_effect.ts";
-export { testHookEvent } from "./synthetic_event.ts";
-export type { SyntheticEventOptions } from "./synthetic_event.ts";
+export type { HookEffect } from "./outputs/hook_effect.ts";
+export { testHookEvent } from "./dispatch_test_event.ts";
+export type { SyntheticEventOptions } from "./dispatch_test_event.ts";
 export { doctorHooks } from "./hook_doctor.ts";
 export type { DoctorFinding, DoctorOptions } from "./hook_doctor.ts";

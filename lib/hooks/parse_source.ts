@@ -1,5 +1,5 @@
 import { type Diagnostic, warning } from "../shared/mod.ts";
-import { eventLabel, eventUsesMatcher, HOOK_EVENTS, type HookEventName, isHookEvent } from "./hook_events.ts";
+import { eventLabel, eventUsesMatcher, HOOK_EVENTS, type HookEventName, isHookEvent } from "./event_names.ts";
 import type { DeclaredHandler, HookSource } from "./hook_handler.ts";
 import { compileMatcher } from "./matcher.ts";
 

@@ -1,15 +1,15 @@
-import type { HookEventName } from "./hook_events.ts";
-import { parseCompactOutput } from "./events/compact.ts";
+import type { HookEventName } from "./event_names.ts";
+import { parseCompactOutput } from "./outputs/compact.ts";
 import {
   parseSessionStartOutput,
   parseSubagentStartOutput,
   parseUserPromptSubmitOutput,
-} from "./events/context_events.ts";
-import type { HookEffect, ParseOutcome } from "./events/hook_effect.ts";
-import { parsePermissionRequestOutput } from "./events/permission_request.ts";
-import { parsePostToolUseOutput } from "./events/post_tool_use.ts";
-import { parsePreToolUseOutput } from "./events/pre_tool_use.ts";
-import { parseStopOutput } from "./events/stop.ts";
+} from "./outputs/context_events.ts";
+import type { HookEffect, ParseOutcome } from "./outputs/hook_effect.ts";
+import { parsePermissionRequestOutput } from "./outputs/permission_request.ts";
+import { parsePostToolUseOutput } from "./outputs/post_tool_use.ts";
+import { parsePreToolUseOutput } from "./outputs/pre_tool_use.ts";
+import { parseStopOutput } from "./outputs/stop.ts";
 
 /** The stdout JSON contract of each event. */
 export function parseHookJson(event: HookEventName, value: unknown): ParseOutcome {

@@ -33,6 +33,7 @@ export async function testHookEvent(
   const stopObserving = engine.observe((r) => runs.push(...r));
   try {
     const outcome = await dispatchSynthetic(engine, eventName, ctx, options);
+    await engine.close(); // background runs report too
     return { event: eventName, runs, outcome: outcome ?? {} };
   } finally {
     stopObserving();

@@ -158,10 +158,10 @@ Deno.test("loadHooks() turns bad sources into named warnings and still loads the
     }),
   );
   const result = await load(env, root);
-  assert.deepStrictEqual(result.handlers.map((h) => [h.key, h.command]), [[
-    `${file}:pre_tool_use:2:1`,
-    "echo ok",
-  ]]);
+  assert.deepStrictEqual(result.handlers.map((h) => [h.key, h.command, h.async]), [
+    [`${file}:pre_tool_use:1:1`, "x", true],
+    [`${file}:pre_tool_use:2:1`, "echo ok", undefined],
+  ]);
   const messages = result.diagnostics.map((d) => d.message.replace(/\(.*\)/, "(…)"));
   const etc = env.TRELLIS_SYSTEM_DIR;
   assert.deepStrictEqual(messages, [
@@ -170,7 +170,6 @@ Deno.test("loadHooks() turns bad sources into named warnings and still loads the
     `unknown hook event "PreToolUze" in ${file} (…)`,
     `invalid matcher "[" in ${file}: ${result.diagnostics[3].message.split(": ").slice(1).join(": ")}`,
     `skipping prompt hook in ${file}: prompt hooks are not supported yet`,
-    `skipping async hook in ${file}: async hooks are not supported yet`,
     `skipping empty hook command in ${file}`,
   ]);
 });

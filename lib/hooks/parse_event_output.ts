@@ -105,7 +105,7 @@ function schemaOf(event: HookEventName): z.ZodMiniType {
  */
 function setAsideUnread(schema: z.ZodMiniType, value: unknown): { value: unknown; unread: string[] } {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { value, unread: [] };
-  let current: unknown = structuredClone(value);
+  const current: unknown = structuredClone(value);
   const unread: string[] = [];
   // Each pass removes every unrecognized key zod reported; nested objects surface one level per pass.
   for (let pass = 0; pass < 4; pass++) {

@@ -27,7 +27,11 @@ export class BackgroundRuns {
   ) {}
 
   track(run: BackgroundRun): void {
-    const settled = run.done.then(({ record, result }) => this.#finish(run, record, result));
+    const settled = run.done.then(({ record, result }) => this.#finish(run, record, result))
+      .catch((error) => {
+        // A sink or spill that throws must not become an unhandled rejection after the turn moved on.
+        this.options.events({ type: "warning", message: `background hook ${run.handler.key}: ${error}` });
+      });
     this.#running.add(settled);
     if (run.handler.rewake) this.#rewaking.add(settled);
     settled.finally(() => {

@@ -1,5 +1,11 @@
 import type { LoadedConfig } from "../config/mod.ts";
-import { createHookEngine, loadHooks, type PluginHookSource, reviewNotice } from "../hooks/mod.ts";
+import {
+  createHookEngine,
+  type HookHandlerInfo,
+  loadHooks,
+  type PluginHookSource,
+  reviewNotice,
+} from "../hooks/mod.ts";
 import { type Platform, sandboxArgv, type SandboxStatus } from "../platform/mod.ts";
 import { type EventSink, type LifecycleHooks, noLifecycleHooks } from "../shared/mod.ts";
 import type { PermissionProfile } from "../tools/mod.ts";
@@ -7,7 +13,8 @@ import { reportDiagnostics } from "./diagnostics.ts";
 
 /**
  * Discovers hooks (trust decided per handler, HK-3), reports what needs review, and builds the
- * engine the loop calls. Hook commands run in the same sandbox profile as `shell`.
+ * engine the loop calls. Hooks run as the user, as in Claude Code and Codex (HK-6); confinement in
+ * `shell`'s sandbox profile is opt-in (see `hookConfinement`).
  */
 export async function wireHooks(options: {
   platform: Platform;
@@ -18,28 +25,57 @@ export async function wireHooks(options: {
   profile: PermissionProfile;
   threadId: string;
 }): Promise<LifecycleHooks> {
-  const { platform, loaded, events, sandbox, profile } = options;
+  const { platform, loaded, events } = options;
   const loadedHooks = await loadHooks({ loaded, platform, pluginSources: options.pluginSources });
   reportDiagnostics(events, loadedHooks.diagnostics);
   const notice = reviewNotice(loadedHooks.needsReview);
   if (notice) events({ type: "notice", message: notice });
   // Nothing to dispatch: the loop then skips building hook payloads for every call.
   if (loadedHooks.handlers.length === 0) return noLifecycleHooks;
-  const wrapCommand = sandbox.available && profile.sandboxMode !== "danger-full-access"
-    ? (argv: string[]) =>
-      sandboxArgv(argv, {
-        mode: profile.sandboxMode,
-        writableRoots: profile.writableRoots,
-        networkAccess: profile.networkAccess,
-        cwd: loaded.paths.cwd,
-      }, sandbox.bwrap)
-    : undefined;
   return createHookEngine({
     handlers: loadedHooks.handlers,
     platform,
     events,
     home: loaded.paths.home,
     threadId: options.threadId,
-    ...(wrapCommand ? { wrapCommand } : {}),
+    confine: hookConfinement(loaded, options.sandbox, options.profile),
   });
+}
+
+/**
+ * `[hooks] sandbox = "shell"` confines every hook, `[plugins."id"] hooks_sandbox = true` one plugin's,
+ * in the profile `shell` runs in (the same builder), with the plugin's PLUGIN_DATA writable in every
+ * mode. "shell" set in any layer wins: a project can tighten, never loosen, the user's choice.
+ */
+export function hookConfinement(
+  loaded: LoadedConfig,
+  sandbox: SandboxStatus,
+  profile: PermissionProfile,
+): (handler: HookHandlerInfo) => ((argv: string[]) => string[]) | undefined {
+  const all = loaded.layers.some((layer) => layer.table.hooks?.sandbox === "shell");
+  const plugins = loaded.config.plugins ?? {};
+  return (handler) => {
+    const wanted = all ||
+      (handler.plugin !== undefined && plugins[handler.plugin.pluginId]?.hooks_sandbox === true);
+    if (!wanted || !sandbox.available || profile.sandboxMode === "danger-full-access") return undefined;
+    const dataDir = handler.plugin?.dataDir;
+    // read-only plus one writable directory is workspace-write with that directory as its only root.
+    const policy = profile.sandboxMode === "read-only"
+      ? {
+        mode: dataDir ? "workspace-write" as const : "read-only" as const,
+        writableRoots: [],
+        networkAccess: false,
+      }
+      : {
+        mode: profile.sandboxMode,
+        writableRoots: profile.writableRoots,
+        networkAccess: profile.networkAccess,
+      };
+    return (argv) =>
+      sandboxArgv(argv, {
+        ...policy,
+        writableRoots: dataDir ? [...policy.writableRoots, dataDir] : policy.writableRoots,
+        cwd: loaded.paths.cwd,
+      }, sandbox.bwrap);
+  };
 }

@@ -13,3 +13,4 @@
 export { Session } from "./session.ts";
 export type { SessionOptions, TurnRequest } from "./session.ts";
 export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
+export { hookConfinement } from "./hooks_wiring.ts";

@@ -214,6 +214,7 @@ export class Session {
 
   async close(): Promise<void> {
     this.parts.stopWatching();
+    await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
     await this.parts.capabilities.mcp.shutdown();
   }

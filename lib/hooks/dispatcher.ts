@@ -1,13 +1,15 @@
-import type { Platform } from "../platform/mod.ts";
+import type { CommandResult, Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
 import { runHookCommand } from "./command_runner.ts";
-import { eventLabel, eventUsesMatcher, type HookEventName } from "./hook_events.ts";
+import { eventLabel, eventUsesMatcher, type HookEventName } from "./event_names.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
-import type { HookEffect } from "./events/hook_effect.ts";
+import { type IfRule, ifRuleMatches, parseIfRule } from "./if_rule.ts";
 import { interpretRun } from "./interpret_run.ts";
 import { type CompiledMatcher, compileMatcher, matcherMatches } from "./matcher.ts";
+import type { HookEffect } from "./outputs/hook_effect.ts";
 
-export type HookRunStatus = "completed" | "failed" | "blocked" | "stopped";
+/** `background`: an async handler (or one that declared itself async) still running after dispatch. */
+export type HookRunStatus = "completed" | "failed" | "blocked" | "stopped" | "background";
 
 export interface HookRunEntry {
   kind: "context" | "feedback" | "stop" | "warning" | "error";
@@ -27,6 +29,13 @@ export interface HookRunRecord {
   entries: HookRunEntry[];
 }
 
+/** A run that goes on after dispatch returned (HK-5); `done` never rejects. */
+export interface BackgroundRun {
+  runId: string;
+  handler: HookHandlerInfo;
+  done: Promise<{ record: HookRunRecord; result: CommandResult }>;
+}
+
 export interface DispatchRequest {
   event: HookEventName;
   /** Tool name + aliases, session source, compaction trigger, agent type; ignored for Stop/UserPromptSubmit. */
@@ -35,6 +44,8 @@ export interface DispatchRequest {
   cwd: string;
   signal?: AbortSignal;
   toolUseId?: string;
+  /** Tool events: the hook-facing tool_input an `if` rule is judged against. */
+  toolInput?: unknown;
 }
 
 export interface DispatcherOptions {
@@ -42,23 +53,36 @@ export interface DispatcherOptions {
   platform: Platform;
   events: EventSink;
   baseEnv?: Record<string, string>;
-  wrapCommand?: (argv: string[]) => string[];
+  /** Opt-in confinement of one handler (argv in, argv out); undefined: it runs as the user (HK-6). */
+  confine?: (handler: HookHandlerInfo) => ((argv: string[]) => string[]) | undefined;
+  /** Receives every run that continues in the background. */
+  onBackground?: (run: BackgroundRun) => void;
 }
 
 export type Dispatch = (request: DispatchRequest) => Promise<HookRunRecord[]>;
 
 /** Matching runnable handlers run concurrently; each runs at most once however many aliases match. */
 export function createDispatcher(options: DispatcherOptions): Dispatch {
-  const compiled = new Map<string, CompiledMatcher>();
+  const compiled = new Map<string, { matcher: CompiledMatcher; rule?: IfRule }>();
   for (const h of options.handlers) {
-    const result = compileMatcher(h.matcher);
-    if (result.ok) compiled.set(h.key, result.matcher);
+    const matcher = compileMatcher(h.matcher);
+    const rule = h.ifRule !== undefined ? parseIfRule(h.ifRule) : undefined;
+    if (matcher.ok && rule?.ok !== false) {
+      compiled.set(h.key, { matcher: matcher.matcher, ...(rule?.ok ? { rule: rule.rule } : {}) });
+    }
   }
+  const home = options.baseEnv?.HOME ?? options.platform.homeDir();
+  const selects = (h: HookHandlerInfo, request: DispatchRequest) => {
+    const c = compiled.get(h.key);
+    if (!h.runnable || h.event !== request.event || !c) return false;
+    if (eventUsesMatcher(h.event) && !matcherMatches(c.matcher, request.matchValues)) return false;
+    if (!c.rule) return true;
+    // An `if` is judged on tool calls only (HK-5); elsewhere its handler never runs.
+    return request.toolInput !== undefined &&
+      ifRuleMatches(c.rule, { names: request.matchValues, input: request.toolInput, cwd: request.cwd, home });
+  };
   return async (request) => {
-    const selected = options.handlers.filter((h) =>
-      h.runnable && h.event === request.event && compiled.has(h.key) &&
-      (!eventUsesMatcher(h.event) || matcherMatches(compiled.get(h.key)!, request.matchValues))
-    );
+    const selected = options.handlers.filter((h) => selects(h, request));
     if (selected.length === 0) return [];
     const input = JSON.stringify(request.payload);
     let finished = 0;
@@ -72,37 +96,93 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
         source: handler.sourcePath,
         ...(handler.statusMessage ? { status_message: handler.statusMessage } : {}),
       });
-      const result = await runHookCommand(handler, {
-        ...options,
+      const background = handler.async === true || handler.rewake !== undefined;
+      const confine = options.confine?.(handler);
+      const running = runHookCommand(handler, {
+        platform: options.platform,
+        ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
+        ...(confine ? { wrapCommand: confine } : {}),
         input,
         cwd: request.cwd,
         signal: request.signal,
+        detachOnAsyncLine: !background,
       });
-      const effect = interpretRun(handler.event, handler, result);
-      const record: HookRunRecord = {
-        runId,
-        handler,
-        status: statusOf(effect),
-        effect,
-        durationMs: Math.round(result.durationMs),
-        completionIndex: finished++,
-        exitCode: result.code,
-        entries: entriesOf(effect),
+      const complete = (result: CommandResult) => {
+        const record = recordOf(
+          runId,
+          handler,
+          result,
+          background ? "ignore-decisions" : "apply",
+          finished++,
+        );
+        options.events(completedEvent(record));
+        return { record, result };
       };
-      options.events({
-        type: "hook.completed",
-        run_id: runId,
-        event: handler.event,
-        source: handler.sourcePath,
-        status: record.status,
-        duration_ms: record.durationMs,
-        display_order: handler.displayOrder,
-        entries: record.entries,
-      });
-      return record;
+      if (background) {
+        options.onBackground?.({ runId, handler, done: running.then(complete) });
+        return backgroundRecord(runId, handler, finished++);
+      }
+      const result = await running;
+      if (result.detached) {
+        options.onBackground?.({ runId, handler, done: result.detached.completion.then(complete) });
+        return backgroundRecord(runId, handler, finished++);
+      }
+      return complete(result).record;
     });
     const records = await Promise.all(runs);
     return records.sort((a, b) => a.handler.displayOrder - b.handler.displayOrder);
+  };
+}
+
+function recordOf(
+  runId: string,
+  handler: HookHandlerInfo,
+  result: CommandResult,
+  mode: "apply" | "ignore-decisions",
+  completionIndex: number,
+): HookRunRecord {
+  let effect = interpretRun(handler.event, handler, result);
+  if (mode === "ignore-decisions") {
+    // Claude Code: a background hook cannot block or decide anything; only its context and messages count.
+    const { block: _block, allow: _allow, updatedInput: _input, stop: _stop, ...kept } = effect;
+    effect = kept;
+  }
+  return {
+    runId,
+    handler,
+    status: statusOf(effect),
+    effect,
+    durationMs: Math.round(result.durationMs),
+    completionIndex,
+    exitCode: result.code,
+    entries: entriesOf(effect),
+  };
+}
+
+function backgroundRecord(runId: string, handler: HookHandlerInfo, completionIndex: number): HookRunRecord {
+  return {
+    runId,
+    handler,
+    status: "background",
+    effect: { additionalContexts: [] },
+    durationMs: 0,
+    completionIndex,
+    exitCode: null,
+    entries: [],
+  };
+}
+
+function completedEvent(record: HookRunRecord) {
+  return {
+    type: "hook.completed" as const,
+    run_id: record.runId,
+    event: record.handler.event,
+    source: record.handler.sourcePath,
+    // A completion is never "background": that status only marks a run still going.
+    status: record.status as Exclude<HookRunStatus, "background">,
+    duration_ms: record.durationMs,
+    display_order: record.handler.displayOrder,
+    entries: record.entries,
   };
 }
 
@@ -121,5 +201,6 @@ function entriesOf(effect: HookEffect): HookRunEntry[] {
     entries.push({ kind: "feedback", text: effect.block.reason });
   }
   if (effect.systemMessage !== undefined) entries.push({ kind: "warning", text: effect.systemMessage });
+  for (const note of effect.notes ?? []) entries.push({ kind: "warning", text: note });
   return entries;
 }

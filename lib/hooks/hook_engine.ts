@@ -1,5 +1,6 @@
 import type { Platform } from "../platform/mod.ts";
 import type {
+  BackgroundResults,
   ContextOutcome,
   EventSink,
   HookTurnContext,
@@ -11,9 +12,10 @@ import type {
   ToolHookInput,
   UserPromptOutcome,
 } from "../shared/mod.ts";
+import { BackgroundRuns } from "./background_runs.ts";
 import { createDispatcher, type DispatchRequest, type HookRunRecord } from "./dispatcher.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
-import { basePayload, toolMatchValues, toolPayload } from "./hook_payloads.ts";
+import { basePayload, toolMatchValues, toolPayload } from "./stdin_payloads.ts";
 import { spillHookText } from "./output_spill.ts";
 
 export interface HookEngineOptions {
@@ -23,9 +25,12 @@ export interface HookEngineOptions {
   /** `$TRELLIS_HOME`: spilled outputs go to `<home>/hook_outputs/<threadId>/`. */
   home: string;
   threadId: string;
-  /** The sandbox wrapper used for `shell` (argv in, argv out). */
-  wrapCommand?: (argv: string[]) => string[];
-  /** Environment hooks start from (allow-listed); default the process's. */
+  /**
+   * Opt-in confinement of one handler (`[hooks] sandbox = "shell"`, `[plugins."id"] hooks_sandbox`):
+   * argv in, argv out. Undefined (the default): the hook runs as the user, as in Claude Code (HK-6).
+   */
+  confine?: (handler: HookHandlerInfo) => ((argv: string[]) => string[]) | undefined;
+  /** The environment hooks get, whole; default the process's. */
   baseEnv?: Record<string, string>;
 }
 
@@ -45,20 +50,28 @@ export interface HookEngine extends LifecycleHooks {
   ): Promise<StopOutcome>;
   /** Calls `observer` with every dispatch's runs (configured order) until the returned function is called. */
   observe(observer: (runs: HookRunRecord[]) => void): () => void;
+  takeBackgroundResults(): BackgroundResults;
+  settleBackground(): Promise<BackgroundResults>;
+  close(): Promise<void>;
 }
 
 /** Builds the engine the loop calls at each point of a turn (§2.9). Failures never throw out of it. */
 export function createHookEngine(options: HookEngineOptions): HookEngine {
-  const dispatch = createDispatcher(options);
   const observers = new Set<(runs: HookRunRecord[]) => void>();
   const spill = (text: string) =>
     spillHookText(text, { fs: options.platform.fs, home: options.home, threadId: options.threadId });
+  const background = new BackgroundRuns({
+    events: options.events,
+    spill,
+    observe: (runs) => observers.forEach((observer) => observer(runs)),
+  });
+  const dispatch = createDispatcher({ ...options, onBackground: (run) => background.track(run) });
   const spillAll = (texts: string[]) => Promise.all(texts.map(spill));
   const run = async (request: Omit<DispatchRequest, "cwd" | "signal">, ctx: HookTurnContext) => {
     const runs = await dispatch({ ...request, cwd: ctx.cwd, signal: ctx.signal });
     for (const r of runs) {
-      if (r.effect.systemMessage !== undefined) {
-        options.events({ type: "warning", message: r.effect.systemMessage, subject: r.handler.key });
+      for (const message of [r.effect.systemMessage, ...r.effect.notes ?? []]) {
+        if (message !== undefined) options.events({ type: "warning", message, subject: r.handler.key });
       }
     }
     for (const observer of observers) observer(runs);
@@ -89,6 +102,9 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       observers.add(observer);
       return () => observers.delete(observer);
     },
+    takeBackgroundResults: () => background.take(),
+    settleBackground: () => background.settleRewakes(),
+    close: () => background.close(),
     async sessionStart(ctx, input) {
       const payload = { ...basePayload("SessionStart", ctx), source: input.source };
       return contextEvent(await run({ event: "SessionStart", matchValues: [input.source], payload }, ctx));
@@ -182,7 +198,13 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
     input: ToolHookInput,
     payload: Record<string, unknown>,
   ) {
-    return run({ event, matchValues: toolMatchValues(input), payload, toolUseId: input.toolUseId }, ctx);
+    return run({
+      event,
+      matchValues: toolMatchValues(input),
+      payload,
+      toolUseId: input.toolUseId,
+      toolInput: input.toolInput,
+    }, ctx);
   }
 }
 

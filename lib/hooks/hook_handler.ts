@@ -1,4 +1,4 @@
-import type { HookEventName } from "./hook_events.ts";
+import type { HookEventName } from "./event_names.ts";
 
 /** Where a handler came from (HK-2). `managed` sources always run and cannot be disabled. */
 export type HookSourceKind =
@@ -33,6 +33,18 @@ export interface HandlerIdentity {
   statusMessage?: string;
   /** `on_failure = "block"`: a failed run blocks instead of silently allowing. */
   onFailure: "ignore" | "block";
+  /** `if`, as written: Claude Code's permission rule gating each tool call (HK-5). */
+  ifRule?: string;
+  /** Declared `async: true`: runs in the background (Codex hashes `async` for every handler). */
+  async?: boolean;
+}
+
+/** `asyncRewake`: a background run whose exit 2 feeds its output back to the model (implies async). */
+export interface RewakeSettings {
+  /** Shown to the model before the hook's output (`rewakeMessage`). */
+  message?: string;
+  /** The one line the user sees when it wakes the model (`rewakeSummary`; a run may override it). */
+  summary?: string;
 }
 
 /** A command handler as declared in a source, before trust and state are applied. */
@@ -41,6 +53,7 @@ export interface DeclaredHandler extends HandlerIdentity {
   key: string;
   groupIndex: number;
   handlerIndex: number;
+  rewake?: RewakeSettings;
 }
 
 /** One command handler as discovered and judged; the engine runs only `runnable` ones. */

@@ -4,6 +4,7 @@ import type { ConfigLayer, LoadedConfig } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, warning } from "../shared/mod.ts";
 import type { HookSource, HookSourceKind } from "./hook_handler.ts";
+import { SETTING_KEYS } from "./parse_source.ts";
 
 type Read<T> = { value?: T; diagnostics: Diagnostic[] };
 
@@ -83,9 +84,7 @@ function addLayer(
 }
 
 function hasEvents(table: Record<string, unknown>): boolean {
-  return Object.keys(table).some((k) =>
-    k !== "state" && k !== "claude_code" && k !== "allow_managed_hooks_only"
-  );
+  return Object.keys(table).some((k) => !SETTING_KEYS.has(k));
 }
 
 function readText(

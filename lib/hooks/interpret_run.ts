@@ -1,8 +1,8 @@
 import type { CommandResult } from "../platform/mod.ts";
-import { parseContextlessText, parseHookJson } from "./event_parsers.ts";
-import type { HookEventName } from "./hook_events.ts";
+import { parseContextlessText, parseHookJson } from "./parse_event_output.ts";
+import type { HookEventName } from "./event_names.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
-import type { HookEffect } from "./events/hook_effect.ts";
+import type { HookEffect } from "./outputs/hook_effect.ts";
 
 /** Events where exit code 2 (stderr as the reason) blocks, denies, gives feedback or continues. */
 const EXIT_2_BLOCKS = new Set<HookEventName>([
@@ -22,6 +22,9 @@ const FAILURE_CAN_BLOCK = new Set<HookEventName>([
   "UserPromptSubmit",
 ]);
 
+/** Guards: a run of these that never answered (cancelled, killed by a signal) blocks, never allows. */
+const GUARDS = new Set<HookEventName>(["PreToolUse", "PermissionRequest"]);
+
 /** Exit codes (§2.8), then the event's stdout contract (§2.7); `on_failure = "block"` last. */
 export function interpretRun(
   event: HookEventName,
@@ -29,6 +32,11 @@ export function interpretRun(
   result: CommandResult,
 ): HookEffect {
   const effect = readResult(event, handler, result);
+  const unanswered = result.aborted || (result.code === null && result.signal !== null && !result.timedOut);
+  if (unanswered && GUARDS.has(event)) {
+    // Ctrl-C while a guard runs must not let the call through (#13): no answer is not an allow.
+    return { ...effect, block: { reason: `${event} hook ${handler.key} did not answer (${effect.error})` } };
+  }
   if (effect.error !== undefined && handler.onFailure === "block" && FAILURE_CAN_BLOCK.has(event)) {
     return {
       ...effect,
@@ -43,7 +51,9 @@ function readResult(event: HookEventName, handler: HookHandlerInfo, result: Comm
   if (result.error !== undefined) return fail(`hook failed to start: ${result.error}`);
   if (result.timedOut) return fail(`hook timed out after ${handler.timeoutSec}s`);
   if (result.aborted) return fail("hook was cancelled");
-  if (result.code === null) return fail("hook exited without a status code");
+  if (result.code === null) {
+    return fail(`hook exited without a status code${result.signal ? ` (killed by ${result.signal})` : ""}`);
+  }
   if (result.code === 2) {
     const reason = result.stderr.trim();
     if (!EXIT_2_BLOCKS.has(event)) return fail(`hook exited with code 2${reason ? `: ${reason}` : ""}`);
@@ -60,12 +70,45 @@ function readResult(event: HookEventName, handler: HookHandlerInfo, result: Comm
   const text = result.stdout.trim();
   if (text === "") return { additionalContexts: [] };
   if (!text.startsWith("{") && !text.startsWith("[")) return parseContextlessText(event, text);
-  let json: unknown;
+  const json = readJsonOutput(text);
+  if (!json.ok) return fail(`hook returned invalid ${event} JSON output`);
+  const parsed = parseHookJson(event, json.value);
+  if (!parsed.ok) return fail(parsed.error);
+  const ignored = [...parsed.effect.ignored ?? [], ...json.otherLines];
+  return { ...parsed.effect, ...(ignored.length > 0 ? { ignored } : {}) };
+}
+
+/**
+ * The output object: the whole stdout if it is one JSON value; otherwise, as Claude Code scans it, the
+ * first line that is a JSON object other than an `{"async": true}` declaration. Other JSON lines (a
+ * trailing `{"metrics": …}`) are set aside and named by line number.
+ */
+export function readJsonOutput(
+  text: string,
+): { ok: true; value: unknown; otherLines: string[] } | { ok: false } {
   try {
-    json = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text), otherLines: [] };
   } catch {
-    return fail(`hook returned invalid ${event} JSON output`);
+    // several lines: scan them
   }
-  const parsed = parseHookJson(event, json);
-  return parsed.ok ? parsed.effect : fail(parsed.error);
+  let value: unknown;
+  const otherLines: string[] = [];
+  text.split("\n").forEach((line, index) => {
+    const trimmed = line.trim();
+    if (!trimmed.startsWith("{")) {
+      if (trimmed !== "") otherLines.push(`line ${index + 1}`);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      otherLines.push(`line ${index + 1}`);
+      return;
+    }
+    const isAsync = (parsed as { async?: unknown }).async === true;
+    if (value === undefined && !isAsync) value = parsed;
+    else otherLines.push(`line ${index + 1}${isAsync ? " (async declaration)" : ""}`);
+  });
+  return value === undefined ? { ok: false } : { ok: true, value, otherLines };
 }

@@ -32,22 +32,26 @@ export type {
   HookHandlerInfo,
   HookPluginContext,
   HookSourceKind,
+  RewakeSettings,
   TrustStatus,
 } from "./hook_handler.ts";
+export { ifRuleMatches, parseIfRule } from "./if_rule.ts";
+export type { IfRule, RuleCall } from "./if_rule.ts";
 export { createHookEngine } from "./hook_engine.ts";
 export type { HookEngine, HookEngineOptions } from "./hook_engine.ts";
-export type { HookRunEntry, HookRunRecord, HookRunStatus } from "./dispatcher.ts";
-export { eventLabel, HOOK_EVENTS, isHookEvent } from "./hook_events.ts";
-export type { HookEventName } from "./hook_events.ts";
+export type { BackgroundRun, HookRunEntry, HookRunRecord, HookRunStatus } from "./dispatcher.ts";
+export { eventLabel, HOOK_EVENTS, isHookEvent } from "./event_names.ts";
+export type { HookEventName } from "./event_names.ts";
 export { compileMatcher, matcherMatches } from "./matcher.ts";
 export type { CompiledMatcher } from "./matcher.ts";
 export { hookTrustHash } from "./trust_hash.ts";
 export { blockedToolMessage, hookPromptMessage, reviewNotice } from "./tool_messages.ts";
 export { HOOK_TEXT_TOKEN_BUDGET, spillHookText } from "./output_spill.ts";
-export { runHookCommand } from "./command_runner.ts";
+export { HOOK_OUTPUT_CAP_BYTES, runHookCommand } from "./command_runner.ts";
+export type { HookCommandResult, RunHookOptions } from "./command_runner.ts";
 export { interpretRun } from "./interpret_run.ts";
-export type { HookEffect } from "./events/hook_effect.ts";
-export { testHookEvent } from "./synthetic_event.ts";
-export type { SyntheticEventOptions } from "./synthetic_event.ts";
+export type { HookEffect } from "./outputs/hook_effect.ts";
+export { testHookEvent } from "./dispatch_test_event.ts";
+export type { SyntheticEventOptions } from "./dispatch_test_event.ts";
 export { doctorHooks } from "./hook_doctor.ts";
 export type { DoctorFinding, DoctorOptions } from "./hook_doctor.ts";

@@ -1,12 +1,45 @@
 import { type Diagnostic, warning } from "../shared/mod.ts";
-import { eventLabel, eventUsesMatcher, HOOK_EVENTS, type HookEventName, isHookEvent } from "./hook_events.ts";
+import {
+  CLAUDE_ONLY_EVENTS,
+  eventLabel,
+  eventUsesMatcher,
+  HOOK_EVENTS,
+  type HookEventName,
+  isHookEvent,
+  isToolEvent,
+} from "./event_names.ts";
 import type { DeclaredHandler, HookSource } from "./hook_handler.ts";
+import { parseIfRule } from "./if_rule.ts";
 import { compileMatcher } from "./matcher.ts";
 
 export const DEFAULT_TIMEOUT_SEC = 600;
 
 /** Keys of a `[hooks]` table that are settings, not events. */
-const SETTING_KEYS = new Set(["state", "claude_code", "allow_managed_hooks_only"]);
+export const SETTING_KEYS = new Set(["state", "claude_code", "allow_managed_hooks_only", "sandbox"]);
+
+/** Handler fields Trellis reads; anything else is named in one warning per handler (never dropped silently). */
+const HANDLER_FIELDS = new Set([
+  "type",
+  "command",
+  "commandWindows",
+  "command_windows",
+  "timeout",
+  "timeoutSec",
+  "timeout_sec",
+  "statusMessage",
+  "on_failure",
+  "onFailure",
+  "if",
+  "async",
+  "asyncRewake",
+  "rewakeMessage",
+  "rewakeSummary",
+]);
+
+type HandlerFields = Pick<
+  DeclaredHandler,
+  "command" | "timeoutSec" | "statusMessage" | "onFailure" | "ifRule" | "async" | "rewake"
+>;
 
 /**
  * Reads the event arrays of one source. Lenient per item: an unknown event, a malformed group, a
@@ -19,10 +52,18 @@ export function parseHookSource(
   const diagnostics: Diagnostic[] = [];
   const handlers: DeclaredHandler[] = [];
   const file = source.path;
+  const claudeOnly: string[] = [];
   for (const name of Object.keys(source.events)) {
-    if (!isHookEvent(name) && !SETTING_KEYS.has(name)) {
+    if (CLAUDE_ONLY_EVENTS.has(name)) claudeOnly.push(name);
+    else if (!isHookEvent(name) && !SETTING_KEYS.has(name)) {
       diagnostics.push(warning(`unknown hook event "${name}" in ${file} (ignored)`, { file, field: name }));
     }
+  }
+  if (claudeOnly.length > 0) {
+    diagnostics.push(warning(
+      `hooks for Claude Code events Trellis does not fire yet in ${file} (not run): ${claudeOnly.join(", ")}`,
+      { file, field: claudeOnly[0] },
+    ));
   }
   for (const event of HOOK_EVENTS) {
     const groups = source.events[event];
@@ -76,7 +117,8 @@ function parseGroup(
   const keySource = source.keySource ?? source.path;
   const out: DeclaredHandler[] = [];
   group.hooks.forEach((raw: unknown, handlerIndex: number) => {
-    const fields = parseHandlerFields(raw, file, options, diagnostics, where);
+    const at = { file, field: `${where.field}.hooks[${handlerIndex}]` };
+    const fields = parseHandlerFields(event, raw, file, options, diagnostics, at);
     if (!fields) return;
     const key = `${keySource}:${eventLabel(event)}:${groupIndex}:${handlerIndex}`;
     out.push({
@@ -92,12 +134,13 @@ function parseGroup(
 }
 
 function parseHandlerFields(
+  event: HookEventName,
   raw: unknown,
   file: string,
   options: { windows?: boolean },
   diagnostics: Diagnostic[],
   where: { file: string; field: string },
-): Pick<DeclaredHandler, "command" | "timeoutSec" | "statusMessage" | "onFailure"> | undefined {
+): HandlerFields | undefined {
   if (!isRecord(raw)) {
     diagnostics.push(warning(`invalid hook handler in ${file}: expected a table`, where));
     return undefined;
@@ -111,9 +154,14 @@ function parseHandlerFields(
     diagnostics.push(warning(`skipping hook of unknown type ${JSON.stringify(type)} in ${file}`, where));
     return undefined;
   }
-  if (raw.async === true) {
-    diagnostics.push(warning(`skipping async hook in ${file}: async hooks are not supported yet`, where));
-    return undefined;
+  const unread = Object.keys(raw).filter((k) => !HANDLER_FIELDS.has(k));
+  if (unread.length > 0) {
+    diagnostics.push(warning(
+      `hook ${where.field} in ${file}: field${unread.length > 1 ? "s" : ""} ${
+        unread.map((k) => `"${k}"`).join(", ")
+      } not supported yet (ignored)`,
+      { file, field: `${where.field}.${unread[0]}` },
+    ));
   }
   const windowsCommand = raw.commandWindows ?? raw.command_windows;
   const command = options.windows && typeof windowsCommand === "string" ? windowsCommand : raw.command;
@@ -134,13 +182,74 @@ function parseHandlerFields(
       warning(`invalid on_failure ${JSON.stringify(onFailure)} in ${file}: use "block"`, where),
     );
   }
-  const fields: Pick<DeclaredHandler, "command" | "timeoutSec" | "statusMessage" | "onFailure"> = {
+  const fields: HandlerFields = {
     command,
     timeoutSec: Math.max(1, Math.floor(timeout)),
     onFailure: onFailure === "block" ? "block" : "ignore",
   };
   if (typeof raw.statusMessage === "string") fields.statusMessage = raw.statusMessage;
-  return fields;
+  if (raw.if !== undefined) {
+    const rule = parseIfRule(raw.if);
+    if (!rule.ok) {
+      diagnostics.push(warning(`skipping hook with invalid "if" in ${file}: ${rule.error}`, {
+        file,
+        field: `${where.field}.if`,
+      }));
+      return undefined;
+    }
+    if (!isToolEvent(event)) {
+      diagnostics.push(warning(
+        `skipping ${event} hook with "if" in ${file}: "if" is only judged on tool events, so it never runs`,
+        { file, field: `${where.field}.if` },
+      ));
+      return undefined;
+    }
+    fields.ifRule = rule.rule.text;
+  }
+  return { ...fields, ...backgroundFields(raw, file, diagnostics, where) };
+}
+
+/** `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` (HK-5); a wrong type is named, not guessed. */
+function backgroundFields(
+  raw: Record<string, unknown>,
+  file: string,
+  diagnostics: Diagnostic[],
+  where: { file: string; field: string },
+): Pick<HandlerFields, "async" | "rewake"> {
+  const flag = (name: "async" | "asyncRewake") => {
+    const value = raw[name];
+    if (value === undefined || typeof value === "boolean") return value === true;
+    diagnostics.push(warning(`invalid ${name} ${JSON.stringify(value)} in ${file}: expected true or false`, {
+      file,
+      field: `${where.field}.${name}`,
+    }));
+    return false;
+  };
+  const text = (name: "rewakeMessage" | "rewakeSummary") => {
+    const value = raw[name];
+    if (value === undefined || typeof value === "string") return value;
+    diagnostics.push(warning(`invalid ${name} in ${file}: expected a string (ignored)`, {
+      file,
+      field: `${where.field}.${name}`,
+    }));
+    return undefined;
+  };
+  const out: Pick<HandlerFields, "async" | "rewake"> = {};
+  if (flag("async")) out.async = true;
+  const message = text("rewakeMessage");
+  const summary = text("rewakeSummary");
+  if (flag("asyncRewake")) {
+    out.rewake = {
+      ...(message !== undefined ? { message } : {}),
+      ...(summary !== undefined ? { summary } : {}),
+    };
+  } else if (message !== undefined || summary !== undefined) {
+    diagnostics.push(warning(
+      `hook ${where.field} in ${file}: rewakeMessage/rewakeSummary apply only with asyncRewake: true (ignored)`,
+      { file, field: `${where.field}.${message !== undefined ? "rewakeMessage" : "rewakeSummary"}` },
+    ));
+  }
+  return out;
 }
 
 function isRecord(value: unknown): value is Record<string, any> {

@@ -1,5 +1,5 @@
 import { digestHex } from "../platform/mod.ts";
-import { eventLabel } from "./hook_events.ts";
+import { eventLabel } from "./event_names.ts";
 import type { HandlerIdentity } from "./hook_handler.ts";
 
 /**
@@ -7,17 +7,21 @@ import type { HandlerIdentity } from "./hook_handler.ts";
  * statusMessage?}]}` with keys sorted recursively, serialized compactly, SHA-256. The identity is
  * built from parsed values, so the same hook written in JSON or TOML (any whitespace) hashes the same.
  * `onFailure` joins the identity only when set, so Codex-compatible hooks keep Codex's hash while
- * weakening a guard from "block" to "ignore" still needs a new review.
+ * weakening a guard from "block" to "ignore" still needs a new review. `if` joins it the same way:
+ * two handlers differing only in their `if` get different hashes, and every hook without one keeps
+ * the hash it had before `if` was read. `async` is the declared field, as in Codex (asyncRewake and
+ * the rewake texts change when the output arrives, not what runs).
  */
 export function hookTrustHash(handler: HandlerIdentity): string {
   const normalized: Record<string, unknown> = {
     type: "command",
     command: handler.command,
     timeout: handler.timeoutSec,
-    async: false,
+    async: handler.async === true,
   };
   if (handler.statusMessage !== undefined) normalized.statusMessage = handler.statusMessage;
   if (handler.onFailure === "block") normalized.onFailure = "block";
+  if (handler.ifRule !== undefined) normalized.if = handler.ifRule;
   const identity: Record<string, unknown> = { event_name: eventLabel(handler.event), hooks: [normalized] };
   if (handler.matcher !== undefined) identity.matcher = handler.matcher;
   const digest = digestHex("sha256", canonicalJson(identity));

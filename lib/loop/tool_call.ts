@@ -68,6 +68,8 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
     ? await env.hooks.preToolUse(env.hookContext, hookInput())
     : { additionalContexts: [] as string[] };
   contexts.push(...pre.additionalContexts);
+  // Cancelled while a guard ran: the call is aborted whatever the guard said (#13).
+  if (env.signal.aborted) return finish({ output: "aborted: the turn was interrupted", status: "aborted" });
   if (pre.block) return finish({ output: blockedMessage(tool, args, pre.block.reason), status: "denied" });
   if (pre.updatedInput !== undefined) {
     try {

@@ -1,8 +1,10 @@
 import type {
+  BackgroundResults,
   ConversationItem,
   EventSink,
   HookTurnContext,
   LifecycleHooks,
+  StopOutcome,
   ToolDefinition,
   Usage,
 } from "../shared/mod.ts";
@@ -136,6 +138,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         });
         for (const o of outcomes) await record(o.output);
         for (const o of outcomes) for (const c of o.contexts) await developer(c);
+        await deliverBackground(options.hooks.takeBackgroundResults?.());
         if (options.signal.aborted) throw new CancelledError();
         if (calls.length > 0) continue;
       } finally {
@@ -145,15 +148,13 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         stopHookActive,
         lastAssistantMessage: lastMessage,
       });
-      if (stop.shouldStop || stop.continuations.length === 0) return finish("completed");
+      if (stop.shouldStop) return finish("completed");
+      // HK-5: running asyncRewake hooks may still wake the model before the turn ends.
+      const woken = stop.continuations.length > 0 ||
+        await deliverBackground(await options.hooks.settleBackground?.());
+      if (!woken) return finish("completed");
       stopHookActive = true;
-      await record({
-        type: "message",
-        role: "user",
-        content: stop.continuations.map((c) =>
-          `<hook_prompt hook_run_id="${escapeXml(c.runId)}">${escapeXml(c.reason)}</hook_prompt>`
-        ).join("\n"),
-      });
+      await continueWith(stop.continuations);
     }
     return finish("max_steps", {
       message: `reached the step limit (--max-steps ${options.maxSteps})`,
@@ -167,6 +168,24 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       message: describeError(error),
       code: isTrellisError(error) ? error.code : "internal",
     });
+  }
+
+  async function continueWith(continuations: StopOutcome["continuations"]) {
+    if (continuations.length === 0) return;
+    await record({
+      type: "message",
+      role: "user",
+      content: continuations.map((c) =>
+        `<hook_prompt hook_run_id="${escapeXml(c.runId)}">${escapeXml(c.reason)}</hook_prompt>`
+      ).join("\n"),
+    });
+  }
+
+  /** Background hook results (HK-5): contexts as developer messages, wakes as hook prompts. */
+  async function deliverBackground(results: BackgroundResults | undefined): Promise<boolean> {
+    for (const c of results?.contexts ?? []) await developer(c);
+    await continueWith(results?.wakes ?? []);
+    return (results?.wakes.length ?? 0) > 0;
   }
 
   function finish(status: TurnStatus, error?: { message: string; code?: string }): TurnResult {

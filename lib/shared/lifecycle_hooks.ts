@@ -58,6 +58,14 @@ export interface StopOutcome {
   shouldStop: boolean;
 }
 
+/** What background (`async` / `asyncRewake`) hooks produced since the loop last asked (HK-5). */
+export interface BackgroundResults {
+  /** Context for the model, recorded as developer messages. */
+  contexts: string[];
+  /** asyncRewake runs that exited 2: the model is woken with these, like Stop continuations. */
+  wakes: StopOutcome["continuations"];
+}
+
 export interface LifecycleHooks {
   sessionStart(
     ctx: HookTurnContext,
@@ -79,6 +87,12 @@ export interface LifecycleHooks {
   ): Promise<StopOutcome>;
   preCompact?(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
   postCompact?(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
+  /** Background results that arrived since the last call; never waits (between steps). */
+  takeBackgroundResults?(): BackgroundResults;
+  /** Waits for running asyncRewake hooks, then returns every result not yet taken (before a turn ends). */
+  settleBackground?(): Promise<BackgroundResults>;
+  /** Waits for every background hook still running (once, when the session closes). */
+  close?(): Promise<void>;
 }
 
 export const noLifecycleHooks: LifecycleHooks = {

@@ -35,6 +35,7 @@ export { discardEvents, EVENT_SCHEMA_VERSION } from "./events.ts";
 export type { EventSink, ThreadItem, TrellisEvent, TrellisEventBody } from "./events.ts";
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";
 export type {
+  BackgroundResults,
   ContextOutcome,
   HookTurnContext,
   LifecycleHooks,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { events, runTrellis } from "./_binary.ts";
+import { events, runTrellis, trellisArgv } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
 
 const guard = {
@@ -87,5 +87,236 @@ Deno.test("HK-3 an untrusted user hook never runs; after `trellis hooks trust --
     );
   } finally {
     await second.close();
+  }
+});
+
+// #14 / #13 against the binary: hooks as Claude Code runs them, output as it reads it.
+
+const WARNING = "⚠️ Security Warning: eval() executes arbitrary code and is a major security risk.";
+
+/** Writes `hooks` as the user's hooks.json and trusts every hook in it, as a user would. */
+async function trustedHooks(s: Awaited<ReturnType<typeof e2eSetup>>, hooks: unknown): Promise<void> {
+  await Deno.writeTextFile(`${s.env.TRELLIS_HOME}/hooks.json`, JSON.stringify({ hooks }));
+  const trust = await runTrellis(["hooks", "trust", "--all"], { env: s.env, cwd: s.workspace });
+  assert.equal(trust.code, 0, trust.stderr);
+}
+
+/** A shell script in the setup's root; hooks call it by path (no quoting games). */
+async function script(s: Awaited<ReturnType<typeof e2eSetup>>, name: string, body: string): Promise<string> {
+  const file = `${s.root}/${name}`;
+  await Deno.writeTextFile(file, `#!/bin/sh\n${body}\n`);
+  await Deno.chmod(file, 0o755);
+  return file;
+}
+
+Deno.test("#14 item 1: a hook gets the user's environment and writes under ~ while shell is sandboxed (HK-6)", async () => {
+  const s = await e2eSetup();
+  const log = await script(s, "log.sh", 'cat >/dev/null; echo "$NOTIFY_TOKEN" >> "$HOME/hook.log"');
+  await trustedHooks(s, { PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: log }] }] });
+  const server = await startFixtureModelServer({
+    script: [{ tool_calls: [{ name: "write_file", arguments: { path: "a.txt", content: "x" } }] }, {
+      text: "ok",
+    }],
+  });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "write"], {
+      env: { ...s.env, NOTIFY_TOKEN: "xoxb-secret" },
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(await Deno.readTextFile(`${s.env.HOME}/hook.log`), "xoxb-secret\n");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("#14 item 2: security-guidance's PostToolUse warning beside metrics, and a trailing metrics line, reach the model (HK-8)", async () => {
+  const s = await e2eSetup();
+  const out = {
+    metrics: { pattern_hits: 1, rule_id: 4 },
+    hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: WARNING },
+  };
+  const guard = await script(
+    s,
+    "guard.sh",
+    `cat >/dev/null\ncat <<'JSON'\n${JSON.stringify(out)}\n{"metrics":{"tok_in":3}}\nJSON`,
+  );
+  await trustedHooks(s, {
+    PostToolUse: [{
+      matcher: "Edit|Write|MultiEdit|NotebookEdit",
+      hooks: [{ type: "command", command: guard }],
+    }],
+  });
+  const server = await startFixtureModelServer({
+    script: [
+      { tool_calls: [{ name: "write_file", arguments: { path: "app.js", content: "eval(input)" } }] },
+      { text: "noted" },
+    ],
+  });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "write"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(server.requests.length, 2);
+    assert.ok(JSON.stringify(server.requests[1]).includes(JSON.stringify(WARNING).slice(1, -1)));
+    const test = await runTrellis(
+      [
+        "hooks",
+        "test",
+        "PostToolUse",
+        "--tool",
+        "Write",
+        "--input",
+        '{"file_path":"a.js","content":"eval(x)"}',
+      ],
+      { env: s.env, cwd: s.workspace },
+    );
+    assert.ok(test.stdout.includes("\n    ignored: metrics, line 2\n"), test.stdout);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("#14 item 3: an if-gated asyncRewake review wakes the model before the turn ends; the other if never runs (HK-5)", async () => {
+  const s = await e2eSetup();
+  const review = await script(
+    s,
+    "review.sh",
+    `cat > "$TMPDIR/review-stdin.json"\necho '{"metrics":{"findings":1}}'\necho 'Hardcoded secret in config.py:3' >&2\nexit 2`,
+  );
+  const push = await script(s, "push.sh", 'cat >/dev/null; touch "$TMPDIR/push-review-ran"');
+  await trustedHooks(s, {
+    PostToolUse: [{
+      matcher: "Bash",
+      hooks: [
+        {
+          type: "command",
+          command: review,
+          if: "Bash(git commit:*)",
+          asyncRewake: true,
+          rewakeMessage: "Background security review of commit:",
+          rewakeSummary: "Commit security review found issues",
+        },
+        { type: "command", command: push, if: "Bash(git push:*)", asyncRewake: true },
+        { type: "command", command: "echo never", if: "Bash(git push" },
+      ],
+    }],
+  });
+  const server = await startFixtureModelServer({
+    script: [
+      { tool_calls: [{ name: "shell", arguments: { command: "git commit -m wip" } }] },
+      { text: "committed" },
+      { text: "acknowledged the finding" },
+    ],
+  });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "commit"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const stream = events(run.stdout);
+    assert.equal(server.requests.length, 3);
+    assert.match(
+      JSON.stringify(server.requests[2]),
+      /<hook_prompt hook_run_id=[^>]*>Background security review of commit:\\n\\nHardcoded secret in config.py:3<\/hook_prompt>/,
+    );
+    assert.equal(
+      JSON.parse(await Deno.readTextFile(`${s.env.TMPDIR}/review-stdin.json`)).tool_input.command,
+      "git commit -m wip",
+    );
+    assert.equal(await Deno.stat(`${s.env.TMPDIR}/push-review-ran`).then(() => true, () => false), false);
+    const warnings = stream.filter((e) => e.type === "warning").map((e) => e.message);
+    assert.ok(
+      warnings.some((m) =>
+        m.includes('skipping hook with invalid "if"') && m.includes(`${s.env.TRELLIS_HOME}/hooks.json`)
+      ),
+      JSON.stringify(warnings),
+    );
+    assert.ok(
+      stream.some((e) => e.type === "notice" && /Commit security review found issues/.test(e.message)),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("#14 item 3: an async hook never holds the turn; the session waits for it before exiting (HK-5)", async () => {
+  const s = await e2eSetup();
+  // The async hook can only finish after the Stop hook ran: waiting for it inside the turn would deadlock.
+  const slow = await script(
+    s,
+    "slow.sh",
+    'cat >/dev/null; while [ ! -f "$TMPDIR/stopped" ]; do sleep 0.01; done; echo done > "$TMPDIR/async-done"',
+  );
+  const stop = await script(s, "stop.sh", 'cat >/dev/null; touch "$TMPDIR/stopped"');
+  await trustedHooks(s, {
+    PostToolUse: [{
+      matcher: "Write",
+      hooks: [{ type: "command", command: slow, async: true, timeout: 20 }],
+    }],
+    Stop: [{ hooks: [{ type: "command", command: stop }] }],
+  });
+  const server = await startFixtureModelServer({
+    script: [{ tool_calls: [{ name: "write_file", arguments: { path: "a.txt", content: "x" } }] }, {
+      text: "ok",
+    }],
+  });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "write"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(await Deno.readTextFile(`${s.env.TMPDIR}/async-done`), "done\n");
+    const completed = events(run.stdout).filter((e) => e.type === "hook.completed").map((
+      e,
+    ) => [e.event, e.status]);
+    assert.deepStrictEqual(completed, [["Stop", "completed"], ["PostToolUse", "completed"]]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("#13 item 4: Ctrl-C while a blocking PreToolUse guard runs aborts the call, whatever the guard would say", async () => {
+  const s = await e2eSetup();
+  // This guard would allow (exit 0) if it ever answered.
+  const guard = await script(
+    s,
+    "guard.sh",
+    'cat >/dev/null; touch "$TMPDIR/guard-started"; sleep 30; exit 0',
+  );
+  await trustedHooks(s, { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: guard }] }] });
+  const server = await startFixtureModelServer({
+    script: [{ tool_calls: [{ name: "write_file", arguments: { path: "planted.txt", content: "x" } }] }, {
+      text: "ok",
+    }],
+  });
+  try {
+    const [bin, ...pre] = trellisArgv();
+    const child = new Deno.Command(bin, {
+      args: [...pre, "exec", "--json", ...s.flags(server.url), "write"],
+      cwd: s.workspace,
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...s.env },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    while (!(await Deno.stat(`${s.env.TMPDIR}/guard-started`).then(() => true, () => false))) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill("SIGINT");
+    const out = await child.output();
+    assert.equal(out.code, 130, new TextDecoder().decode(out.stderr));
+    assert.equal(await Deno.stat(`${s.workspace}/planted.txt`).then(() => true, () => false), false);
+    const call = events(new TextDecoder().decode(out.stdout)).find((e) =>
+      e.type === "item.completed" && e.item.type === "tool_call"
+    );
+    assert.equal(call?.item.status, "aborted");
+  } finally {
+    await server.close();
   }
 });

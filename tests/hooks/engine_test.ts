@@ -10,8 +10,11 @@ import { platform } from "../../lib/platform/mod.ts";
 import { eventLog, handler, tempDir, testEnv, turnContext } from "./_helpers.ts";
 
 const print = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`;
-/** Waits (in the hook's cwd) until another hook left `marker`, then a little longer so that hook has exited. */
-const after = (marker: string) => `while [ ! -f ${marker} ]; do sleep 0.02; done; sleep 0.15;`;
+/**
+ * Waits (in the hook's cwd) until the engine reported the run of the handler at `displayOrder` as
+ * completed: `engineWith`'s event sink leaves `completed-<order>` when it sees that hook.completed.
+ */
+const after = (displayOrder: number) => `while [ ! -f completed-${displayOrder} ]; do sleep 0.01; done;`;
 const bashCall = { toolName: "Bash", aliases: ["shell"], toolInput: { command: "ls" }, toolUseId: "call-1" };
 
 async function engineWith(handlers: HookHandlerInfo[]) {
@@ -20,7 +23,12 @@ async function engineWith(handlers: HookHandlerInfo[]) {
   const engine = createHookEngine({
     handlers,
     platform,
-    events: log.sink,
+    events: (event) => {
+      log.sink(event);
+      if (event.type === "hook.completed") {
+        platform.fs.sync.writeFile(`${home}/completed-${event.display_order}`, new Uint8Array());
+      }
+    },
     home,
     threadId: "thread-1",
     baseEnv: testEnv(),
@@ -57,15 +65,13 @@ Deno.test("preToolUse() fails the run and keeps the input when the output is inv
     pre(print({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "rm" } } }), 0),
     pre(print({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } }), 1),
     pre("echo '{oops'", 2),
-    pre(print({ hookSpecificOutput: { hookEventName: "PreToolUse" }, extra: 1 }), 3),
-    pre("head -c 10000000 /dev/zero | tr '\\0' a", 4),
+    pre("head -c 10000000 /dev/zero | tr '\\0' a", 3),
   ]);
   assert.deepStrictEqual(await engine.preToolUse(ctx, bashCall), { additionalContexts: [] });
   assert.deepStrictEqual(runs[0].map((r) => [r.status, r.effect.error]), [
     ["failed", "PreToolUse hook returned updatedInput without permissionDecision:allow"],
     ["failed", "PreToolUse hook returned unsupported permissionDecision:ask"],
     ["failed", "hook returned invalid PreToolUse JSON output"],
-    ["failed", 'PreToolUse hook returned unsupported field "extra"'],
     ["failed", "hook output exceeded the output size cap and was cut"],
   ]);
 });
@@ -80,8 +86,8 @@ Deno.test("preToolUse() applies the rewrite of the handler that finished last, n
       },
     });
   const { engine, ctx, runs } = await engineWith([
-    pre(`${after("fast")} ${allow("slow")}`, 0, { timeoutSec: 10 }),
-    pre(`touch fast; ${allow("fast")}`, 1),
+    pre(`${after(1)} ${allow("slow")}`, 0, { timeoutSec: 10 }),
+    pre(allow("fast"), 1),
   ]);
   const outcome = await engine.preToolUse(ctx, bashCall);
   assert.deepStrictEqual(outcome, { updatedInput: { command: "slow" }, additionalContexts: [] });
@@ -91,9 +97,9 @@ Deno.test("preToolUse() applies the rewrite of the handler that finished last, n
 Deno.test("preToolUse() runs handlers concurrently, records completion order and reports configured order (HK-7)", async () => {
   const { engine, ctx, runs, log } = await engineWith([
     // A waits for C, C waits for B: run serially in configured order this would time out.
-    pre(`${after("c")} touch a`, 0, { sourcePath: "/a", timeoutSec: 10 }),
-    pre("touch b", 1, { sourcePath: "/b" }),
-    pre(`${after("b")} touch c`, 2, { sourcePath: "/c", timeoutSec: 10 }),
+    pre(`${after(2)} true`, 0, { sourcePath: "/a", timeoutSec: 10 }),
+    pre("true", 1, { sourcePath: "/b" }),
+    pre(`${after(1)} true`, 2, { sourcePath: "/c", timeoutSec: 10 }),
   ]);
   await engine.preToolUse(ctx, bashCall);
   assert.deepStrictEqual(runs[0].map((r) => [r.runId, r.completionIndex]), [
@@ -156,26 +162,61 @@ Deno.test("preToolUse() fails a hook that times out, and returns promptly when a
   ]);
 });
 
-Deno.test("preToolUse() reports a cancelled run when the turn is aborted", async () => {
-  const { engine, ctx, runs } = await engineWith([pre("sleep 30")]);
+/** Resolves once `file` exists: the hook under test has started (no timing assumption). */
+async function waitForFile(file: string): Promise<void> {
+  while (!(await platform.fs.stat(file))) await new Promise((r) => setTimeout(r, 10));
+}
+
+Deno.test("preToolUse() blocks when the turn is cancelled while a guard runs: no answer never allows (#13)", async () => {
+  // The guard would allow (exit 0) if it ever answered.
+  const { engine, ctx, runs, home } = await engineWith([pre("touch started; sleep 30; exit 0")]);
+  const key = "/tmp/hooks.json:pre_tool_use:0:0";
   const controller = new AbortController();
   const pending = engine.preToolUse({ ...ctx, signal: controller.signal }, bashCall);
-  setTimeout(() => controller.abort(), 50);
-  assert.deepStrictEqual(await pending, { additionalContexts: [] });
-  assert.deepStrictEqual(runs[0][0].effect.error, "hook was cancelled");
-});
-
-Deno.test("preToolUse() gives plugin hooks PLUGIN_ROOT/CLAUDE_ env vars and ${VAR} substitution", async () => {
-  const plugin = { pluginId: "demo@test", pluginRoot: "/plugins/demo", dataDir: "/data/demo" };
-  const { engine, ctx } = await engineWith([
-    pre('echo "${CLAUDE_PLUGIN_ROOT}|$PLUGIN_ROOT|$CLAUDE_PLUGIN_DATA|$PLUGIN_DATA" >&2; exit 2', 0, {
-      plugin,
-    }),
-  ]);
-  assert.deepStrictEqual(await engine.preToolUse(ctx, bashCall), {
-    block: { reason: "/plugins/demo|/plugins/demo|/data/demo|/data/demo" },
+  await waitForFile(`${home}/started`);
+  controller.abort();
+  assert.deepStrictEqual(await pending, {
+    block: { reason: `PreToolUse hook ${key} did not answer (hook was cancelled)` },
     additionalContexts: [],
   });
+  assert.deepStrictEqual([runs[0][0].status, runs[0][0].effect.error], ["failed", "hook was cancelled"]);
+});
+
+Deno.test("permissionRequest() denies when a guard is killed by a signal before answering (#13)", async () => {
+  const { engine, ctx } = await engineWith([pre("kill -INT $$", 0, { event: "PermissionRequest" })]);
+  const key = "/tmp/hooks.json:pre_tool_use:0:0";
+  assert.deepStrictEqual(await engine.permissionRequest(ctx, { ...bashCall, reason: "r" }), {
+    decision: "deny",
+    message:
+      `PermissionRequest hook ${key} did not answer (hook exited without a status code (killed by SIGINT))`,
+  });
+});
+
+Deno.test("preToolUse() gives plugin hooks PLUGIN_ROOT/CLAUDE_ env vars and substitutes ${VAR} in the command itself", async () => {
+  const dataDir = `${await tempDir()}/data/demo`;
+  const plugin = { pluginId: "demo@test", pluginRoot: "/plugins/demo", dataDir };
+  const { engine, ctx } = await engineWith([
+    // Single quotes: the shell never expands these, so only Trellis's substitution can fill them in.
+    pre(
+      `echo '\${CLAUDE_PLUGIN_ROOT}|\${PLUGIN_DATA}|\${OTHER}' "|$PLUGIN_ROOT|$CLAUDE_PLUGIN_DATA" >&2; exit 2`,
+      0,
+      {
+        plugin,
+      },
+    ),
+  ]);
+  assert.deepStrictEqual(await engine.preToolUse(ctx, bashCall), {
+    block: { reason: `/plugins/demo|${dataDir}|\${OTHER} |/plugins/demo|${dataDir}` },
+    additionalContexts: [],
+  });
+});
+
+Deno.test("preToolUse() creates PLUGIN_DATA before a plugin hook runs, so the hook can write there (#13)", async () => {
+  const dataDir = `${await tempDir()}/plugins/data/demo`;
+  const plugin = { pluginId: "demo@test", pluginRoot: "/plugins/demo", dataDir };
+  const { engine, ctx } = await engineWith([pre('echo state > "$PLUGIN_DATA/state.txt"', 0, { plugin })]);
+  await engine.preToolUse(ctx, bashCall);
+  assert.deepStrictEqual(await platform.fs.readTextFile(`${dataDir}/state.txt`), "state\n");
 });
 
 Deno.test("permissionRequest() lets any deny win over allow and defaults the deny message (HK-10)", async () => {

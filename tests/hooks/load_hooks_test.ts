@@ -158,10 +158,10 @@ Deno.test("loadHooks() turns bad sources into named warnings and still loads the
     }),
   );
   const result = await load(env, root);
-  assert.deepStrictEqual(result.handlers.map((h) => [h.key, h.command]), [[
-    `${file}:pre_tool_use:2:1`,
-    "echo ok",
-  ]]);
+  assert.deepStrictEqual(result.handlers.map((h) => [h.key, h.command, h.async]), [
+    [`${file}:pre_tool_use:1:1`, "x", true],
+    [`${file}:pre_tool_use:2:1`, "echo ok", undefined],
+  ]);
   const messages = result.diagnostics.map((d) => d.message.replace(/\(.*\)/, "(…)"));
   const etc = env.TRELLIS_SYSTEM_DIR;
   assert.deepStrictEqual(messages, [
@@ -170,7 +170,6 @@ Deno.test("loadHooks() turns bad sources into named warnings and still loads the
     `unknown hook event "PreToolUze" in ${file} (…)`,
     `invalid matcher "[" in ${file}: ${result.diagnostics[3].message.split(": ").slice(1).join(": ")}`,
     `skipping prompt hook in ${file}: prompt hooks are not supported yet`,
-    `skipping async hook in ${file}: async hooks are not supported yet`,
     `skipping empty hook command in ${file}`,
   ]);
 });
@@ -204,4 +203,64 @@ Deno.test("loadHooks() reads Claude Code settings behind the claude_code switch 
   ]);
   const off = await load(env, root, { overrides: ["hooks.claude_code=false"] });
   assert.deepStrictEqual(off.handlers, []);
+});
+
+Deno.test("loadHooks() reads if/asyncRewake handlers of a Claude plugin and names every rule, event and field it cannot honour (#14)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const fixture = new URL("../../fixtures/hooks/claude_plugin_shapes/hooks.json", import.meta.url).pathname;
+  const hooks = JSON.parse(await platform.fs.readTextFile(fixture));
+  const result = await load(env, root, {
+    pluginSources: [{
+      pluginId: "sg@claude",
+      pluginRoot: "/plugins/sg",
+      dataDir: "/data/sg",
+      sourcePath: "hooks/hooks.json",
+      hooks,
+    }],
+  });
+  const review = 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/review.py"';
+  assert.deepStrictEqual(
+    result.handlers.map((h) => [h.key, h.command, h.ifRule, h.rewake, h.async]),
+    [
+      ["sg@claude:hooks/hooks.json:post_tool_use:0:0", review, undefined, undefined, undefined],
+      ["sg@claude:hooks/hooks.json:post_tool_use:1:0", review, "Bash(git commit:*)", {
+        message: "Background review of the commit found issues:",
+        summary: "Commit review found issues",
+      }, undefined],
+      ["sg@claude:hooks/hooks.json:post_tool_use:1:1", review, "Bash(git push:*)", {}, undefined],
+      ["sg@claude:hooks/hooks.json:post_tool_use:1:3", "echo once", undefined, undefined, undefined],
+      [
+        "sg@claude:hooks/hooks.json:stop:0:0",
+        "echo stop",
+        undefined,
+        { message: "Review feedback:" },
+        undefined,
+      ],
+    ],
+  );
+  const file = "sg@claude:hooks/hooks.json";
+  assert.deepStrictEqual(result.diagnostics.map((d) => [d.message, d.file, d.field]), [
+    [
+      `hooks for Claude Code events Trellis does not fire yet in ${file} (not run): Notification, UserPromptExpansion, SessionEnd`,
+      file,
+      "Notification",
+    ],
+    [
+      `skipping hook with invalid "if" in ${file}: "Bash(git push" is not a permission rule (expected Tool or Tool(specifier))`,
+      file,
+      "PostToolUse[1].hooks[2].if",
+    ],
+    [
+      `hook PostToolUse[1].hooks[3] in ${file}: fields "once", "shell" not supported yet (ignored)`,
+      file,
+      "PostToolUse[1].hooks[3].once",
+    ],
+    [
+      `skipping Stop hook with "if" in ${file}: "if" is only judged on tool events, so it never runs`,
+      file,
+      "Stop[0].hooks[1].if",
+    ],
+  ]);
+  // The two if-gated reviews share command and matcher: only their `if` tells them apart (HK-3).
+  assert.notDeepStrictEqual(result.handlers[1].hash, result.handlers[2].hash);
 });

@@ -25,9 +25,15 @@ Deno.test("matcherMatches() follows the HK-1/HK-7 rules of acceptance candidate 
   assert.deepStrictEqual(results, cases.map(([, , expected]) => expected));
 });
 
-Deno.test("compileMatcher() reports an error when the regex is invalid", () => {
-  const result = compileMatcher("[");
-  assert.deepStrictEqual(result.ok, false);
+Deno.test("compileMatcher() reports the regex engine's message when the regex is invalid", () => {
+  assert.deepStrictEqual(compileMatcher("["), {
+    ok: false,
+    error: "Invalid regular expression: /[/: Unterminated character class",
+  });
+  assert.deepStrictEqual(compileMatcher("Bash("), {
+    ok: false,
+    error: "Invalid regular expression: /Bash(/: Unterminated group",
+  });
 });
 
 Deno.test("matcherMatches() treats word-only matchers as exact alternatives when fuzzed (HK-7)", () => {

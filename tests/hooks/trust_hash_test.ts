@@ -47,3 +47,49 @@ Deno.test("hookTrustHash() changes when command, matcher, timeout, event or on_f
   const hashes = new Set(variants.map(hookTrustHash));
   assert.deepStrictEqual(hashes.size, variants.length);
 });
+
+Deno.test("hookTrustHash() keeps the hash of every hook without an `if`, so users' trust survives (#14)", () => {
+  const securityGuidance =
+    'bash "${CLAUDE_PLUGIN_ROOT}/hooks/sg-python.sh" "${CLAUDE_PLUGIN_ROOT}/hooks/security_reminder_hook.py"';
+  // Pinned from the code before `if`, `async` and asyncRewake were read.
+  assert.deepStrictEqual(
+    [
+      hookTrustHash(base),
+      hookTrustHash({ event: "Stop", command: securityGuidance, timeoutSec: 600, onFailure: "ignore" }),
+      hookTrustHash({
+        event: "PostToolUse",
+        matcher: "Edit|Write",
+        command: "x",
+        timeoutSec: 10,
+        statusMessage: "checking",
+        onFailure: "block",
+      }),
+    ],
+    [
+      "sha256:2623e1942dc9184e417e45906f09b45f9a9a65f7bdb1d930d02e276081a4c14c",
+      "sha256:5d8880157e747997146b5eb0443a43909e23fb0203e64ae4895eff5a1b0282fa",
+      "sha256:2bd308142646e454d88d8fc881bb5a82e3ee6d89559f07910d53ceed7a5a6667",
+    ],
+  );
+});
+
+Deno.test("hookTrustHash() tells apart two handlers that differ only in their `if` (#14, HK-5)", () => {
+  const command =
+    'bash "${CLAUDE_PLUGIN_ROOT}/hooks/sg-python.sh" "${CLAUDE_PLUGIN_ROOT}/hooks/security_reminder_hook.py"';
+  const gated = (ifRule?: string) =>
+    hookTrustHash({
+      event: "PostToolUse",
+      matcher: "Bash",
+      command,
+      timeoutSec: 600,
+      onFailure: "ignore",
+      ifRule,
+    });
+  const hashes = [gated(), gated("Bash(git commit:*)"), gated("Bash(git push:*)")];
+  assert.deepStrictEqual(
+    hashes[0],
+    "sha256:ff051adf363232a355758bbc96941b87ab8b38bd47e6c5940b1232827a68b6d6",
+  );
+  assert.deepStrictEqual(new Set(hashes).size, 3);
+  assert.notDeepStrictEqual(hookTrustHash({ ...base, async: true }), hookTrustHash(base));
+});

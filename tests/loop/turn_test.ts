@@ -247,3 +247,63 @@ Deno.test("ttyApprover() asks yes / no / always and remembers always for the ses
   assert.deepEqual((await ask("shell")).decision, "approved");
   assert.equal(written.filter((w) => w.includes("[y]es / [n]o / [a]lways")).length, 3);
 });
+
+Deno.test("runTurn() waits for asyncRewake hooks before it ends and samples again with their wake (HK-5)", async () => {
+  let settles = 0;
+  const { opts, rec, model } = options([[say("done")], [say("fixed it")]], {
+    hooks: hooksWith({
+      takeBackgroundResults: () => ({ contexts: [], wakes: [] }),
+      settleBackground: () =>
+        Promise.resolve(
+          settles++ === 0
+            ? { contexts: ["lint passed"], wakes: [{ runId: "post_tool_use:0:x", reason: "review: <leak>" }] }
+            : { contexts: [], wakes: [] },
+        ),
+    }),
+  });
+  const result = await runTurn(opts);
+  assert.deepStrictEqual([result.status, result.lastMessage, model.requests.length, settles], [
+    "completed",
+    "fixed it",
+    2,
+    2,
+  ]);
+  assert.deepStrictEqual(rec.items.slice(-3, -1), [
+    { type: "message", role: "developer", content: "lint passed" },
+    {
+      type: "message",
+      role: "user",
+      content: '<hook_prompt hook_run_id="post_tool_use:0:x">review: &lt;leak&gt;</hook_prompt>',
+    },
+  ]);
+});
+
+Deno.test("runTurn() records background hook context that finished during a step before the next sampling (HK-5)", async () => {
+  const { opts, rec } = options([[call("c1", "read")], [say("ok")]], {
+    hooks: hooksWith({ takeBackgroundResults: () => ({ contexts: ["async lint: 2 warnings"], wakes: [] }) }),
+  });
+  await runTurn(opts);
+  const afterOutput = rec.items.findIndex((i) => i.type === "function_call_output") + 1;
+  assert.deepStrictEqual(rec.items[afterOutput], {
+    type: "message",
+    role: "developer",
+    content: "async lint: 2 warnings",
+  });
+});
+
+Deno.test("runTurn() aborts a call cancelled while its PreToolUse guard ran, even if the guard did not block (#13)", async () => {
+  const controller = new AbortController();
+  const runs: { args: unknown; escalated: boolean }[] = [];
+  const { opts, rec } = options([[call("write", {}, "c1")], [say("never")]], {
+    captureTools: catalogOf([fakeTool("write", { runs })]),
+    signal: controller.signal,
+    hooks: hooksWith({
+      preToolUse: () => {
+        controller.abort(); // Ctrl-C arrives while the guard runs; the guard then answers nothing
+        return Promise.resolve({ additionalContexts: [] });
+      },
+    }),
+  });
+  const result = await runTurn(opts);
+  assert.deepStrictEqual([result.status, runs, outputsOf(rec.items)], ["aborted", [], [["c1", "aborted"]]]);
+});

@@ -41,7 +41,7 @@ export function registerHooksCommand(program: Command, ctx: CliContext, deps: Ho
       const lines = handlers.map((h) =>
         `${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}\n    ${h.event}${
           h.matcher ? ` [${h.matcher}]` : ""
-        }: ` +
+        }${h.ifRule ? ` if ${h.ifRule}` : ""}${h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""}: ` +
         `${h.command}${h.plugin ? ` (plugin ${h.plugin.pluginId})` : ""}\n    ${h.hash}`
       );
       const notice = reviewNotice(needsReview);
@@ -167,7 +167,10 @@ function describeRun(run: HookRunRecord): string {
   const head = `${run.status} ${run.handler.key} (${run.durationMs} ms, finished #${
     run.completionIndex + 1
   })`;
-  return [head, ...run.entries.map((e) => `    ${e.kind}: ${e.text}`)].join("\n");
+  const lines = [head, ...run.entries.map((e) => `    ${e.kind}: ${e.text}`)];
+  // Fields Claude Code ignores are ignored here too (HK-8), but a hook author should see them.
+  if (run.effect.ignored?.length) lines.push(`    ignored: ${run.effect.ignored.join(", ")}`);
+  return lines.join("\n");
 }
 
 function findHook(handlers: HookHandlerInfo[], key: string, action: string): HookHandlerInfo {
@@ -185,6 +188,9 @@ function listEntry(h: HookHandlerInfo) {
     key: h.key,
     event: h.event,
     matcher: h.matcher ?? null,
+    if: h.ifRule ?? null,
+    async: h.async === true,
+    asyncRewake: h.rewake !== undefined,
     command: h.command,
     source: h.sourcePath,
     sourceKind: h.sourceKind,

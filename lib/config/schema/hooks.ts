@@ -11,6 +11,8 @@ const hooksSchema = () =>
   z.looseObject({
     /** Read Claude Code's `hooks` from `.claude/settings*.json` and `~/.claude/settings.json`. */
     claude_code: z.optional(z.boolean()),
+    /** "shell": run every hook in `shell`'s sandbox profile. Default "none": hooks run as the user (HK-6). */
+    sandbox: z.optional(z.enum(["none", "shell"])),
     state: z.optional(z.record(z.string(), z.unknown())),
   });
 

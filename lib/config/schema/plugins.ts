@@ -8,6 +8,8 @@ const approvalMode = () => z.enum(["auto", "prompt", "approve"]);
 const pluginEntrySchema = () =>
   z.strictObject({
     enabled: z.optional(z.boolean()),
+    /** Run this plugin's hooks in `shell`'s sandbox profile (default false: as the user, HK-6). */
+    hooks_sandbox: z.optional(z.boolean()),
     mcp_servers: z.optional(z.record(
       z.string(),
       z.strictObject({

@@ -16,10 +16,10 @@ const contextOnly = (event: "SessionStart" | "SubagentStart") =>
     hookSpecificOutput: z.optional(specificOutput(event, { additionalContext: z.optional(z.string()) })),
   });
 
-const sessionStartSchema = memo(() => contextOnly("SessionStart"));
-const subagentStartSchema = memo(() => contextOnly("SubagentStart"));
+export const sessionStartOutputSchema = memo(() => contextOnly("SessionStart"));
+export const subagentStartOutputSchema = memo(() => contextOnly("SubagentStart"));
 
-const userPromptSchema = memo(() =>
+export const userPromptSubmitOutputSchema = memo(() =>
   z.strictObject({
     ...commonOutputShape(),
     decision: z.optional(z.literal("block")),
@@ -40,7 +40,7 @@ function stopOf(event: string, out: { continue?: boolean; stopReason?: string })
 
 /** SessionStart: additionalContext; continue:false stops (HK-12). */
 export function parseSessionStartOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("SessionStart", sessionStartSchema(), value);
+  const checked = validateOutput("SessionStart", sessionStartOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   return ok({
@@ -51,14 +51,14 @@ export function parseSessionStartOutput(value: unknown): ParseOutcome {
 
 /** SubagentStart is context only: `continue` is ignored. */
 export function parseSubagentStartOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("SubagentStart", subagentStartSchema(), value);
+  const checked = validateOutput("SubagentStart", subagentStartOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   return ok(baseEffect(checked.data, checked.data.hookSpecificOutput?.additionalContext));
 }
 
 /** UserPromptSubmit: `decision:block` + reason drops the prompt; context is added; continue:false stops. */
 export function parseUserPromptSubmitOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("UserPromptSubmit", userPromptSchema(), value);
+  const checked = validateOutput("UserPromptSubmit", userPromptSubmitOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   const base = {

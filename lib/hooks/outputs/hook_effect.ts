@@ -1,5 +1,5 @@
 import { memo, z } from "../../shared/mod.ts";
-import type { HookEventName } from "../hook_events.ts";
+import type { HookEventName } from "../event_names.ts";
 
 /** What one handler's run asks for, after its exit code and stdout were read. */
 export interface HookEffect {
@@ -16,6 +16,10 @@ export interface HookEffect {
   systemMessage?: string;
   /** Set when the run failed: nothing else of it is applied (fail-open) unless on_failure = "block". */
   error?: string;
+  /** Trellis's own warnings about this run (a documented field it cannot apply); the rest still applies. */
+  notes?: string[];
+  /** Output fields nobody documents for this event (`metrics` …): ignored as Claude Code ignores them. */
+  ignored?: string[];
 }
 
 export type ParseOutcome = { ok: true; effect: HookEffect } | { ok: false; error: string };
@@ -40,8 +44,8 @@ export function specificOutput<E extends HookEventName, S extends z.core.$ZodLoo
 }
 
 /**
- * Strict validation: an unknown field is named ("unsupported field"), any other problem names the
- * field path; the whole output is then invalid and the run fails.
+ * Validation of an output whose unread fields were already set aside (see `readEventOutput`): a
+ * problem names the field path; the whole output is then invalid and the run fails.
  */
 export function validateOutput<T>(
   event: HookEventName,

@@ -10,7 +10,7 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = memo(() =>
+export const postToolUseOutputSchema = memo(() =>
   z.strictObject({
     ...commonOutputShape(),
     decision: z.optional(z.literal("block")),
@@ -28,10 +28,9 @@ const schema = memo(() =>
  * `continue:false` does the same with reason or stopReason. It never undoes the call.
  */
 export function parsePostToolUseOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("PostToolUse", schema(), value);
+  const checked = validateOutput("PostToolUse", postToolUseOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
-  if (out.suppressOutput !== undefined) return failed("PostToolUse hook returned unsupported suppressOutput");
   const base = baseEffect(out, out.hookSpecificOutput?.additionalContext);
   if (out.continue === false) {
     const reason = [out.reason, out.stopReason].find((r) => !isBlank(r))?.trim() ??

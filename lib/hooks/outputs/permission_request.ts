@@ -9,7 +9,7 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = memo(() =>
+export const permissionRequestOutputSchema = memo(() =>
   z.strictObject({
     ...commonOutputShape(),
     hookSpecificOutput: z.optional(specificOutput("PermissionRequest", {
@@ -28,12 +28,10 @@ export const DEFAULT_DENY_MESSAGE = "PermissionRequest hook denied approval";
 
 /** PermissionRequest stdout: `decision.behavior` allow|deny; rewrites and interrupts are unsupported. */
 export function parsePermissionRequestOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("PermissionRequest", schema(), value);
+  const checked = validateOutput("PermissionRequest", permissionRequestOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
-  for (const field of ["stopReason", "suppressOutput"] as const) {
-    if (out[field] !== undefined) return failed(`PermissionRequest hook returned unsupported ${field}`);
-  }
+  if (out.stopReason !== undefined) return failed("PermissionRequest hook returned unsupported stopReason");
   if (out.continue === false) return failed("PermissionRequest hook returned unsupported continue:false");
   const decision = out.hookSpecificOutput?.decision;
   if (decision?.updatedInput !== undefined) {

@@ -10,7 +10,7 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = memo(() =>
+export const preToolUseOutputSchema = memo(() =>
   z.strictObject({
     ...commonOutputShape(),
     decision: z.optional(z.enum(["approve", "block"])),
@@ -30,12 +30,11 @@ const schema = memo(() =>
  * reason without a decision, continue:false) fails the run and nothing of it is applied.
  */
 export function parsePreToolUseOutput(value: unknown): ParseOutcome {
-  const checked = validateOutput("PreToolUse", schema(), value);
+  const checked = validateOutput("PreToolUse", preToolUseOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   if (out.continue === false) return failed("PreToolUse hook returned unsupported continue:false");
   if (out.stopReason !== undefined) return failed("PreToolUse hook returned unsupported stopReason");
-  if (out.suppressOutput !== undefined) return failed("PreToolUse hook returned unsupported suppressOutput");
   if (out.decision === "approve") return failed("PreToolUse hook returned unsupported decision:approve");
   const specific = out.hookSpecificOutput;
   const decision = specific?.permissionDecision;

@@ -2,7 +2,7 @@ import { UsageError } from "../shared/mod.ts";
 import type { HookTurnContext } from "../shared/mod.ts";
 import type { HookRunRecord } from "./dispatcher.ts";
 import type { HookEngine } from "./hook_engine.ts";
-import { HOOK_EVENTS, type HookEventName, isHookEvent } from "./hook_events.ts";
+import { HOOK_EVENTS, type HookEventName, isHookEvent } from "./event_names.ts";
 
 export interface SyntheticEventOptions {
   /** Canonical tool name for tool events (default Bash). */
@@ -33,6 +33,7 @@ export async function testHookEvent(
   const stopObserving = engine.observe((r) => runs.push(...r));
   try {
     const outcome = await dispatchSynthetic(engine, eventName, ctx, options);
+    await engine.close(); // background runs report too
     return { event: eventName, runs, outcome: outcome ?? {} };
   } finally {
     stopObserving();

@@ -8,11 +8,11 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = memo(() => z.strictObject({ ...commonOutputShape() }));
+export const compactOutputSchema = memo(() => z.strictObject({ ...commonOutputShape() }));
 
 /** PreCompact / PostCompact observe only (HK-14): the universal fields, nothing that changes the flow. */
 export function parseCompactOutput(event: "PreCompact" | "PostCompact", value: unknown): ParseOutcome {
-  const checked = validateOutput(event, schema(), value);
+  const checked = validateOutput(event, compactOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   return ok(baseEffect(checked.data));
 }

@@ -9,11 +9,16 @@ import {
   validateOutput,
 } from "./hook_effect.ts";
 
-const schema = memo(() =>
+export const stopOutputSchema = memo(() =>
   z.strictObject({
     ...commonOutputShape(),
     decision: z.optional(z.literal("block")),
     reason: z.optional(z.string()),
+    // Claude Code: context from a Stop hook keeps the turn going, as a reason does.
+    hookSpecificOutput: z.optional(z.strictObject({
+      hookEventName: z.enum(["Stop", "SubagentStop"]),
+      additionalContext: z.optional(z.string()),
+    })),
   })
 );
 
@@ -25,7 +30,7 @@ export const STOP_BLOCK_WITHOUT_REASON =
  * continue:false stops (and wins over blocks in aggregation); a block without a reason fails the run.
  */
 export function parseStopOutput(event: "Stop" | "SubagentStop", value: unknown): ParseOutcome {
-  const checked = validateOutput(event, schema(), value);
+  const checked = validateOutput(event, stopOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   const base = baseEffect(out);
@@ -38,5 +43,7 @@ export function parseStopOutput(event: "Stop" | "SubagentStop", value: unknown):
     return ok({ ...base, block: { reason: out.reason!.trim() } });
   }
   if (out.reason !== undefined) return failed(`${event} hook returned a reason without a decision`);
+  const context = out.hookSpecificOutput?.additionalContext;
+  if (!isBlank(context)) return ok({ ...base, block: { reason: context!.trim() } });
   return ok(base);
 }

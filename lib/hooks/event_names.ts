@@ -45,3 +45,37 @@ export function eventUsesMatcher(event: HookEventName): boolean {
 export function eventHasTurn(event: HookEventName): boolean {
   return event !== "SessionStart";
 }
+
+/** Events whose handlers see a tool call: the ones an `if` rule is judged on. */
+export function isToolEvent(event: HookEventName): boolean {
+  return event === "PreToolUse" || event === "PermissionRequest" || event === "PostToolUse";
+}
+
+/**
+ * Events Claude Code documents that Trellis does not fire (yet): a source using them gets one
+ * warning naming them, instead of one "unknown event" per name. UserPromptExpansion waits for slash
+ * commands; the others for the features they observe (notifications, worktrees, tasks, teammates …).
+ */
+export const CLAUDE_ONLY_EVENTS: ReadonlySet<string> = new Set([
+  "Notification",
+  "PostToolUseFailure",
+  "PostToolBatch",
+  "PermissionDenied",
+  "UserPromptExpansion",
+  "SessionEnd",
+  "Setup",
+  "StopFailure",
+  "InstructionsLoaded",
+  "ConfigChange",
+  "CwdChanged",
+  "FileChanged",
+  "DirectoryAdded",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "TeammateIdle",
+  "TaskCreated",
+  "TaskCompleted",
+  "Elicitation",
+  "ElicitationResult",
+  "MessageDisplay",
+]);

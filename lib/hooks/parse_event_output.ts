@@ -1,0 +1,125 @@
+import { z } from "../shared/mod.ts";
+import type { HookEventName } from "./event_names.ts";
+import { compactOutputSchema, parseCompactOutput } from "./outputs/compact.ts";
+import {
+  parseSessionStartOutput,
+  parseSubagentStartOutput,
+  parseUserPromptSubmitOutput,
+  sessionStartOutputSchema,
+  subagentStartOutputSchema,
+  userPromptSubmitOutputSchema,
+} from "./outputs/context_events.ts";
+import type { HookEffect, ParseOutcome } from "./outputs/hook_effect.ts";
+import { parsePermissionRequestOutput, permissionRequestOutputSchema } from "./outputs/permission_request.ts";
+import { parsePostToolUseOutput, postToolUseOutputSchema } from "./outputs/post_tool_use.ts";
+import { parsePreToolUseOutput, preToolUseOutputSchema } from "./outputs/pre_tool_use.ts";
+import { parseStopOutput, stopOutputSchema } from "./outputs/stop.ts";
+
+/**
+ * Output fields Claude Code documents that Trellis reads but cannot apply: each is named in a
+ * warning and the rest of the output applies (HK-8). Any other unread field is ignored quietly, as
+ * Claude Code ignores it (`metrics` of Anthropic's security-guidance), and listed by `hooks test`.
+ */
+const DOCUMENTED_UNAPPLIED = new Set([
+  "terminalSequence",
+  "hookSpecificOutput.updatedToolOutput",
+  "hookSpecificOutput.sessionTitle",
+  "hookSpecificOutput.reloadSkills",
+  "hookSpecificOutput.watchPaths",
+]);
+
+/** The stdout JSON contract of each event, read as Claude Code reads it: unread fields set aside first. */
+export function parseHookJson(event: HookEventName, value: unknown): ParseOutcome {
+  const { value: read, unread } = setAsideUnread(schemaOf(event), value);
+  const parsed = parseByEvent(event, read);
+  if (!parsed.ok || unread.length === 0) return parsed;
+  const notes = unread.filter((f) => DOCUMENTED_UNAPPLIED.has(f)).map((f) =>
+    `${event} hook returned ${f}, which Trellis does not apply (ignored)`
+  );
+  const ignored = unread.filter((f) => !DOCUMENTED_UNAPPLIED.has(f));
+  return {
+    ok: true,
+    effect: {
+      ...parsed.effect,
+      ...(notes.length > 0 ? { notes: [...parsed.effect.notes ?? [], ...notes] } : {}),
+      ...(ignored.length > 0 ? { ignored } : {}),
+    },
+  };
+}
+
+/** Plain-text stdout with exit 0: context for SessionStart, SubagentStart and UserPromptSubmit; else ignored. */
+export function parseContextlessText(event: HookEventName, text: string): HookEffect {
+  const isContext = event === "SessionStart" || event === "SubagentStart" || event === "UserPromptSubmit";
+  return { additionalContexts: isContext ? [text] : [] };
+}
+
+function parseByEvent(event: HookEventName, value: unknown): ParseOutcome {
+  switch (event) {
+    case "PreToolUse":
+      return parsePreToolUseOutput(value);
+    case "PermissionRequest":
+      return parsePermissionRequestOutput(value);
+    case "PostToolUse":
+      return parsePostToolUseOutput(value);
+    case "PreCompact":
+    case "PostCompact":
+      return parseCompactOutput(event, value);
+    case "SessionStart":
+      return parseSessionStartOutput(value);
+    case "UserPromptSubmit":
+      return parseUserPromptSubmitOutput(value);
+    case "SubagentStart":
+      return parseSubagentStartOutput(value);
+    case "SubagentStop":
+    case "Stop":
+      return parseStopOutput(event, value);
+  }
+}
+
+function schemaOf(event: HookEventName): z.ZodMiniType {
+  switch (event) {
+    case "PreToolUse":
+      return preToolUseOutputSchema();
+    case "PermissionRequest":
+      return permissionRequestOutputSchema();
+    case "PostToolUse":
+      return postToolUseOutputSchema();
+    case "PreCompact":
+    case "PostCompact":
+      return compactOutputSchema();
+    case "SessionStart":
+      return sessionStartOutputSchema();
+    case "UserPromptSubmit":
+      return userPromptSubmitOutputSchema();
+    case "SubagentStart":
+      return subagentStartOutputSchema();
+    case "SubagentStop":
+    case "Stop":
+      return stopOutputSchema();
+  }
+}
+
+/**
+ * Removes the fields the event's (strict) schema does not know, at any depth, and names them by
+ * path. Other problems are left for the event's parser to report.
+ */
+function setAsideUnread(schema: z.ZodMiniType, value: unknown): { value: unknown; unread: string[] } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { value, unread: [] };
+  const current: unknown = structuredClone(value);
+  const unread: string[] = [];
+  // Each pass removes every unrecognized key zod reported; nested objects surface one level per pass.
+  for (let pass = 0; pass < 4; pass++) {
+    const result = z.safeParse(schema, current);
+    if (result.success) break;
+    const issues = result.error.issues.filter((i) => i.code === "unrecognized_keys");
+    if (issues.length === 0) break;
+    for (const issue of issues) {
+      const holder = issue.path.reduce<any>((obj, key) => obj?.[key as string], current);
+      for (const key of (issue as { keys: string[] }).keys) {
+        delete holder?.[key];
+        unread.push([...issue.path.map(String), key].join("."));
+      }
+    }
+  }
+  return { value: current, unread };
+}

@@ -25,7 +25,7 @@ export interface TomlEditor {
 
 /** Why the editor could not make an edit (an unaddressable key, a path through a non-table). */
 export class TomlEditError extends Error {
-  constructor(message: string, readonly keyPath: string[]) {
+  constructor(message: string, readonly keyPath: string[], readonly panicked = false) {
     super(message);
     this.name = "TomlEditError";
   }
@@ -58,10 +58,18 @@ async function instantiate(): Promise<TomlEditor> {
       if (keyPath.length < 2) throw new TomlEditError("a top-level key cannot be edited", keyPath);
       const bom = text.startsWith("\ufeff") ? "\ufeff" : "";
       let out: string;
+      const encoded = encodeKeyPath(keyPath);
+      // A Rust panic inside the package is reported through console.error before it throws; the
+      // caller turns the throw into its own message (or a fallback), so the report is held back.
+      const report = console.error;
+      console.error = () => {};
       try {
-        out = glue.edit(text.slice(bom.length), encodeKeyPath(keyPath), value);
+        out = glue.edit(text.slice(bom.length), encoded, value);
       } catch (error) {
-        throw new TomlEditError(String((error as Error)?.message ?? error), keyPath);
+        const message = String((error as Error)?.message ?? error);
+        throw new TomlEditError(message, keyPath, error instanceof WebAssembly.RuntimeError);
+      } finally {
+        console.error = report;
       }
       // toml_edit writes "\n" after the lines it touches; a file written with CRLF keeps CRLF.
       if (text.includes("\r\n") && !/(^|[^\r])\n/.test(text)) out = out.replace(/\r?\n/g, "\r\n");

@@ -98,6 +98,10 @@ function editOnce(
  * table's child to its new value as a whole: the deepest such prefix that the package accepts.
  */
 function editText(editor: TomlEditor, text: string, edit: ConfigEdit, expected: TomlTable): string {
+  // A file of comments only (a template, a note): toml_edit would put the new table above them.
+  if (edit.op === "set" && text.trim() !== "" && Object.keys(parseDocument(text)).length === 0) {
+    return `${text.replace(/\s*$/, "\n\n")}${editor.edit("", edit.path, edit.value)}`;
+  }
   let first: TomlEditError | undefined;
   for (let length = edit.path.length; length >= 2; length--) {
     const prefix = edit.path.slice(0, length);

@@ -41,10 +41,19 @@ export async function editConfigFile(
 ): Promise<ConfigFileEdit> {
   const target = await resolveTarget(fs, file);
   await fs.mkdir(path.dirname(target));
+  // Instantiated before the lock: under contention every waiting process would otherwise add the
+  // WebAssembly compile (~25 ms in the binary) to the time it holds the lock.
+  const editor = await loadTomlEditor();
   const lockPath = `${target}.lock`;
   const lock = await fs.lockFile(lockPath, { timeoutMs: LOCK_TIMEOUT_MS }).catch((error) => {
     if ((error as { code?: string }).code !== "ETIMEDOUT") throw error;
-    throw new TrellisError("io", `Cannot edit "${file}": ${lockPath} stayed locked for 30 s`, { file });
+    throw new TrellisError(
+      "io",
+      `Cannot edit "${file}": ${(error as Error).message} and has not let go for 30 s`,
+      {
+        file,
+      },
+    );
   });
   try {
     const { text, info } = await readCurrent(fs, target);
@@ -53,7 +62,7 @@ export async function editConfigFile(
     if (edits.length === 0) return { file: target, changed: false };
     let next: string;
     try {
-      next = applyConfigEdits(await loadTomlEditor(), text, edits);
+      next = applyConfigEdits(editor, text, edits);
     } catch (error) {
       if (!(error instanceof ConfigEditError)) throw error;
       throw new UsageError(`Cannot edit "${file}": ${error.message}`, {

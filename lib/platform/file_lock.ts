@@ -21,16 +21,51 @@ const LOCK_NB = 4;
 const LOCK_UN = 8;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** Waits until `tryLock` succeeds, with a short, jittered back-off; throws a timeout error after `timeoutMs`. */
+/**
+ * Waits until `tryLock` succeeds, with a short, jittered back-off. Each holder writes its pid and a
+ * serial into the lock file, so a waiter can tell a queue that moves (many processes editing one
+ * file on a busy machine) from one that is stuck: it gives up only after `timeoutMs` with the same
+ * holder (an error with code ETIMEDOUT naming that pid).
+ */
 async function poll(path: string, tryLock: () => boolean | Promise<boolean>, options: LockOptions) {
-  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let holder = readHolder(path);
+  let deadline = Date.now() + timeoutMs;
   for (let attempt = 0; !(await tryLock()); attempt++) {
-    if (Date.now() >= deadline) {
-      throw Object.assign(new Error(`timed out waiting for the lock on ${path}`), { code: "ETIMEDOUT" });
+    const now = readHolder(path);
+    if (now !== holder) {
+      holder = now;
+      deadline = Date.now() + timeoutMs;
+    } else if (Date.now() >= deadline) {
+      const pid = holder.split(" ")[0];
+      throw Object.assign(new Error(`${path} is held by process ${pid || "(unknown)"}`), {
+        code: "ETIMEDOUT",
+      });
     }
-    const wait = Math.min(25, 1 + attempt) * (0.5 + Math.random());
+    // Short waits first (an edit holds the lock for milliseconds); a long queue backs off to 200 ms,
+    // which costs it no latency (among many waiters one wakes soon) but keeps a hundred pollers from
+    // starving the holder of CPU.
+    const wait = Math.min(200, 2 + attempt * 4) * (0.5 + Math.random());
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
+}
+
+function readHolder(path: string): string {
+  try {
+    return nodeFs.readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+let serial = 0;
+
+/** What the new holder writes into the lock file: its pid, and a serial that changes every time. */
+const holderText = () => `${process.pid} ${Date.now()}-${serial++}\n`;
+
+function holderRecord(fd: number): void {
+  nodeFs.ftruncateSync(fd, 0);
+  nodeFs.writeSync(fd, holderText(), 0);
 }
 
 // deno-lint-ignore no-explicit-any
@@ -40,6 +75,8 @@ export async function denoLockFile(path: string, options: LockOptions = {}): Pro
   const file = await D.open(path, { read: true, write: true, create: true, mode: 0o600 });
   try {
     await poll(path, () => file.tryLock(true), options);
+    await file.truncate(0);
+    await file.write(new TextEncoder().encode(holderText()));
   } catch (error) {
     file.close();
     throw error;
@@ -80,6 +117,7 @@ export async function bunLockFile(path: string, options: LockOptions = {}): Prom
   const fd = nodeFs.openSync(path, nodeFs.constants.O_RDWR | nodeFs.constants.O_CREAT, 0o600);
   try {
     await poll(path, () => flock(fd, LOCK_EX | LOCK_NB) === 0, options);
+    holderRecord(fd);
   } catch (error) {
     nodeFs.closeSync(fd);
     throw error;

@@ -55,7 +55,9 @@ export async function prepareConfigWorkload(root: string, n: number): Promise<Co
         ...keys.filter((k) => typeof doc.hooks?.state?.[k]?.trusted_hash !== "string"),
         ...servers.filter((s) => doc.mcp_servers?.[s]?.command !== "server"),
       ];
-      if (!text.startsWith("# my settings: keep this comment\n") || doc.model !== "gpt-5") lost.push("(the original)");
+      if (!text.startsWith("# my settings: keep this comment\n") || doc.model !== "gpt-5") {
+        lost.push("(the original)");
+      }
       return lost;
     },
   };

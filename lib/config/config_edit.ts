@@ -196,6 +196,7 @@ function formatValue(value: TomlValue): string {
 /** A TOML basic string: `"` and `\\` escaped, every control character (U+007F too) as \uXXXX. */
 function basicString(value: string): string {
   const escaped = value.replace(
+    // deno-lint-ignore no-control-regex -- TOML requires exactly these to be escaped
     /[\\"\u0000-\u001f\u007f]/g,
     (c) =>
       c === "\\" || c === '"'

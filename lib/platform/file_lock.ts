@@ -95,10 +95,11 @@ interface LibcFlock {
 let libc: LibcFlock | undefined;
 
 /** libc's flock through bun:ffi, opened once; the names cover glibc, musl and macOS. */
-async function libcFlock(): Promise<LibcFlock> {
+function libcFlock(): LibcFlock {
   if (libc) return libc;
-  // A computed specifier: `bun:ffi` exists only under Bun, and Deno's checker must not resolve it.
-  const ffi = await import(["bun", "ffi"].join(":"));
+  // Bun's require: `bun:ffi` exists only under Bun, and Deno's checker must not resolve it.
+  // deno-lint-ignore no-explicit-any
+  const ffi = (import.meta as any).require("bun:ffi");
   const names = ["libc.so.6", `libc.musl-${process.arch === "arm64" ? "aarch64" : "x86_64"}.so.1`];
   names.push("libc.so", "/usr/lib/libSystem.B.dylib");
   for (const name of names) {
@@ -113,7 +114,7 @@ async function libcFlock(): Promise<LibcFlock> {
 }
 
 export async function bunLockFile(path: string, options: LockOptions = {}): Promise<FileLock> {
-  const { flock } = await libcFlock();
+  const { flock } = libcFlock();
   const fd = nodeFs.openSync(path, nodeFs.constants.O_RDWR | nodeFs.constants.O_CREAT, 0o600);
   try {
     await poll(path, () => flock(fd, LOCK_EX | LOCK_NB) === 0, options);

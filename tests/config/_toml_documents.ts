@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-control-regex -- TOML strings: control characters are what must be escaped
 /**
  * Random TOML documents for property tests: a random tree of tables and values, written out in a
  * random mix of the styles real configs use — `[a.b]` headers, dotted keys, inline tables, basic,

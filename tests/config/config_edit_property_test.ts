@@ -8,16 +8,7 @@ import {
   TomlEditError,
   type TomlValue,
 } from "../../lib/config/toml_editor.ts";
-import {
-  keyArb,
-  type Leaf,
-  leafArb,
-  leaves,
-  renderToml,
-  tablePaths,
-  type Tree,
-  treeArb,
-} from "./_toml_documents.ts";
+import { keyArb, type Leaf, leafArb, leaves, renderToml, tablePaths, treeArb } from "./_toml_documents.ts";
 
 const editor = await loadTomlEditor();
 

@@ -75,7 +75,9 @@ Deno.test("architecture: no dynamic import() of project modules in lib", async (
     const text = await platform.fs.readTextFile(file);
     for (const m of text.matchAll(/\bimport\s*\(\s*(["'`])([^"'`]*)\1/g)) {
       const lazyCommandTable = path.relative(lib, file) === path.join("cli", "command_table.ts");
-      if ((m[2].startsWith(".") || m[2].startsWith("/")) && !lazyCommandTable) {
+      // A generated data module (the TOML editor's WebAssembly) imports nothing: it hides no cycle.
+      const dataModule = m[2].endsWith(".generated.ts");
+      if ((m[2].startsWith(".") || m[2].startsWith("/")) && !lazyCommandTable && !dataModule) {
         offenders.push(`${path.relative(lib, file)}: ${m[2]}`);
       }
     }

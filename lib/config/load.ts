@@ -7,7 +7,7 @@ import { isTable, mergeInto } from "./merge.ts";
 import { parseOverride } from "./overrides.ts";
 import { resolvePaths, type TrellisPaths } from "./paths.ts";
 import type { TrellisConfig } from "./schema/mod.ts";
-import { validateLayer } from "./validate.ts";
+import { type InvalidMcpServer, validateLayer } from "./validate.ts";
 
 export type LayerKind = "default" | "system" | "user" | "project" | "profile" | "session";
 
@@ -19,6 +19,8 @@ export interface ConfigLayer {
   table: TrellisConfig;
   /** For project layers: the `.trellis` folder. */
   dir?: string;
+  /** `[mcp_servers.X]` entries of this layer that failed validation (left out of `table`). */
+  invalidMcpServers?: InvalidMcpServer[];
 }
 
 export interface LoadedConfig {
@@ -34,6 +36,8 @@ export interface LoadedConfig {
   projectTrusted: boolean;
   /** Active profile name, if any. */
   profile?: string;
+  /** Every loaded layer's invalid `[mcp_servers.X]` entries: those servers are reported failed. */
+  invalidMcpServers: InvalidMcpServer[];
 }
 
 export interface LoadConfigOptions {
@@ -87,9 +91,15 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
   const addFile = (kind: LayerKind, file: string, dir?: string) => {
     const read = readTomlFile(fs, file);
     if (!read) return;
-    const { value, diagnostics: d } = validateLayer(read.raw, { file, text: read.text });
+    const { value, diagnostics: d, invalidMcpServers } = validateLayer(read.raw, { file, text: read.text });
     diagnostics.push(...d);
-    layers.push({ kind, source: file, table: value, dir });
+    layers.push({
+      kind,
+      source: file,
+      table: value,
+      dir,
+      ...(invalidMcpServers.length ? { invalidMcpServers } : {}),
+    });
   };
 
   addFile("system", path.join(basePaths.systemDir, "config.toml"));
@@ -147,7 +157,13 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     mergeInto(merged, profile, source, provenance);
   }
   if (sessionLayer) {
-    layers.push({ kind: "session", source: "-c", table: sessionLayer.value });
+    const invalidMcpServers = sessionLayer.invalidMcpServers;
+    layers.push({
+      kind: "session",
+      source: "-c",
+      table: sessionLayer.value,
+      ...(invalidMcpServers.length ? { invalidMcpServers } : {}),
+    });
     mergeInto(merged, sessionLayer.value as Record<string, unknown>, "-c", provenance);
   }
   return {
@@ -158,6 +174,7 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     paths,
     projectTrusted,
     profile: profileName,
+    invalidMcpServers: layers.flatMap((l) => l.invalidMcpServers ?? []),
   };
 }
 

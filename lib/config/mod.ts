@@ -1,7 +1,8 @@
 /**
  * Layered TOML configuration: built-in defaults < /etc/trellis/config.toml < $TRELLIS_HOME/config.toml
  * < trusted project `.trellis/config.toml` (root → cwd) < profile < `-c` flags, validated with zod,
- * with the layer each value came from, plus format-preserving edits of config files.
+ * with the layer each value came from, plus format-preserving, locked, verified edits of config
+ * files (`editConfigFile`).
  *
  * @example
  * ```ts
@@ -18,19 +19,14 @@ export { dirsBetween, resolvePaths } from "./paths.ts";
 export type { TrellisPaths } from "./paths.ts";
 export { parseOverride, splitKeyPath } from "./overrides.ts";
 export { BUILT_IN_DEFAULTS, BUILT_IN_PROVIDERS } from "./defaults.ts";
-export { parseConfigTable } from "./schema/mod.ts";
+export { MCP_SERVER_NAME, parseConfigTable } from "./schema/mod.ts";
 export type { ConfigTableResult, TrellisConfig } from "./schema/mod.ts";
 export { findKeyLine, validateLayer } from "./validate.ts";
+export type { InvalidMcpServer } from "./validate.ts";
 export { formatKeyPath, isTable } from "./merge.ts";
-export {
-  formatKey,
-  formatTablePath,
-  formatValue,
-  removeTomlTable,
-  removeTomlValue,
-  setTomlTable,
-  setTomlValue,
-} from "./toml_edit.ts";
-export type { TomlValue } from "./toml_edit.ts";
+export { removeKey, setKey } from "./config_edit.ts";
+export type { ConfigEdit, TomlTable } from "./config_edit.ts";
+export type { TomlValue } from "./toml_editor.ts";
 export { editConfigFile } from "./user_config_file.ts";
+export type { ConfigFileEdit } from "./user_config_file.ts";
 export { setProjectTrust } from "./project_trust.ts";

@@ -1,9 +1,14 @@
 import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
-import { removeTomlValue, setTomlValue } from "./toml_edit.ts";
+import { UsageError } from "../shared/mod.ts";
+import { removeKey, setKey } from "./config_edit.ts";
 import { editConfigFile } from "./user_config_file.ts";
 
-/** Writes Codex's `[projects."<abs path>"] trust_level` into the user config. */
+/**
+ * Writes Codex's `[projects."<abs path>"] trust_level = "trusted"` into the user config (or removes
+ * it, with the table it leaves empty). Only an existing directory can be trusted, under its real
+ * path; untrusting also works for a project directory that is gone.
+ */
 export async function setProjectTrust(
   fs: FileSystem,
   userConfig: string,
@@ -11,14 +16,18 @@ export async function setProjectTrust(
   trusted: boolean,
 ): Promise<string> {
   const abs = path.resolve(dir);
-  const canonical = await fs.realPath(abs).catch(() => abs);
+  const info = await fs.stat(abs);
+  if (trusted && !info?.isDirectory) {
+    throw new UsageError(`Cannot trust "${abs}": ${info ? "not a directory" : "no such directory"}`, {
+      file: abs,
+    });
+  }
+  const canonical = info ? await fs.realPath(abs) : abs;
+  const key = ["projects", canonical, "trust_level"];
   await editConfigFile(
     fs,
     userConfig,
-    (text) =>
-      trusted
-        ? setTomlValue(text, ["projects", canonical], "trust_level", "trusted")
-        : removeTomlValue(text, ["projects", canonical], "trust_level"),
+    () => [trusted ? setKey(key, "trusted") : removeKey(key, { prune: true })],
   );
   return canonical;
 }

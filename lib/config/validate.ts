@@ -3,22 +3,36 @@ import { parseConfigTable, type TrellisConfig } from "./schema/mod.ts";
 import { formatKeyPath, isTable } from "./merge.ts";
 import { splitKeyPath } from "./overrides.ts";
 
+/** A `[mcp_servers.<name>]` table the schema rejected: that server is left out and reported failed. */
+export interface InvalidMcpServer {
+  name: string;
+  file: string;
+  line?: number;
+  /** Key path of the first problem, e.g. `mcp_servers.docs.url`. */
+  field: string;
+  /** One line: the key path and what is wrong with it. */
+  reason: string;
+}
+
 /**
- * Validates one layer's table. Unknown keys are warnings (and dropped); anything else is a UsageError
- * naming the file, line and key path. Sections whose schema rejects unknown keys with a custom issue
- * (mcp_servers) stay errors.
+ * Validates one layer's table. Unknown keys are warnings (and dropped); a bad `[mcp_servers.X]`
+ * entry is a warning naming file, server and field, and that server is left out (returned in
+ * `invalidMcpServers`, so the MCP catalog can show it failed) — one broken server never stops
+ * every command. Anything else is a UsageError naming the file, line and key path.
  */
 export function validateLayer(
   raw: Record<string, unknown>,
   where: { file: string; text?: string },
-): { value: TrellisConfig; diagnostics: Diagnostic[] } {
+): { value: TrellisConfig; diagnostics: Diagnostic[]; invalidMcpServers: InvalidMcpServer[] } {
   const diagnostics: Diagnostic[] = [];
+  const invalidMcpServers: InvalidMcpServer[] = [];
   let table = raw;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 4; attempt++) {
     const result = parseConfigTable(table);
-    if (result.success) return { value: result.data, diagnostics };
+    if (result.success) return { value: result.data, diagnostics, invalidMcpServers };
     const unknown = result.issues.filter((i) => i.code === "unrecognized_keys");
-    const other = result.issues.filter((i) => i.code !== "unrecognized_keys");
+    const servers = result.issues.filter((i) => i.code !== "unrecognized_keys" && isServerIssue(i));
+    const other = result.issues.filter((i) => i.code !== "unrecognized_keys" && !isServerIssue(i));
     if (other.length > 0) throw layerError(other, where);
     table = structuredClone(table);
     for (const issue of unknown) {
@@ -31,8 +45,35 @@ export function validateLayer(
         deleteAt(table, [...issue.path.map(pathSegment), key]);
       }
     }
+    for (const issue of servers) {
+      const name = String(issue.path[1]);
+      if (invalidMcpServers.some((s) => s.name === name)) continue;
+      const invalid = invalidServer(issue, name, where);
+      invalidMcpServers.push(invalid);
+      diagnostics.push(
+        warning(
+          `Invalid config ${
+            invalid.line ? `${where.file}:${invalid.line}` : where.file
+          }: ${invalid.reason} (MCP server "${name}" is not started)`,
+          { file: where.file, field: invalid.field, subject: name },
+        ),
+      );
+      deleteAt(table, ["mcp_servers", name]);
+    }
   }
   throw new UsageError(`Cannot validate config "${where.file}"`, { file: where.file });
+}
+
+/** An issue about one `[mcp_servers.<name>]` entry (its fields, its transport, its name). */
+function isServerIssue(issue: z.core.$ZodIssue): boolean {
+  return issue.path[0] === "mcp_servers" && issue.path.length >= 2;
+}
+
+function invalidServer(issue: z.core.$ZodIssue, name: string, where: { file: string; text?: string }) {
+  const keyPath = issue.path.map(pathSegment);
+  const field = formatKeyPath(keyPath);
+  const line = where.text ? findKeyLine(where.text, keyPath.map(String)) : undefined;
+  return { name, file: where.file, line, field, reason: `${field}: ${issue.message}` };
 }
 
 function pathSegment(p: PropertyKey): string | number {

@@ -19,6 +19,17 @@ export interface CatalogConflict {
   contenders: string[];
 }
 
+/**
+ * A configured server whose `[mcp_servers.X]` table is invalid: it is never started and, like a
+ * server that failed to start, it is reported as failed with its reason (`error`).
+ */
+export interface FailedRegistration {
+  name: string;
+  /** The config file that declared it. */
+  source: string;
+  error: string;
+}
+
 /** Immutable result of MCP-1 resolution. */
 export interface ResolvedCatalog {
   /** Enabled winners, sorted by name. */
@@ -26,6 +37,8 @@ export interface ResolvedCatalog {
   /** Names vetoed by a disabled winner, with that registration (for `mcp list`). */
   readonly disabled: readonly McpRegistration[];
   readonly conflicts: readonly CatalogConflict[];
+  /** Invalid config entries: their names are neither started nor vetoed, only reported. */
+  readonly failed?: readonly FailedRegistration[];
 }
 
 /** Inside a tier: the plugin tiers keep the earliest registration, the others the latest. */
@@ -38,7 +51,10 @@ function tierWinner(tier: McpTier, regs: McpRegistration[]): McpRegistration {
  * disabled winner vetoes its name for every higher tier — except a disabled SelectedPlugin
  * registration, which only removes itself.
  */
-export function resolveCatalog(registrations: McpRegistration[]): ResolvedCatalog {
+export function resolveCatalog(
+  registrations: McpRegistration[],
+  failed: readonly FailedRegistration[] = [],
+): ResolvedCatalog {
   const winners = new Map<string, McpRegistration>();
   const vetoes = new Map<string, McpRegistration>();
   const conflicts: CatalogConflict[] = [];
@@ -63,10 +79,15 @@ export function resolveCatalog(registrations: McpRegistration[]): ResolvedCatalo
   }
   const byName = (a: McpRegistration, b: McpRegistration) =>
     a.config.name < b.config.name ? -1 : a.config.name > b.config.name ? 1 : 0;
+  // The user's broken entry for a name stands for it: a plugin's server of that name is not started
+  // in its place, silently, while the config says something else.
+  const broken = new Set(failed.map((f) => f.name));
+  const keep = (r: McpRegistration) => !broken.has(r.config.name);
   return Object.freeze({
-    servers: Object.freeze([...winners.values()].sort(byName)),
-    disabled: Object.freeze([...vetoes.values()].sort(byName)),
+    servers: Object.freeze([...winners.values()].filter(keep).sort(byName)),
+    disabled: Object.freeze([...vetoes.values()].filter(keep).sort(byName)),
     conflicts: Object.freeze(conflicts),
+    ...(failed.length ? { failed: Object.freeze([...failed]) } : {}),
   });
 }
 

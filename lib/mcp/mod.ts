@@ -21,7 +21,13 @@
 export { mcpServersFromConfig } from "./servers_from_config.ts";
 export type { McpServersFromConfigOptions, PluginMcpServer } from "./servers_from_config.ts";
 export { MCP_TIERS, resolveCatalog } from "./catalog.ts";
-export type { CatalogConflict, McpRegistration, McpTier, ResolvedCatalog } from "./catalog.ts";
+export type {
+  CatalogConflict,
+  FailedRegistration,
+  McpRegistration,
+  McpTier,
+  ResolvedCatalog,
+} from "./catalog.ts";
 export {
   DEFAULT_SAMPLING_MAX_TOKENS,
   DEFAULT_STARTUP_TIMEOUT_MS,

@@ -57,7 +57,8 @@ export function mcpServersFromConfig(
   for (const config of options.extensionServers ?? []) {
     registrations.push({ tier: "extension", source: "extension", config });
   }
-  return { catalog: resolveCatalog(registrations), diagnostics };
+  const failed = loaded.invalidMcpServers.map((s) => ({ name: s.name, source: s.file, error: s.reason }));
+  return { catalog: resolveCatalog(registrations, failed), diagnostics };
 }
 
 type PolicyOverride = Pick<

@@ -1,4 +1,5 @@
 import { nodeFileSystem } from "./node_fs.ts";
+import { denoLockFile } from "./file_lock.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
 import type { ChildProcess, DirEntry, FileInfo, Platform, SpawnOptions, SyncFileSystem } from "./platform.ts";
@@ -53,6 +54,8 @@ const denoSyncFileSystem: SyncFileSystem = {
         size: info.size,
         mtimeMs: info.mtime?.getTime() ?? 0,
         mode: info.mode ?? 0,
+        uid: info.uid ?? 0,
+        gid: info.gid ?? 0,
       } satisfies FileInfo;
     } catch (error) {
       if (error instanceof D.errors.NotFound || error instanceof D.errors.NotADirectory) return null;
@@ -77,6 +80,7 @@ export const denoPlatform: Platform = {
     sync: denoSyncFileSystem,
     readFile: (path) => D.readFile(path),
     copyFile: (from, to) => D.copyFile(from, to),
+    lockFile: denoLockFile,
     writeFile: (path, data, options = {}) => D.writeFile(path, data, { mode: options.mode ?? 0o644 }),
     async readDir(path) {
       const out = [];

@@ -16,12 +16,15 @@ import type { Platform } from "./platform.ts";
 
 export type {
   AppendHandle,
+  AtomicWriteOptions,
   ChildProcess,
   DirEntry,
   ExitStatus,
   FileInfo,
+  FileLock,
   FileSystem,
   HttpServer,
+  LockOptions,
   Platform,
   SpawnOptions,
   Watcher,

@@ -5,6 +5,7 @@ import * as nodeFs from "node:fs";
 import type { Stats } from "node:fs";
 import { settle } from "../shared/mod.ts";
 import type { DirEntry, FileInfo, FileSystem, SyncFileSystem } from "./platform.ts";
+import { bunLockFile } from "./file_lock.ts";
 
 // Both runtimes implement node:fs/promises natively, so one file system serves Deno and Bun.
 
@@ -16,6 +17,8 @@ function toInfo(s: Stats): FileInfo {
     size: s.size,
     mtimeMs: s.mtimeMs,
     mode: s.mode,
+    uid: s.uid,
+    gid: s.gid,
   };
 }
 
@@ -113,13 +116,24 @@ export const nodeFileSystem: FileSystem = {
       `.${nodePath.basename(path)}.tmp-${process.pid}-${Date.now()}-${tempCounter++}`,
     );
     try {
-      await fsp.writeFile(temp, data, { mode: options.mode ?? 0o644 });
+      const handle = await fsp.open(temp, "wx", options.mode ?? 0o644);
+      try {
+        await handle.writeFile(data);
+        // The mode given to open is filtered by the umask; the caller asked for exactly this one.
+        if (options.mode !== undefined) await handle.chmod(options.mode);
+        if (options.owner) await handle.chown(options.owner.uid, options.owner.gid);
+        if (options.fsync) await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await fsp.rename(temp, path);
     } catch (error) {
       await fsp.rm(temp, { force: true });
       throw error;
     }
   },
+  // Bun's; the Deno platform replaces it with Deno's own flock.
+  lockFile: bunLockFile,
   writeTextFile: (path, data) => fsp.writeFile(path, data),
   writeFile: (path, data, options = {}) => fsp.writeFile(path, data, { mode: options.mode ?? 0o644 }),
   appendTextFile: (path, data) => fsp.appendFile(path, data),

@@ -40,6 +40,8 @@ export interface FileInfo {
   size: number;
   mtimeMs: number;
   mode: number;
+  uid: number;
+  gid: number;
 }
 
 export interface DirEntry {
@@ -62,6 +64,25 @@ export interface HttpServer {
   port: number;
   hostname: string;
   close(): Promise<void>;
+}
+
+/** A held lock (see FileSystem.lockFile); release it once, in a `finally`. */
+export interface FileLock {
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  /** Give up (an error with code ETIMEDOUT) after this long; default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface AtomicWriteOptions {
+  /** Mode of the new file; default 0o644. */
+  mode?: number;
+  /** Owner of the new file (chown before the rename); default the writer's. */
+  owner?: { uid: number; gid: number };
+  /** Flush the data to disk before the rename, so a crash leaves the old file or the new one. */
+  fsync?: boolean;
 }
 
 export interface AppendHandle {
@@ -93,7 +114,12 @@ export interface FileSystem {
   /** Reads at most `maxBytes` from the start of the file. */
   readFilePrefix(path: string, maxBytes: number): Promise<Uint8Array>;
   /** Writes a temp file beside `path` then renames it over `path`: readers never see half a file. */
-  writeFileAtomic(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  writeFileAtomic(path: string, data: string | Uint8Array, options?: AtomicWriteOptions): Promise<void>;
+  /**
+   * Takes an exclusive advisory lock (flock) on `path`, created 0600 if missing, waiting for another
+   * holder up to `timeoutMs`. Every process that edits the same file locks the same lock file.
+   */
+  lockFile(path: string, options?: LockOptions): Promise<FileLock>;
   writeTextFile(path: string, data: string): Promise<void>;
   /** Writes bytes to a new or truncated file (not atomic: for files inside a staged directory). */
   writeFile(path: string, data: Uint8Array, options?: { mode?: number }): Promise<void>;

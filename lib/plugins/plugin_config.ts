@@ -1,8 +1,8 @@
-import { editConfigFile, removeTomlTable, setTomlTable, setTomlValue } from "../config/mod.ts";
+import { editConfigFile, removeKey, setKey } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import type { MarketplaceSetting } from "./marketplaces.ts";
 
-/** Writes of the user config for plugins: format-preserving edits landed by temp file + rename. */
+/** Writes of the user config for plugins: locked, checked, format-preserving edits (editConfigFile). */
 
 export async function setPluginEnabled(
   fs: FileSystem,
@@ -10,11 +10,11 @@ export async function setPluginEnabled(
   id: string,
   enabled: boolean,
 ): Promise<void> {
-  await editConfigFile(fs, userConfig, (text) => setTomlValue(text, ["plugins", id], "enabled", enabled));
+  await editConfigFile(fs, userConfig, () => [setKey(["plugins", id, "enabled"], enabled)]);
 }
 
 export async function removePluginConfig(fs: FileSystem, userConfig: string, id: string): Promise<void> {
-  await editConfigFile(fs, userConfig, (text) => removeTomlTable(text, ["plugins", id]));
+  await editConfigFile(fs, userConfig, () => [removeKey(["plugins", id])]);
 }
 
 export async function writeMarketplaceSetting(
@@ -24,7 +24,10 @@ export async function writeMarketplaceSetting(
 ): Promise<void> {
   const entries: Record<string, string> = { source: setting.source, kind: setting.kind };
   if (setting.ref) entries.ref = setting.ref;
-  await editConfigFile(fs, userConfig, (text) => setTomlTable(text, ["marketplaces", setting.name], entries));
+  await editConfigFile(fs, userConfig, () => [
+    removeKey(["marketplaces", setting.name]),
+    ...Object.entries(entries).map(([key, value]) => setKey(["marketplaces", setting.name, key], value)),
+  ]);
 }
 
 export async function removeMarketplaceSetting(
@@ -32,5 +35,5 @@ export async function removeMarketplaceSetting(
   userConfig: string,
   name: string,
 ): Promise<void> {
-  await editConfigFile(fs, userConfig, (text) => removeTomlTable(text, ["marketplaces", name]));
+  await editConfigFile(fs, userConfig, () => [removeKey(["marketplaces", name])]);
 }

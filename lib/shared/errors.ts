@@ -7,6 +7,7 @@ export type TrellisErrorCode =
   | "usage"
   | "config_parse"
   | "config_invalid"
+  | "config_edit"
   | "config_unknown_provider"
   | "model_auth"
   | "model_not_found"

@@ -89,15 +89,26 @@ Deno.test("mcp commands exit 2 with one line for bad names, transports and unkno
   }
 });
 
-Deno.test("config with mixed transport fields exits 2 naming file, server and field (MCP-4)", async () => {
+Deno.test("a server with mixed transport fields is reported failed naming file, server and field; others work (MCP-4, #13)", async () => {
   const { file, cli } = await sandbox();
-  await platform.fs.writeTextFile(file, '[mcp_servers.s]\ncommand = "x"\nurl = "https://h"\n');
+  await platform.fs.writeTextFile(
+    file,
+    '[mcp_servers.s]\ncommand = "x"\nurl = "https://h"\n\n[mcp_servers.ok]\ncommand = "echo"\n',
+  );
   const run = await cli("mcp", "list");
-  assert.deepStrictEqual(run.code, 2);
+  assert.deepStrictEqual(run.code, 0, run.stderr);
   assert.deepStrictEqual(
     run.stderr,
-    `error: Invalid config ${file}:3: mcp_servers.s.url: url is not supported for stdio\n`,
+    `warning: Invalid config ${file}:3: mcp_servers.s.url: url is not supported for stdio (MCP server "s" is not started)\n`,
   );
+  assert.match(run.stdout, /^ok +echo +enabled /m);
+  assert.match(run.stdout, /^s +- +failed /m);
+  assert.match(run.stdout, /^s failed: mcp_servers\.s\.url: url is not supported for stdio$/m);
+  const listed = JSON.parse((await cli("mcp", "list", "--json")).stdout);
+  assert.deepStrictEqual(listed.map((s: { name: string; status?: string }) => [s.name, s.status ?? "ok"]), [
+    ["ok", "ok"],
+    ["s", "failed"],
+  ]);
 });
 
 Deno.test("mcp call/tools/resources run against a live fixture server (MCP-18)", async () => {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { editConfigFile, type LoadedConfig, removeTomlValue, setTomlValue } from "../../config/mod.ts";
+import { type ConfigEdit, editConfigFile, type LoadedConfig, removeKey, setKey } from "../../config/mod.ts";
 import {
   createHookEngine,
   doctorHooks,
@@ -66,14 +66,13 @@ export function registerHooksCommand(program: Command, ctx: CliContext, deps: Ho
       await editConfigFile(
         ctx.platform.fs,
         loaded.paths.userConfig,
-        (text) =>
-          targets.reduce((t, h) => setTomlValue(t, ["hooks", "state", h.key], "trusted_hash", h.hash), text),
+        () => targets.map((h) => setKey(["hooks", "state", h.key, "trusted_hash"], h.hash)),
       );
       const lines = targets.map((h) => `Trusted ${h.key} (${h.hash})`);
       await ctx.out((lines.length ? lines.join("\n") : "No hooks need review.") + "\n");
     });
 
-  const stateCommand = (name: string, describe: string, edit: (text: string, key: string) => string) =>
+  const stateCommand = (name: string, describe: string, edit: (key: string) => ConfigEdit) =>
     withCommonOptions(hooks.command(name).description(describe))
       .argument("<key>", "hook key from `trellis hooks list`")
       .action(async (key: string, options) => {
@@ -83,17 +82,17 @@ export function registerHooksCommand(program: Command, ctx: CliContext, deps: Ho
           throw new UsageError(`Cannot disable hook "${key}": it is managed`, { field: key });
         }
         if (!hook && name !== "untrust") findHook(handlers, key, name);
-        await editConfigFile(ctx.platform.fs, loaded.paths.userConfig, (text) => edit(text, key));
+        await editConfigFile(ctx.platform.fs, loaded.paths.userConfig, () => [edit(key)]);
         await ctx.out(`${name[0].toUpperCase()}${name.slice(1)}d ${key} (${loaded.paths.userConfig})\n`);
       });
-  const state = (key: string) => ["hooks", "state", key];
+  const state = (key: string, field: string) => ["hooks", "state", key, field];
   stateCommand(
     "untrust",
     "forget a hook's trusted hash",
-    (t, k) => removeTomlValue(t, state(k), "trusted_hash"),
+    (k) => removeKey(state(k, "trusted_hash"), { prune: true }),
   );
-  stateCommand("enable", "enable a disabled hook", (t, k) => removeTomlValue(t, state(k), "enabled"));
-  stateCommand("disable", "disable a hook", (t, k) => setTomlValue(t, state(k), "enabled", false));
+  stateCommand("enable", "enable a disabled hook", (k) => removeKey(state(k, "enabled"), { prune: true }));
+  stateCommand("disable", "disable a hook", (k) => setKey(state(k, "enabled"), false));
 
   registerTestCommand(hooks, ctx, load);
   withCommonOptions(

@@ -1,12 +1,5 @@
 import type { Command } from "commander";
-import {
-  editConfigFile,
-  type LoadedConfig,
-  removeTomlTable,
-  setTomlTable,
-  setTomlValue,
-  type TomlValue,
-} from "../../config/mod.ts";
+import type { LoadedConfig } from "../../config/mod.ts";
 import {
   authStatuses,
   callManagerTool,
@@ -26,15 +19,15 @@ import {
   ttyElicitationResponder,
 } from "../../mcp/mod.ts";
 import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mod.ts";
-import { type CliContext, collect, withCommonOptions } from "../context.ts";
+import { type CliContext, withCommonOptions } from "../context.ts";
 import { pluginContributions } from "../plugin_contributions.ts";
-
-const NAME = /^[A-Za-z0-9_-]+$/;
+import { registerMcpEditCommands } from "./mcp_edit.ts";
 
 /** `trellis mcp …`: manage `[mcp_servers.*]` in $TRELLIS_HOME/config.toml and debug live servers. */
 export function registerMcpCommand(program: Command, ctx: CliContext): void {
   const mcp = program.command("mcp").description("manage and debug MCP servers");
   registerConfigCommands(mcp, ctx);
+  registerMcpEditCommands(mcp, ctx);
   registerDebugCommands(mcp, ctx);
   registerAuthCommands(mcp, ctx);
 }
@@ -128,23 +121,19 @@ function summaries(catalog: ResolvedCatalog) {
   ].sort((a, b) => a.name < b.name ? -1 : 1);
 }
 
-const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
-
-function checkName(name: string): void {
-  if (!NAME.test(name)) {
-    throw new UsageError(`Cannot use MCP server name "${name}": use only letters, digits, "_" and "-"`, {
-      server: name,
-    });
-  }
-}
-
-function parsePairs(pairs: string[] | undefined, flag: string): Record<string, string> {
-  return Object.fromEntries((pairs ?? []).map((pair) => {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError(`Cannot parse ${flag} "${pair}": expected KEY=VALUE`, { field: flag });
-    return [pair.slice(0, eq), pair.slice(eq + 1)];
+/** Servers whose config entry is invalid: shown failed, with the reason (never started). */
+function failedSummaries(catalog: ResolvedCatalog) {
+  return (catalog.failed ?? []).map((f) => ({
+    name: f.name,
+    enabled: false,
+    status: "failed" as const,
+    error: f.error,
+    tier: "config",
+    source: f.source,
   }));
 }
+
+const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
 
 function registerConfigCommands(mcp: Command, ctx: CliContext): void {
   withCommonOptions(mcp.command("list").description("list configured MCP servers")).option(
@@ -158,8 +147,11 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
       const byName = new Map([...catalog.servers, ...catalog.disabled].map((r) => [r.config.name, r.config]));
       const statuses = await authStatuses(all.map((s) => byName.get(s.name)!), store);
       all.forEach((s, i) => s.auth_status = statuses[i]);
-      if (options.json) return void await ctx.out(json(all));
-      if (all.length === 0) {
+      const failed = failedSummaries(catalog);
+      if (options.json) {
+        return void await ctx.out(json([...all, ...failed].sort((a, b) => a.name < b.name ? -1 : 1)));
+      }
+      if (all.length === 0 && failed.length === 0) {
         return void await ctx.out("No MCP servers configured. Add one with `trellis mcp add`.\n");
       }
       const rows = all.map((s) => [
@@ -169,7 +161,10 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
         s.auth_status,
         s.source,
       ]);
+      rows.push(...failed.map((f) => [f.name, "-", "failed", "-", f.source]));
+      rows.sort((a, b) => a[0] < b[0] ? -1 : 1);
       await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Source"], ...rows]));
+      for (const f of failed) await ctx.out(`${f.name} failed: ${f.error}\n`);
       for (const c of catalog.conflicts) {
         ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);
       }
@@ -178,7 +173,7 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
     .option("--json", "print JSON")
     .action(async (name: string, options) => {
       const { catalog } = await loadCatalog(ctx, options);
-      const found = summaries(catalog).find((s) => s.name === name);
+      const found = [...summaries(catalog), ...failedSummaries(catalog)].find((s) => s.name === name);
       if (!found) throw new UsageError(`No MCP server named '${name}' found.`, { server: name });
       if (options.json) return void await ctx.out(json(found));
       const lines = Object.entries(found).map(([k, v]) =>
@@ -186,98 +181,6 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
       );
       await ctx.out(lines.join("\n") + "\n");
     });
-  mcp.command("add").description(
-    "add a stdio (-- CMD ARGS…) or streamable HTTP (--url) server to config.toml",
-  )
-    .argument("<name>").argument("[command...]", "after --: the command and its arguments")
-    .option("--env <KEY=VALUE>", "environment variable for a stdio server; repeatable", collect)
-    .option("--url <url>", "streamable HTTP endpoint")
-    .option("--bearer-token-env-var <VAR>", "environment variable holding the bearer token")
-    .option("--header <KEY=VALUE>", "HTTP header; repeatable", collect)
-    .action(async (name: string, command: string[], options) => {
-      checkName(name);
-      const entries = addEntries(command, options);
-      const file = await userConfigPath(ctx);
-      await editConfigFile(
-        ctx.platform.fs,
-        file,
-        (text) => setTomlTable(text, ["mcp_servers", name], entries),
-      );
-      await ctx.out(`Added MCP server '${name}' to ${file}\n`);
-    });
-  mcp.command("remove").description("remove a server from config.toml").argument("<name>")
-    .action(async (name: string) => {
-      checkName(name);
-      const file = await userConfigPath(ctx);
-      let found = false;
-      await editConfigFile(ctx.platform.fs, file, (text) => {
-        const next = removeTomlTable(text, ["mcp_servers", name]);
-        found = next !== text;
-        return next;
-      });
-      if (!found) throw new UsageError(`No MCP server named '${name}' found.`, { server: name, file });
-      await ctx.out(`Removed MCP server '${name}' from ${file}\n`);
-    });
-  for (const enabled of [true, false]) {
-    mcp.command(enabled ? "enable" : "disable").description(
-      `${enabled ? "enable" : "disable"} a server in config.toml`,
-    )
-      .argument("<name>")
-      .action(async (name: string) => {
-        checkName(name);
-        const file = await userConfigPath(ctx);
-        const { raw } = await readUserServers(ctx, file);
-        if (!raw[name]) throw new UsageError(`No MCP server named '${name}' found.`, { server: name, file });
-        await editConfigFile(
-          ctx.platform.fs,
-          file,
-          (text) => setTomlValue(text, ["mcp_servers", name], "enabled", enabled),
-        );
-        await ctx.out(`${enabled ? "Enabled" : "Disabled"} MCP server '${name}' in ${file}\n`);
-      });
-  }
-}
-
-function addEntries(command: string[], options: Record<string, any>): Record<string, TomlValue> {
-  if (options.url && command.length > 0) {
-    throw new UsageError("Cannot add an MCP server with both --url and a command");
-  }
-  if (!options.url && command.length === 0) {
-    throw new UsageError("Cannot add an MCP server without a transport: give --url URL or -- COMMAND ARGS…");
-  }
-  if (options.url) {
-    if (options.env) {
-      throw new UsageError("Cannot use --env with --url: env is not supported for streamable_http", {
-        field: "env",
-      });
-    }
-    const entries: Record<string, TomlValue> = { url: options.url };
-    if (options.bearerTokenEnvVar) entries.bearer_token_env_var = options.bearerTokenEnvVar;
-    const headers = parsePairs(options.header, "--header");
-    if (Object.keys(headers).length) entries.http_headers = headers;
-    return entries;
-  }
-  if (options.bearerTokenEnvVar || options.header) {
-    throw new UsageError("Cannot use --bearer-token-env-var or --header with a stdio command", {
-      field: "url",
-    });
-  }
-  const entries: Record<string, TomlValue> = { command: command[0] };
-  if (command.length > 1) entries.args = command.slice(1);
-  const env = parsePairs(options.env, "--env");
-  if (Object.keys(env).length) entries.env = env;
-  return entries;
-}
-
-async function userConfigPath(ctx: CliContext): Promise<string> {
-  const loaded = await ctx.loadConfig({ quietDiagnostics: true });
-  return loaded.paths.userConfig;
-}
-
-async function readUserServers(ctx: CliContext, file: string): Promise<{ raw: Record<string, unknown> }> {
-  const loaded = await ctx.loadConfig({ quietDiagnostics: true });
-  const layer = loaded.layers.find((l) => l.source === file);
-  return { raw: (layer?.table.mcp_servers ?? {}) as Record<string, unknown> };
 }
 
 function table(rows: string[][]): string {

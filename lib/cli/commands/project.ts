@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import type { Command } from "commander";
 import { resolvePaths, setProjectTrust } from "../../config/mod.ts";
 import type { CliContext } from "../context.ts";
@@ -15,7 +16,7 @@ export function registerProjectCommand(program: Command, ctx: CliContext): void 
       .argument("[dir]", "project directory (default: the project root of the current directory)")
       .action(async (dir?: string) => {
         const paths = resolvePaths(ctx.platform.fs, {
-          cwd: dir ?? ctx.platform.cwd(),
+          cwd: dir ? path.resolve(ctx.platform.cwd(), dir) : ctx.platform.cwd(),
           env: ctx.platform.env,
         });
         const target = dir ? paths.cwd : paths.projectRoot;

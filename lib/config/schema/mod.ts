@@ -2,6 +2,7 @@ import { memo, type z } from "../../shared/mod.ts";
 import { coreSections } from "./core.ts";
 import { hooksSections } from "./hooks.ts";
 import { mcpSections } from "./mcp_servers.ts";
+export { MCP_SERVER_NAME } from "./mcp_servers.ts";
 import { pluginsSections } from "./plugins.ts";
 import { skillsSections } from "./skills.ts";
 

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { parse as parseToml } from "smol-toml";
+import { applyConfigEdits, ConfigEditError, setKey } from "../../lib/config/config_edit.ts";
+import { loadTomlEditor } from "../../lib/config/toml_editor.ts";
+import { TOML_EDIT_WASM_SHA256 } from "../../lib/config/_toml_edit_wasm.generated.ts";
+
+const editor = await loadTomlEditor();
+
+Deno.test("applyConfigEdits() checks each result: a header-like line in a string is never edited (#13)", () => {
+  // The package panics adding a table's first key when the table holds only sub-tables; the
+  // fallback tries each `[a]` line, and only the real header's result parses to the intended document.
+  const text = '[a]\n\n[a.x]\nnote = """\n[a]\n"""\n';
+  const out = applyConfigEdits(editor, text, [setKey(["a", "z"], false)]);
+  assert.deepStrictEqual(out, '[a]\nz = false\n\n[a.x]\nnote = """\n[a]\n"""\n');
+  assert.deepStrictEqual(JSON.parse(JSON.stringify(parseToml(out))), {
+    a: { z: false, x: { note: "[a]\n" } },
+  });
+});
+
+Deno.test("applyConfigEdits() refuses a key the editor cannot address, naming it (#13)", () => {
+  assert.throws(
+    () => applyConfigEdits(editor, "", [setKey(["projects", '/x"y.z', "trust_level"], "trusted")]),
+    (error) => error instanceof ConfigEditError && /projects\."\/x\\"y\.z"\.trust_level/.test(error.message),
+  );
+  assert.throws(
+    () => applyConfigEdits(editor, "mcp_servers = 1\n", [setKey(["mcp_servers", "x", "command"], "y")]),
+    /mcp_servers is a number, not a table/,
+  );
+});
+
+Deno.test("applyConfigEdits() keeps CRLF line ends and a byte-order mark (#13)", () => {
+  const out = applyConfigEdits(editor, "\ufeff# c\r\n[a]\r\nx = 1\r\n", [setKey(["a", "y"], 2)]);
+  assert.deepStrictEqual(out, "\ufeff# c\r\n[a]\r\nx = 1\r\ny = 2\r\n");
+});
+
+Deno.test("the inlined toml_edit WebAssembly is the installed package's (deno task gen refreshes it)", async () => {
+  const wasm = await Deno.readFile(
+    new URL("../../node_modules/@rainbowatcher/toml-edit-js/index_bg.wasm", import.meta.url),
+  );
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", wasm));
+  assert.deepStrictEqual(
+    Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""),
+    TOML_EDIT_WASM_SHA256,
+  );
+});

@@ -23,6 +23,7 @@ import { noLifecycleHooks, type ToolDefinition } from "../shared/mod.ts";
 import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
+import { resolveContextWindow } from "./context_window.ts";
 import { wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { prepareTurnContext } from "./turn_context.ts";
@@ -227,7 +228,7 @@ export class Session {
       skills,
       fs: platform.fs,
       events,
-      ...(loaded.config.model_context_window ? { contextWindow: loaded.config.model_context_window } : {}),
+      contextWindow: resolveContextWindow(loaded.config),
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
     });
   }

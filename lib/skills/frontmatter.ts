@@ -1,5 +1,5 @@
 import { parseSimpleYaml } from "./simple_yaml.ts";
-import type { FullYamlParse } from "./yaml_parser.ts";
+import type { FullYamlParse } from "./yaml_library.ts";
 
 /**
  * SKILL.md frontmatter, pure functions of the text: find the `---` block, parse it with a real YAML
@@ -49,7 +49,7 @@ export function sanitizeSingleLine(value: string): string {
   return value.split(/\s+/).filter((part) => part !== "").join(" ");
 }
 
-/** `needsParser`: the fast path could not decide; call again with the full parser (yaml_parser.ts). */
+/** `needsParser`: the fast path could not decide; call again with the full parser (yaml_library.ts). */
 export type YamlParse =
   | { ok: true; value: unknown }
   | { ok: false; error: string; needsParser?: true };

@@ -1,4 +1,4 @@
-import type { LoadedConfig } from "../config/mod.ts";
+import { type LoadedConfig, loadProjectInstructions, type ProjectInstructions } from "../config/mod.ts";
 import type { PluginContributions } from "../plugins/mod.ts";
 import type { StepToolCatalog } from "../loop/mod.ts";
 import {
@@ -44,6 +44,8 @@ export class Capabilities {
   readonly skills: SkillsService;
   private pluginsDirty = false;
   private skillsInput: SkillsInput;
+  private instructions: Promise<ProjectInstructions> | null = null;
+  private instructionsUsed = false;
 
   private constructor(
     private readonly options: { platform: Platform; loaded: LoadedConfig; events: EventSink },
@@ -92,6 +94,22 @@ export class Capabilities {
       stopped = true;
       handle?.close();
     };
+  }
+
+  /**
+   * AGENTS.md and CLAUDE.md instructions, read once per session as Codex does (an edit shows in the
+   * next session). Read whether or not the project is trusted: they are instructions, not code.
+   */
+  projectInstructions(): Promise<ProjectInstructions> {
+    this.instructions ??= loadProjectInstructions(this.options.platform.fs, this.options.loaded);
+    return this.instructions;
+  }
+
+  /** True the first time it is asked: the instructions' warnings are reported once per session. */
+  firstInstructionsUse(): boolean {
+    const first = !this.instructionsUsed;
+    this.instructionsUsed = true;
+    return first;
   }
 
   pluginSummaries(): string | null {

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { LoadedConfig } from "../config/mod.ts";
+import type { LoadedConfig, ProjectInstructions } from "../config/mod.ts";
 import {
   type Approver,
   type ModelClient,
@@ -163,6 +163,11 @@ export class Session {
     return outcome.stop ? { stop: outcome.stop } : {};
   }
 
+  /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
+  projectInstructions(): Promise<ProjectInstructions> {
+    return this.parts.capabilities.projectInstructions();
+  }
+
   /** The request the first sampling of a turn would send, without calling the model. */
   async previewRequest(prompt: string, skills: string[] = []): Promise<ModelRequest> {
     const context = await this.turnContext(prompt, skills);
@@ -229,6 +234,7 @@ export class Session {
       fs: platform.fs,
       events,
       contextWindow: resolveContextWindow(loaded.config),
+      cwd: loaded.paths.cwd,
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
     });
   }

@@ -35,7 +35,9 @@ export async function loadProjectInstructions(
     maxBytes,
   }, warnings);
   const agents = [...(user ? [user] : []), ...project];
-  if (config.project_doc_claude_md === false || maxBytes <= 0) return { files: agents, warnings };
+  if (config.project_doc_claude_md === false || maxBytes <= 0) {
+    return { files: agents, warnings: unique(warnings) };
+  }
   const claude = await readClaudeMd(fs, claudeMdCandidates(paths.userHome, paths.cwd), {
     userHome: paths.userHome,
     projectRoot: paths.projectRoot,
@@ -43,7 +45,12 @@ export async function loadProjectInstructions(
     maxBytes,
     seen: new Set(agents.map((f) => f.realPath)),
   }, warnings);
-  return { files: ordered(agents, claude), warnings };
+  // A file that fails is named once, though a CLAUDE.md may import the AGENTS.md that failed.
+  return { files: ordered(agents, claude), warnings: unique(warnings) };
+}
+
+function unique(warnings: string[]): string[] {
+  return [...new Set(warnings)];
 }
 
 /**

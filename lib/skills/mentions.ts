@@ -1,6 +1,7 @@
 /**
  * Explicit skill mentions in user text (codex-formats.md §1.7), pure: `[$name](path)` links and
- * plain `$name` sigils, with environment-variable lookalikes ignored.
+ * plain `$name` sigils, with environment-variable lookalikes ignored. Two regular expressions, not a
+ * parser: this is Codex's own grammar for the sigil, which no library implements.
  */
 
 export interface SkillMentions {

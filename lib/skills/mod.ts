@@ -22,7 +22,10 @@
 export { createSkillsService } from "./skills_service.ts";
 export type { SkillsService } from "./skills_service.ts";
 export { DEFAULT_WATCH_THROTTLE_MS, skillsConfigKey, skillsInputFromConfig } from "./skills_input.ts";
-export type { PluginSkillRoot, SkillRuleInput, SkillsInput } from "./skills_input.ts";
+export type { PluginSkillRoot, SkillRuleInput, SkillsInput, SkillsInputExtra } from "./skills_input.ts";
+export { expandCommandBody, splitArguments } from "./command_arguments.ts";
+export { parseCommandText } from "./command_files.ts";
+export { splitToolList } from "./tool_list.ts";
 export { loadSkillsSnapshot } from "./load_skills_snapshot.ts";
 export { compareSkills, makeSnapshot } from "./snapshot.ts";
 export type { SnapshotParts } from "./snapshot.ts";
@@ -52,6 +55,7 @@ export { SCAN_LIMITS } from "./discovery.ts";
 export { BUNDLED_SKILLS } from "./bundled_skill_files.ts";
 export type { SkillsWatchHandle, SkillsWatchOptions } from "./watcher.ts";
 export type {
+  SkillCommand,
   SkillDuplicate,
   SkillExtraFields,
   SkillInterface,

@@ -1,4 +1,5 @@
-import type { LoadedConfig } from "../config/mod.ts";
+import { type LoadedConfig, loadProjectInstructions, type ProjectInstructions } from "../config/mod.ts";
+import type { PluginContributions } from "../plugins/mod.ts";
 import type { StepToolCatalog } from "../loop/mod.ts";
 import {
   listInstallCandidates,
@@ -15,11 +16,24 @@ import {
   skillsInputFromConfig,
   type SkillsService,
 } from "../skills/mod.ts";
+import { resolveContextWindow } from "./context_window.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { withFreshPluginSettings } from "./plugin_settings.ts";
 import type { McpHolder } from "./mcp_wiring.ts";
 
 type SkillsSnapshot = Awaited<ReturnType<SkillsService["snapshot"]>>;
+
+/**
+ * The skills input of a session or a `skills` command: config, the active plugins' skill and
+ * command roots, and the model's context window resolved here (config, else the model's family).
+ */
+export function skillsInputFor(loaded: LoadedConfig, contributions: PluginContributions): SkillsInput {
+  return skillsInputFromConfig(loaded, {
+    pluginRoots: contributions.skillRoots,
+    pluginCommandRoots: contributions.commandRoots ?? [],
+    contextWindow: resolveContextWindow(loaded.config),
+  });
+}
 
 /**
  * The thread's capability owners — plugins, skills, MCP — and the coordination between them:
@@ -30,6 +44,8 @@ export class Capabilities {
   readonly skills: SkillsService;
   private pluginsDirty = false;
   private skillsInput: SkillsInput;
+  private instructions: Promise<ProjectInstructions> | null = null;
+  private instructionsUsed = false;
 
   private constructor(
     private readonly options: { platform: Platform; loaded: LoadedConfig; events: EventSink },
@@ -39,9 +55,7 @@ export class Capabilities {
     private installTool: ToolDefinition | null,
   ) {
     this.skills = createSkillsService({ platform: options.platform, events: options.events });
-    this.skillsInput = skillsInputFromConfig(options.loaded, {
-      pluginRoots: pluginLoad.contributions.skillRoots,
-    });
+    this.skillsInput = skillsInputFor(options.loaded, pluginLoad.contributions);
     plugins.onChange((change) => {
       this.skills.clearCache();
       options.events({ type: "plugin.changed", plugins: change.current });
@@ -82,6 +96,22 @@ export class Capabilities {
     };
   }
 
+  /**
+   * AGENTS.md and CLAUDE.md instructions, read once per session as Codex does (an edit shows in the
+   * next session). Read whether or not the project is trusted: they are instructions, not code.
+   */
+  projectInstructions(): Promise<ProjectInstructions> {
+    this.instructions ??= loadProjectInstructions(this.options.platform.fs, this.options.loaded);
+    return this.instructions;
+  }
+
+  /** True the first time it is asked: the instructions' warnings are reported once per session. */
+  firstInstructionsUse(): boolean {
+    const first = !this.instructionsUsed;
+    this.instructionsUsed = true;
+    return first;
+  }
+
   pluginSummaries(): string | null {
     return renderPluginSummaries(this.pluginLoad.contributions.summaries);
   }
@@ -118,9 +148,7 @@ export class Capabilities {
     const loaded = withFreshPluginSettings(platform.fs, this.options.loaded);
     this.pluginLoad = await this.plugins.get(loaded);
     reportDiagnostics(events, this.pluginLoad.diagnostics);
-    this.skillsInput = skillsInputFromConfig(loaded, {
-      pluginRoots: this.pluginLoad.contributions.skillRoots,
-    });
+    this.skillsInput = skillsInputFor(loaded, this.pluginLoad.contributions);
     await this.mcp.apply(this.pluginLoad.contributions.mcpServers, { initial: false });
   }
 }

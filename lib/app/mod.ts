@@ -14,3 +14,5 @@ export { Session } from "./session.ts";
 export type { SessionOptions, TurnRequest } from "./session.ts";
 export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
+export { skillsInputFor } from "./capabilities.ts";
+export { resolveContextWindow } from "./context_window.ts";

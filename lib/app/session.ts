@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { LoadedConfig } from "../config/mod.ts";
+import type { LoadedConfig, ProjectInstructions } from "../config/mod.ts";
 import {
   type Approver,
   type ModelClient,
@@ -23,6 +23,7 @@ import { noLifecycleHooks, type ToolDefinition } from "../shared/mod.ts";
 import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
+import { resolveContextWindow } from "./context_window.ts";
 import { wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { prepareTurnContext } from "./turn_context.ts";
@@ -162,6 +163,11 @@ export class Session {
     return outcome.stop ? { stop: outcome.stop } : {};
   }
 
+  /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
+  projectInstructions(): Promise<ProjectInstructions> {
+    return this.parts.capabilities.projectInstructions();
+  }
+
   /** The request the first sampling of a turn would send, without calling the model. */
   async previewRequest(prompt: string, skills: string[] = []): Promise<ModelRequest> {
     const context = await this.turnContext(prompt, skills);
@@ -228,7 +234,8 @@ export class Session {
       skills,
       fs: platform.fs,
       events,
-      ...(loaded.config.model_context_window ? { contextWindow: loaded.config.model_context_window } : {}),
+      contextWindow: resolveContextWindow(loaded.config),
+      cwd: loaded.paths.cwd,
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
     });
   }

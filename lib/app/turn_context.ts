@@ -4,9 +4,13 @@ import { UsageError } from "../shared/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { detectImplicitUse, implicitUseKey, renderSkillsCatalog, selectSkills } from "../skills/mod.ts";
 import type { Capabilities } from "./capabilities.ts";
+import { INSTRUCTIONS_HEADING, projectInstructionsMessage } from "./project_instructions_message.ts";
 
 export interface TurnContext {
-  /** Developer messages recorded before the prompt (skills catalog, plugin summaries) when changed. */
+  /**
+   * Recorded before the prompt when changed: the project instructions (a user message, as Codex
+   * sends AGENTS.md), then the skills catalog and plugin summaries (developer messages).
+   */
   preamble: ConversationItem[];
   /** Selected skill bodies, recorded after the prompt (SK-11). */
   injected: ConversationItem[];
@@ -30,6 +34,8 @@ export async function prepareTurnContext(options: {
   events: EventSink;
   contextWindow?: number;
   mcpServers: string[];
+  /** The session's working directory, named in the instructions message. */
+  cwd: string;
 }): Promise<TurnContext> {
   const { capabilities, events } = options;
   const { snapshot, input } = await capabilities.skillsSnapshot();
@@ -43,6 +49,17 @@ export async function prepareTurnContext(options: {
   });
   for (const w of catalog.warnings) events({ type: "warning", message: w });
   const preamble: ConversationItem[] = [];
+  const instructions = await capabilities.projectInstructions();
+  const message = projectInstructionsMessage(instructions, options.cwd);
+  if (
+    message?.type === "message" &&
+    latestBlock(options.history, INSTRUCTIONS_HEADING, "user") !== message.content
+  ) {
+    preamble.push(message);
+  }
+  if (capabilities.firstInstructionsUse()) {
+    for (const w of instructions.warnings) events({ type: "warning", message: w });
+  }
   for (
     const [tag, text] of [[SKILLS_TAG, catalog.text], [PLUGINS_TAG, capabilities.pluginSummaries()]] as const
   ) {
@@ -78,10 +95,14 @@ export async function prepareTurnContext(options: {
   return { preamble, injected: selection.items, onCall };
 }
 
-function latestBlock(history: ConversationItem[], tag: string): string | null {
+function latestBlock(
+  history: ConversationItem[],
+  tag: string,
+  role: "developer" | "user" = "developer",
+): string | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const item = history[i];
-    if (item.type === "message" && item.role === "developer" && item.content.startsWith(tag)) {
+    if (item.type === "message" && item.role === role && item.content.startsWith(tag)) {
       return item.content;
     }
   }

@@ -30,3 +30,7 @@ export type { TomlValue } from "./toml_editor.ts";
 export { editConfigFile } from "./user_config_file.ts";
 export type { ConfigFileEdit } from "./user_config_file.ts";
 export { setProjectTrust } from "./project_trust.ts";
+export { DEFAULT_PROJECT_DOC_MAX_BYTES, loadProjectInstructions } from "./project_instructions.ts";
+export type { ProjectInstructions } from "./project_instructions.ts";
+export type { InstructionFile } from "./instruction_file.ts";
+export { findImports } from "./claude_imports.ts";

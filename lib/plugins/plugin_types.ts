@@ -54,6 +54,10 @@ export interface HookSourceContribution {
 
 export interface PluginContributions {
   skillRoots: SkillRootContribution[];
+  /** Claude plugins' `commands/` directories; each `*.md` becomes an explicit-only skill (issue 14). */
+  commandRoots?: Array<
+    { path: string /* a plugin's commands/ directory */; pluginId: string; namespace: string }
+  >;
   mcpServers: McpServerContribution[];
   hookSources: HookSourceContribution[];
   summaries: CapabilitySummary[];

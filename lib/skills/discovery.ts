@@ -12,6 +12,8 @@ export interface SkillCandidate {
   dir: string;
   /** `agents/openai.yaml` beside it, when an `agents` directory (any case) exists. */
   openAiYaml?: string;
+  /** For a plugin command file (`path` is its `.md`): the command's name, `<folder>:` prefixed. */
+  commandName?: string;
 }
 
 export interface RootScan {
@@ -19,6 +21,8 @@ export interface RootScan {
   dirsScanned: number;
   entriesScanned: number;
   truncated: boolean;
+  /** A directory at the depth bound had subdirectories that were not entered. */
+  depthReached: boolean;
   warnings: string[];
 }
 
@@ -39,6 +43,7 @@ export async function scanRoot(
     dirsScanned: 0,
     entriesScanned: 0,
     truncated: false,
+    depthReached: false,
     warnings: [],
   };
   const visited = new Set([canonicalRoot]);
@@ -70,7 +75,11 @@ export async function scanRoot(
         if (entry.name === "SKILL.md" && entry.isFile) scan.candidates.push(candidate(dir, listing));
         else if (entry.isSymlink && followLinks) {
           links.push({ path: childPath(dir, entry.name), depth: depth + 1, name: entry.name });
-        } else if (entry.isDirectory && !entry.name.startsWith(".") && depth < SCAN_LIMITS.maxDepth) {
+        } else if (entry.isDirectory && !entry.name.startsWith(".")) {
+          if (depth >= SCAN_LIMITS.maxDepth) {
+            scan.depthReached = true;
+            continue;
+          }
           const full = childPath(dir, entry.name);
           if (!visited.has(full)) {
             visited.add(full);
@@ -86,6 +95,12 @@ export async function scanRoot(
   if (scan.truncated) {
     scan.warnings.push(
       `skills scan reached its traversal limit (root: ${root.path}); the skill list for this root is incomplete`,
+    );
+  }
+  if (scan.depthReached) {
+    scan.warnings.push(
+      `skills scan reached its depth limit of ${SCAN_LIMITS.maxDepth} directories (root: ${root.path}); ` +
+        "SKILL.md files deeper than that are not loaded, so the skill list for this root may be incomplete",
     );
   }
   return scan;
@@ -114,7 +129,11 @@ async function followSymlinks(
         dir: path.dirname(real),
         openAiYaml: agentsYaml(path.dirname(real)),
       });
-    } else if (info.isDirectory && !link.name.startsWith(".") && link.depth <= SCAN_LIMITS.maxDepth) {
+    } else if (info.isDirectory && !link.name.startsWith(".")) {
+      if (link.depth > SCAN_LIMITS.maxDepth) {
+        scan.depthReached = true;
+        continue;
+      }
       if (visited.has(real)) continue;
       visited.add(real);
       next.push({ dir: real, depth: link.depth });

@@ -1,6 +1,7 @@
 /**
  * Explicit skill mentions in user text (codex-formats.md §1.7), pure: `[$name](path)` links and
- * plain `$name` sigils, with environment-variable lookalikes ignored.
+ * plain `$name` sigils, with environment-variable lookalikes ignored. Two regular expressions, not a
+ * parser: this is Codex's own grammar for the sigil, which no library implements.
  */
 
 export interface SkillMentions {
@@ -8,6 +9,8 @@ export interface SkillMentions {
   linkedPaths: string[];
   /** Plain `$name` mentions, in text order, duplicates removed. */
   names: string[];
+  /** For each plain mention: the rest of its line, trimmed (a command's `$ARGUMENTS`); first one wins. */
+  args: Record<string, string>;
 }
 
 const IGNORED_NAMES = new Set(
@@ -26,11 +29,16 @@ export function parseSkillMentions(text: string): SkillMentions {
     return " ";
   });
   const names: string[] = [];
+  const args: Record<string, string> = {};
   for (const m of rest.matchAll(SIGIL)) {
     const name = m[2].replace(/[-:]+$/, "");
-    if (name && !IGNORED_NAMES.has(name.toUpperCase()) && !names.includes(name)) names.push(name);
+    if (name && !IGNORED_NAMES.has(name.toUpperCase()) && !names.includes(name)) {
+      names.push(name);
+      const after = rest.slice((m.index ?? 0) + m[0].length);
+      args[name] = after.slice(0, after.search(/\n|$/)).trim();
+    }
   }
-  return { linkedPaths, names };
+  return { linkedPaths, names, args };
 }
 
 function linkTarget(raw: string): string | null {

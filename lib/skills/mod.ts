@@ -22,8 +22,11 @@
 export { createSkillsService } from "./skills_service.ts";
 export type { SkillsService } from "./skills_service.ts";
 export { DEFAULT_WATCH_THROTTLE_MS, skillsConfigKey, skillsInputFromConfig } from "./skills_input.ts";
-export type { PluginSkillRoot, SkillRuleInput, SkillsInput } from "./skills_input.ts";
-export { loadSkillsSnapshot } from "./load_skills.ts";
+export type { PluginSkillRoot, SkillRuleInput, SkillsInput, SkillsInputExtra } from "./skills_input.ts";
+export { expandCommandBody, splitArguments } from "./command_arguments.ts";
+export { parseCommandText } from "./command_files.ts";
+export { splitToolList } from "./tool_list.ts";
+export { loadSkillsSnapshot } from "./load_skills_snapshot.ts";
 export { compareSkills, makeSnapshot } from "./snapshot.ts";
 export type { SnapshotParts } from "./snapshot.ts";
 export { renderSkillsCatalog } from "./render_catalog.ts";
@@ -44,7 +47,7 @@ export { parseSkillText } from "./skill_text.ts";
 export type { ParsedSkillText, SkillTextResult } from "./skill_text.ts";
 export { extractFrontmatter, sanitizeSingleLine } from "./frontmatter.ts";
 export { parseOpenAiYaml } from "./openai_yaml.ts";
-export { type FullYamlParse, loadYamlParser } from "./yaml_parser.ts";
+export { type FullYamlParse, loadYamlParser } from "./yaml_library.ts";
 export type { OpenAiYaml } from "./openai_yaml.ts";
 export { parseSkillMentions } from "./mentions.ts";
 export type { SkillMentions } from "./mentions.ts";
@@ -52,6 +55,7 @@ export { SCAN_LIMITS } from "./discovery.ts";
 export { BUNDLED_SKILLS } from "./bundled_skill_files.ts";
 export type { SkillsWatchHandle, SkillsWatchOptions } from "./watcher.ts";
 export type {
+  SkillCommand,
   SkillDuplicate,
   SkillExtraFields,
   SkillInterface,

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { sanitizeSingleLine } from "./frontmatter.ts";
-import type { FullYamlParse } from "./yaml_parser.ts";
+import type { FullYamlParse } from "./yaml_library.ts";
 import type { SkillInterface, SkillPolicy, SkillToolDependency } from "./types.ts";
 
 /** What `agents/openai.yaml` adds to a skill (SK-6); every field is optional and dropped when bad. */
@@ -29,7 +29,7 @@ const DEPENDENCY_LIMITS: [keyof SkillToolDependency, number, boolean][] = [
 /** Fail-open parse: invalid YAML or fields give warnings, never an error for the skill. */
 export function parseOpenAiYaml(
   text: string,
-  where: { file: string; skillDir: string },
+  where: IconPlace & { file: string },
   parseYaml: FullYamlParse,
 ): OpenAiYaml {
   let raw: unknown;
@@ -59,7 +59,7 @@ export function parseOpenAiYaml(
 
 function parseInterface(
   raw: unknown,
-  where: { file: string; skillDir: string },
+  where: IconPlace & { file: string },
   warnings: string[],
 ): SkillInterface | undefined {
   if (!isRecord(raw)) return undefined;
@@ -73,9 +73,13 @@ function parseInterface(
   }
   for (const [key, field] of [["icon_small", "iconSmall"], ["icon_large", "iconLarge"]] as const) {
     if (typeof raw[key] !== "string") continue;
-    const icon = resolveIcon(raw[key] as string, where.skillDir);
+    const icon = resolveIcon(raw[key] as string, where);
     if (icon) out[field] = icon;
-    else warnings.push(`Ignored interface.${key} in ${where.file}: must be a relative path under assets/`);
+    else {
+      warnings.push(
+        `Ignored interface.${key} in ${where.file}: must be a relative path that stays inside the skill's folder (or its plugin)`,
+      );
+    }
   }
   if (typeof raw.brand_color === "string") {
     if (/^#[0-9A-Fa-f]{6}$/.test(raw.brand_color)) out.brandColor = raw.brand_color;
@@ -84,12 +88,28 @@ function parseInterface(
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-function resolveIcon(value: string, skillDir: string): string | undefined {
+/** Where a skill's icons may live: relative to its folder, and inside one of `assetRoots`. */
+export interface IconPlace {
+  skillDir: string;
+  /**
+   * Folders besides the skill's own that icons may point into: a plugin skill's plugin root. Real
+   * skills write `./assets/x.png` (their own folder) and plugins `../../assets/logo.svg` (assets
+   * shared by the plugin's skills), as Codex accepts.
+   */
+  assetRoots?: string[];
+}
+
+/** The icon's absolute path, or undefined when it is absolute or leaves every allowed root. */
+function resolveIcon(value: string, where: IconPlace): string | undefined {
   const rel = value.trim();
-  if (rel === "" || path.isAbsolute(rel) || /^[A-Za-z]:[\\/]/.test(rel)) return undefined;
-  const parts = rel.split(/[\\/]/);
-  if (parts[0] !== "assets" || parts.includes("..")) return undefined;
-  return path.join(skillDir, ...parts);
+  if (rel === "" || path.isAbsolute(rel) || /^[A-Za-z]:[\\/]/.test(rel) || /^[a-z]+:/i.test(rel)) {
+    return undefined;
+  }
+  const resolved = path.resolve(where.skillDir, ...rel.split(/[\\/]/));
+  const roots = [where.skillDir, ...(where.assetRoots ?? [])];
+  return roots.some((root) => resolved === root || resolved.startsWith(root + path.sep))
+    ? resolved
+    : undefined;
 }
 
 function parseDependencies(raw: unknown, file: string, warnings: string[]): SkillToolDependency[] {

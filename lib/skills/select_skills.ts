@@ -5,6 +5,8 @@ import { parseSkillMentions } from "./mentions.ts";
 import { compareSkills } from "./snapshot.ts";
 import { missingMcpDependencies, type MissingMcpDependency } from "./mcp_dependencies.ts";
 import { readSkillBody, skillMessage } from "./skill_body.ts";
+import { expandCommandBody } from "./command_arguments.ts";
+import { extractFrontmatter } from "./frontmatter.ts";
 import type { SkillMetadata, SkillsSnapshot } from "./types.ts";
 
 export interface SkillSelectionInput {
@@ -26,6 +28,13 @@ export interface SkillSelection {
   /** Structured references that matched no enabled skill (the CLI may treat them as a usage error). */
   unresolved: string[];
   missingMcpDependencies: MissingMcpDependency[];
+}
+
+/** A skill's file as written; a plugin command's body (no frontmatter) with its arguments filled in. */
+function injectedText(skill: SkillMetadata, text: string, args: string): string {
+  if (!skill.command) return text;
+  const split = extractFrontmatter(text);
+  return expandCommandBody((split.ok ? split.body : text).replace(/^\n+/, ""), args);
 }
 
 /** SK-11/12/14: resolves explicit selections, reads each body once and builds the injection items. */
@@ -57,6 +66,7 @@ export async function selectSkills(
   }
   const slugs = new Set((input.connectorSlugs ?? []).map((s) => s.toLowerCase()));
   const mentions = input.texts.map(parseSkillMentions);
+  const commandArgs = new Map<SkillMetadata, string>();
   for (const m of mentions) {
     for (const linked of m.linkedPaths) {
       const skill = await findByPath(fs, snapshot, linked, enabled);
@@ -66,14 +76,19 @@ export async function selectSkills(
   for (const name of mentions.flatMap((m) => m.names)) {
     if (blockedNames.has(name) || slugs.has(name.toLowerCase())) continue;
     const matches = enabled.filter((s) => s.name === name);
-    if (matches.length === 1) chosen.add(matches[0]);
+    if (matches.length !== 1) continue;
+    chosen.add(matches[0]);
+    if (!commandArgs.has(matches[0])) {
+      commandArgs.set(matches[0], mentions.find((m) => name in m.args)?.args[name] ?? "");
+    }
   }
   const selected = [...chosen].sort(compareSkills);
   const items: ConversationItem[] = [];
   for (const skill of selected) {
     const body = await readSkillBody(fs, skill.path);
-    if (body.ok) items.push(skillMessage(skill, body.text));
-    else warnings.push(`Failed to load skill ${skill.name} at ${skill.path}: ${body.error}`);
+    if (body.ok) {
+      items.push(skillMessage(skill, injectedText(skill, body.text, commandArgs.get(skill) ?? "")));
+    } else warnings.push(`Failed to load skill ${skill.name} at ${skill.path}: ${body.error}`);
   }
   const missing = input.mcpServers ? missingMcpDependencies(selected, input.mcpServers) : [];
   for (const m of missing) warnings.push(`Skill ${m.skill} needs MCP server "${m.server}": ${m.hint}`);

@@ -23,18 +23,15 @@ export async function readSkillBody(
   }
 }
 
-/** `</` is escaped so a skill's text cannot close the `<skill>` wrapper early. */
-function escapeField(text: string): string {
-  return text.replaceAll("</", "<\\/");
-}
-
-/** The user message that injects one selected skill (codex-formats.md §1.7). */
+/**
+ * The user message that injects one selected skill (codex-formats.md §1.7): name, path and the file
+ * verbatim, as Codex sends it. Nothing is escaped: a `</sub>` or `</skill>` in a code example reaches
+ * the model exactly as the author wrote it.
+ */
 export function skillMessage(skill: SkillMetadata, contents: string): ConversationItem {
   return {
     type: "message",
     role: "user",
-    content: `<skill>\n<name>${escapeField(skill.name)}</name>\n<path>${escapeField(skill.path)}</path>\n${
-      escapeField(contents)
-    }\n</skill>`,
+    content: `<skill>\n<name>${skill.name}</name>\n<path>${skill.path}</path>\n${contents}\n</skill>`,
   };
 }

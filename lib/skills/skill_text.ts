@@ -1,5 +1,6 @@
 import { extractFrontmatter, parseFrontmatterYaml, sanitizeSingleLine } from "./frontmatter.ts";
-import type { FullYamlParse } from "./yaml_parser.ts";
+import type { FullYamlParse } from "./yaml_library.ts";
+import { splitToolList } from "./tool_list.ts";
 import type { SkillExtraFields } from "./types.ts";
 
 /** SKILL.md limits (SK-5), in characters. */
@@ -17,15 +18,20 @@ export interface ParsedSkillText {
   extra: SkillExtraFields;
 }
 
-/** `needsParser`: call again with the full YAML parser (only frontmatter off the fast path needs it). */
+/**
+ * `needsParser`: call again with the full YAML parser (only frontmatter off the fast path needs it).
+ * `notes`: what was repaired on the way (a description cut to its limit), for a warning naming the file.
+ */
 export type SkillTextResult =
-  | { ok: true; value: ParsedSkillText }
+  | { ok: true; value: ParsedSkillText; notes: string[] }
   | { ok: false; error: string; needsParser?: true };
 
 /**
  * Parses SKILL.md text. Pure: the same text, directory name and namespace always give the same
  * result. Errors use Codex's texts so users can search for them. Without `parseYaml`, frontmatter
- * that is not simple `key: value` lines comes back as `needsParser`.
+ * that is not simple `key: value` lines comes back as `needsParser`. A description or short
+ * description over 1,024 characters is cut to its first 1,024 with a note, never an error (SK-5):
+ * real skills ship such descriptions (anthropics/skills' `claude-api`) and Codex loads them.
  */
 export function parseSkillText(
   text: string,
@@ -48,18 +54,18 @@ export function parseSkillText(
       error: `invalid qualified name: exceeds maximum length of ${MAX_QUALIFIED_NAME_CHARS} characters`,
     };
   }
-  const description = scalar(fm.description);
+  const notes: string[] = [];
+  const description = limited(scalar(fm.description), "description", notes);
   if (description === "") return { ok: false, error: "missing field `description`" };
-  if ([...description].length > MAX_DESCRIPTION_CHARS) {
-    return { ok: false, error: tooLong("description") };
-  }
   const metadata = isRecord(fm.metadata) ? fm.metadata : {};
-  const shortDescription = scalar(metadata["short-description"]);
-  if ([...shortDescription].length > MAX_DESCRIPTION_CHARS) {
-    return { ok: false, error: tooLong("metadata.short-description") };
-  }
+  const shortDescription = limited(
+    scalar(metadata["short-description"]),
+    "metadata.short-description",
+    notes,
+  );
   return {
     ok: true,
+    notes,
     value: {
       name: qualified,
       description,
@@ -76,13 +82,8 @@ function extraFields(fm: Record<string, unknown>, metadata: Record<string, unkno
   if (license) extra.license = license;
   const compatibility = scalar(fm.compatibility);
   if (compatibility) extra.compatibility = compatibility;
-  const tools = fm["allowed-tools"];
-  const allowed = Array.isArray(tools)
-    ? tools.map(scalar)
-    : typeof tools === "string"
-    ? tools.split(/[\s,]+/)
-    : [];
-  if (allowed.some((t) => t !== "")) extra.allowedTools = allowed.filter((t) => t !== "");
+  const allowed = splitToolList(fm["allowed-tools"]);
+  if (allowed.length > 0) extra.allowedTools = allowed;
   const entries = Object.entries(metadata).map(([k, v]) => [k, scalar(v)]).filter(([, v]) => v !== "");
   if (entries.length > 0) extra.metadata = Object.fromEntries(entries);
   return extra;
@@ -95,8 +96,14 @@ function scalar(value: unknown): string {
   return "";
 }
 
-function tooLong(field: string): string {
-  return `invalid ${field}: exceeds maximum length of ${MAX_DESCRIPTION_CHARS} characters`;
+/** The first MAX_DESCRIPTION_CHARS characters of `value`, noting the cut. */
+function limited(value: string, field: string, notes: string[]): string {
+  const chars = [...value];
+  if (chars.length <= MAX_DESCRIPTION_CHARS) return value;
+  notes.push(
+    `${field} is ${chars.length} characters; only its first ${MAX_DESCRIPTION_CHARS} are used`,
+  );
+  return chars.slice(0, MAX_DESCRIPTION_CHARS).join("").trimEnd();
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -35,11 +35,18 @@ export interface PluginSkillRoot {
   namespace: string;
 }
 
+/** What the composition root adds to the config: plugin contributions and the model's window. */
+export interface SkillsInputExtra {
+  /** Active plugins' skill roots (namespaced `<plugin>:<skill>`). */
+  pluginRoots: PluginSkillRoot[];
+  /** Active plugins' Claude `commands/` directories: each `*.md` is an explicit-only skill. */
+  pluginCommandRoots?: PluginSkillRoot[];
+  /** The model's context window as the app resolved it; default: config `model_context_window`. */
+  contextWindow?: number;
+}
+
 /** Derives the skills input of one session from its loaded config and the active plugins' skill roots. */
-export function skillsInputFromConfig(
-  loaded: LoadedConfig,
-  extra: { pluginRoots: PluginSkillRoot[] },
-): SkillsInput {
+export function skillsInputFromConfig(loaded: LoadedConfig, extra: SkillsInputExtra): SkillsInput {
   const settings = loaded.config.skills ?? {};
   const { paths } = loaded;
   const claude = settings.claude_code ?? true;
@@ -69,7 +76,11 @@ export function skillsInputFromConfig(
   for (const root of settings.extra_roots ?? []) {
     roots.push({ path: expandRoot(root, paths.userHome, paths.cwd), kind: "extra", scope: "user" });
   }
-  const contextWindow = loaded.config.model_context_window;
+  for (const p of extra.pluginCommandRoots ?? []) {
+    const plugin = { id: p.pluginId, namespace: p.namespace, root: p.path };
+    roots.push({ path: path.resolve(p.path), kind: "plugin_commands", scope: "user", plugin });
+  }
+  const contextWindow = extra.contextWindow ?? loaded.config.model_context_window;
   return {
     cwd: paths.cwd,
     roots,

@@ -1,6 +1,6 @@
 import type { Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
-import { loadSkillsSnapshot } from "./load_skills.ts";
+import { loadSkillsSnapshot } from "./load_skills_snapshot.ts";
 import { skillsConfigKey, type SkillsInput } from "./skills_input.ts";
 import type { SkillsSnapshot } from "./types.ts";
 import { type SkillsWatchHandle, type SkillsWatchOptions, watchSkillRoots } from "./watcher.ts";

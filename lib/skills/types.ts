@@ -19,6 +19,7 @@ export type SkillRootKind =
   | "bundled"
   | "admin"
   | "plugin"
+  | "plugin_commands"
   | "extra";
 
 export interface SkillPluginRef {
@@ -66,6 +67,17 @@ export interface SkillExtraFields {
   metadata?: Record<string, string>;
 }
 
+/**
+ * A Claude Code command (`commands/*.md` of a plugin) loaded as an explicit-only skill: `$ns:cmd
+ * rest of the line` injects its body with `$ARGUMENTS` and `$1`… replaced (issue 14 item 5).
+ */
+export interface SkillCommand {
+  /** Frontmatter `argument-hint`, shown by `skills list`. */
+  argumentHint?: string;
+  /** Frontmatter `model`: kept as metadata; Trellis does not switch models for a command. */
+  model?: string;
+}
+
 export interface SkillMetadata {
   /** Qualified name: `<plugin namespace>:<name>` for plugin skills. */
   name: string;
@@ -85,6 +97,8 @@ export interface SkillMetadata {
   authority: "local";
   plugin?: SkillPluginRef;
   extra: SkillExtraFields;
+  /** Present when this skill is a plugin command; `path` is then the command's `.md` file. */
+  command?: SkillCommand;
 }
 
 export interface SkillLoadError {

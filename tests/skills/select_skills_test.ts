@@ -5,7 +5,7 @@ import { fs, makeTree, skillFile, snapshotOf, userRoot } from "./_helpers.ts";
 
 async function twoRoots() {
   const root = await makeTree({
-    "pdf/SKILL.md": skillFile("pdf", "PDF forms.", "PDF BODY </skill> end"),
+    "pdf/SKILL.md": skillFile("pdf", "PDF forms.", "PDF BODY H<sub>2</sub>O </skill> end"),
     "a/x/SKILL.md": skillFile("x"),
     "b/x/SKILL.md": skillFile("x"),
     "deploy/SKILL.md": skillFile("deploy"),
@@ -27,11 +27,15 @@ Deno.test("parseSkillMentions() finds links and $names and ignores environment l
     parseSkillMentions(
       "use $pdf and $foo:bar-1, not $PATH or $home; [$x] (skill:///abs/b/SKILL.md) [$y](app://z)",
     ),
-    { linkedPaths: ["/abs/b/SKILL.md"], names: ["pdf", "foo:bar-1"] },
+    {
+      linkedPaths: ["/abs/b/SKILL.md"],
+      names: ["pdf", "foo:bar-1"],
+      args: { pdf: "and $foo:bar-1, not $PATH or $home;", "foo:bar-1": ", not $PATH or $home;" },
+    },
   );
 });
 
-Deno.test("selectSkills() injects each mentioned body once, in the skills' order, escaping </ (SK-11)", async () => {
+Deno.test("selectSkills() injects each mentioned body once, verbatim, in the skills' order (SK-11)", async () => {
   const { root, snapshot } = await twoRoots();
   const result = await selectSkills(
     snapshot,
@@ -43,7 +47,7 @@ Deno.test("selectSkills() injects each mentioned body once, in the skills' order
     type: "message",
     role: "user",
     content: `<skill>\n<name>pdf</name>\n<path>${root}/pdf/SKILL.md</path>\n` +
-      `---\nname: pdf\ndescription: PDF forms.\n---\nPDF BODY <\\/skill> end\n\n</skill>`,
+      `---\nname: pdf\ndescription: PDF forms.\n---\nPDF BODY H<sub>2</sub>O </skill> end\n\n</skill>`,
   });
   assert.deepStrictEqual([result.warnings, result.unresolved], [[], []]);
 });

@@ -21,6 +21,7 @@ Deno.test("parseSkillText() returns name, sanitized description and extras when 
     "  author: me\nlicense: MIT\nallowed-tools: [Read, Bash]\n---\nBODY";
   assert.deepStrictEqual(parse(text), {
     ok: true,
+    notes: [],
     value: {
       name: "pdf",
       description: "Fill forms.",
@@ -46,10 +47,6 @@ Deno.test("parseSkillText() reports Codex's error texts when required parts are 
       `---\nname: ${"a".repeat(65)}\ndescription: d\n---\n`,
       "invalid name: exceeds maximum length of 64 characters",
     ],
-    [
-      `---\nname: x\ndescription: ${"d".repeat(1025)}\n---\n`,
-      "invalid description: exceeds maximum length of 1024 characters",
-    ],
   ];
   for (const [text, error] of cases) assert.deepStrictEqual(parse(text), { ok: false, error }, text);
   const invalid = parse('---\nname: x\ndescription: "open\n---\n');
@@ -59,8 +56,44 @@ Deno.test("parseSkillText() reports Codex's error texts when required parts are 
 Deno.test("parseSkillText() repairs an unquoted value containing ': ' when YAML rejects it (SK-5)", () => {
   assert.deepStrictEqual(parse("---\nname: aws\ndescription: Build for AWS: ECS\n---\n"), {
     ok: true,
+    notes: [],
     value: { name: "aws", description: "Build for AWS: ECS", disableModelInvocation: false, extra: {} },
   });
+});
+
+Deno.test("parseSkillText() cuts a description over 1,024 characters to its first 1,024 with a note, not an error (SK-5)", () => {
+  // anthropics/skills' claude-api ships a description of this kind; Codex loads it.
+  const long = "Build apps with the Claude API. ".repeat(34) + "é".repeat(10);
+  const chars = [...long].length;
+  const result = parse(
+    `---\nname: api\ndescription: "${long}"\nmetadata:\n  short-description: "${long}"\n---\n`,
+  );
+  assert.deepStrictEqual(result, {
+    ok: true,
+    notes: [
+      `description is ${chars} characters; only its first 1024 are used`,
+      `metadata.short-description is ${chars} characters; only its first 1024 are used`,
+    ],
+    value: {
+      name: "api",
+      description: [...long].slice(0, 1024).join("").trimEnd(),
+      shortDescription: [...long].slice(0, 1024).join("").trimEnd(),
+      disableModelInvocation: false,
+      // The raw metadata is kept as written, for display.
+      extra: { metadata: { "short-description": long } },
+    },
+  });
+});
+
+Deno.test("parseSkillText() splits allowed-tools on commas and spaces outside a rule's parentheses", () => {
+  const result = parse(
+    "---\nname: c\ndescription: d\nallowed-tools: Bash(git add:*), Bash(git status:*) Read\n---\n",
+  );
+  assert.deepStrictEqual(result.ok && result.value.extra.allowedTools, [
+    "Bash(git add:*)",
+    "Bash(git status:*)",
+    "Read",
+  ]);
 });
 
 Deno.test("parseSkillText() defaults the name to the directory and qualifies plugin names", () => {

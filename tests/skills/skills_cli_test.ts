@@ -44,6 +44,7 @@ Deno.test("skills list --json prints every skill with scope, path and flags, the
       enabled: true,
       implicit: false,
       plugin: null,
+      allowedTools: ["Read", "Grep"],
     },
   ]);
   assert.ok(!out.skills.some((s: { name: string }) => s.name === "review"));
@@ -99,6 +100,39 @@ Deno.test("skills doctor lists roots with status and counts, errors and hidden s
   );
   const text = await run("doctor");
   assert.match(text.stdout, /\[repo\] .*\.agents\/skills: ok — 1 skills, 2 dirs, 2 entries, watched/);
-  assert.match(text.stdout, /catalog: \d+ of \d+ skills shown, budget 8000 characters/);
+  // The default model is gpt-5: its family's 272,000-token window gives the catalog 2 % of it.
+  assert.match(text.stdout, /catalog: \d+ of \d+ skills shown, budget 5440 tokens/);
   assert.match(text.stdout, /long-name\/SKILL.md: invalid name/);
+});
+
+Deno.test("skills list: 25 skills of real description lengths are shown whole for gpt-5 (272k window), shortened with a warning in --json when the window is unknown (SK-10)", async () => {
+  const { env, repo, run } = await sandbox();
+  const words = "Use this skill when the user asks for reports, charts, exports or audits of the workspace. ";
+  for (let i = 0; i < 25; i++) {
+    const dir = path.join(repo, `.agents/skills/s${i}`);
+    await fs.mkdir(dir);
+    await fs.writeTextFile(path.join(dir, "SKILL.md"), skillFile(`s${i}`, words.repeat(5).trim()));
+  }
+  const whole = JSON.parse((await run("list", "--json")).stdout);
+  assert.deepStrictEqual(whole.catalogWarnings, []);
+  const unknown = await runCliCaptured(["skills", "list", "--json", "-c", "model=local-llm"], {
+    env,
+    cwd: repo,
+  });
+  const report = JSON.parse(unknown.stdout);
+  assert.equal(report.catalogWarnings.length, 2, unknown.stdout);
+  assert.match(
+    report.catalogWarnings[0],
+    /^Skill descriptions were shortened to fit the skills context budget/,
+  );
+  // model_context_window in config still wins over the family table.
+  const small = await runCliCaptured(
+    ["skills", "list", "--json", "-c", "model_context_window=100000"],
+    { env, cwd: repo },
+  );
+  assert.match(JSON.parse(small.stdout).catalogWarnings[0], /shortened to fit the 2% skills context budget/);
+  const text = await run("list");
+  assert.doesNotMatch(text.stdout, /catalog warnings:/);
+  const textUnknown = await runCliCaptured(["skills", "list", "-c", "model=local-llm"], { env, cwd: repo });
+  assert.match(textUnknown.stdout, /\ncatalog warnings:\n {2}Skill descriptions were shortened/);
 });

@@ -4,7 +4,10 @@ import { noTtyApprover } from "../../loop/mod.ts";
 import { discardEvents } from "../../shared/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 
-/** `trellis debug prompt [PROMPT] [--json]`: the model-visible input of the first request, no model call. */
+/**
+ * `trellis debug prompt [PROMPT] [--json]`: the model-visible input of the first request, no model
+ * call, plus where its project instructions (AGENTS.md, CLAUDE.md) came from.
+ */
 export function registerDebugCommand(program: Command, ctx: CliContext): void {
   const debug = program.command("debug").description("inspect what Trellis would send");
   withCommonOptions(
@@ -24,12 +27,32 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
         model: { stream: () => (async function* () {})() },
       });
       const request = await session.previewRequest(prompt);
+      const instructions = await session.projectInstructions();
       await session.close();
+      // Where the project instructions in `input` came from: one entry per file, in the order sent.
+      const sources = instructions.files.map((f) => ({
+        path: f.path,
+        family: f.family,
+        scope: f.scope,
+        ...(f.importedFrom ? { importedFrom: f.importedFrom } : {}),
+        bytes: f.bytes,
+        truncated: f.truncated,
+      }));
       if (options.json) {
-        await ctx.out(JSON.stringify(request, null, 2) + "\n");
+        const projectInstructions = { sources, warnings: instructions.warnings };
+        await ctx.out(JSON.stringify({ ...request, projectInstructions }, null, 2) + "\n");
         return;
       }
       const lines = [`# model: ${request.model}`, "", "## instructions", request.instructions, ""];
+      lines.push(`## project instructions (${sources.length} files)`);
+      for (const s of sources) {
+        const from = s.importedFrom ? `, imported by ${s.importedFrom}` : "";
+        lines.push(
+          `- ${s.path} (${s.family}, ${s.scope}, ${s.bytes} bytes${s.truncated ? ", truncated" : ""}${from})`,
+        );
+      }
+      for (const w of instructions.warnings) lines.push(`warning: ${w}`);
+      lines.push("");
       lines.push(`## tools (${request.tools.length})`);
       for (const tool of request.tools) lines.push(`- ${tool.name}: ${tool.description.split("\n")[0]}`);
       lines.push("", `## input (${request.input.length} items)`);

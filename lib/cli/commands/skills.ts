@@ -7,9 +7,9 @@ import {
   renderSkillsCatalog,
   resolveSkillRef,
   type SkillMetadata,
-  skillsInputFromConfig,
   type SkillsSnapshot,
 } from "../../skills/mod.ts";
+import { skillsInputFor } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
 import { pluginContributions } from "../plugin_contributions.ts";
@@ -32,8 +32,7 @@ export function registerSkillsCommand(program: Command, ctx: CliContext): void {
 
 async function loadSnapshot(ctx: CliContext, options: CommonOptions) {
   const loaded = await ctx.loadConfig(options);
-  const { skillRoots } = await pluginContributions(ctx.platform, loaded);
-  const input = skillsInputFromConfig(loaded, { pluginRoots: skillRoots });
+  const input = skillsInputFor(loaded, await pluginContributions(ctx.platform, loaded));
   const snapshot = await createSkillsService({ platform: ctx.platform }).snapshot(input);
   return { input, snapshot };
 }
@@ -47,18 +46,21 @@ function row(snapshot: SkillsSnapshot, s: SkillMetadata) {
     enabled: snapshot.isEnabled(s),
     implicit: s.policy.allowImplicitInvocation,
     plugin: s.plugin?.id ?? null,
+    ...(s.command ? { kind: "command", argumentHint: s.command.argumentHint ?? null } : {}),
+    ...(s.extra.allowedTools ? { allowedTools: s.extra.allowedTools } : {}),
   };
 }
 
 async function listSkills(ctx: CliContext, options: CommonOptions & { json?: boolean; all?: boolean }) {
-  const { snapshot } = await loadSnapshot(ctx, options);
+  const { input, snapshot } = await loadSnapshot(ctx, options);
   const rows = snapshot.skills.filter((s) => options.all || snapshot.isEnabled(s)).map((s) =>
     row(snapshot, s)
   );
+  // The catalog's own warnings (descriptions shortened, skills omitted) are what the model sees too.
+  const catalogWarnings = renderSkillsCatalog(snapshot, input.catalog).warnings;
   if (options.json) {
-    await ctx.out(
-      JSON.stringify({ skills: rows, errors: snapshot.errors, warnings: snapshot.warnings }, null, 2) + "\n",
-    );
+    const report = { skills: rows, errors: snapshot.errors, warnings: snapshot.warnings, catalogWarnings };
+    await ctx.out(JSON.stringify(report, null, 2) + "\n");
     return;
   }
   const lines = rows.length === 0 ? ["No skills found."] : [];
@@ -68,11 +70,27 @@ async function listSkills(ctx: CliContext, options: CommonOptions & { json?: boo
       r.plugin && `plugin ${r.plugin}`,
       !r.enabled && "disabled",
       !r.implicit && "explicit only",
+      r.kind === "command" && "command",
     ]
       .filter(Boolean).join(", ");
-    lines.push(`${r.name} (${flags})`, `    ${clip(r.description, 100)}`, `    ${r.path}`);
+    const usage = r.kind === "command"
+      ? `    usage: $${r.name}${r.argumentHint ? ` ${r.argumentHint}` : ""}`
+      : null;
+    lines.push(
+      `${r.name} (${flags})`,
+      `    ${clip(r.description, 100)}`,
+      ...(usage ? [usage] : []),
+      `    ${r.path}`,
+    );
   }
   lines.push(...problemLines(snapshot));
+  if (catalogWarnings.length > 0) {
+    lines.push(
+      "",
+      "catalog warnings:",
+      ...catalogWarnings.map((w) => `  ${w}`),
+    );
+  }
   await ctx.out(lines.join("\n") + "\n");
 }
 
@@ -118,6 +136,9 @@ async function showSkill(ctx: CliContext, ref: string, options: CommonOptions & 
     `path: ${skill.path}`,
     `enabled: ${snapshot.isEnabled(skill)}`,
     `implicit invocation: ${skill.policy.allowImplicitInvocation}`,
+    ...(skill.command
+      ? [`command: $${skill.name}${skill.command.argumentHint ? ` ${skill.command.argumentHint}` : ""}`]
+      : []),
     ...(skill.dependencies
       ? [`dependencies: ${skill.dependencies.tools.map((t) => `${t.type}:${t.value}`).join(", ")}`]
       : []),

@@ -61,6 +61,12 @@ export const coreSections = {
   projects: () => z.record(z.string(), projectEntrySchema()),
   project_root_markers: () => z.array(z.string()),
   instructions: () => z.string(),
+  /** Codex: total bytes of project AGENTS.md files read (default 32 KiB; 0 turns them off). */
+  project_doc_max_bytes: () => z.number().check(z.int(), z.minimum(0)),
+  /** Codex: more file names tried in each directory after AGENTS.override.md and AGENTS.md. */
+  project_doc_fallback_filenames: () => z.array(z.string()),
+  /** Trellis: also read Claude Code's CLAUDE.md files and their `@path` imports (default true). */
+  project_doc_claude_md: () => z.boolean(),
   tool_output_max_bytes: () => z.number().check(z.int(), z.positive()),
   max_steps: () => z.number().check(z.int(), z.positive()),
   /** How long a turn waits for optional MCP servers before its first step (required ones: always). */

@@ -1,9 +1,11 @@
 import type { FileSystem } from "../platform/mod.ts";
 import { boundedMap } from "./bounded_map.ts";
-import { materializeBundledSkills, removeBundledSkills } from "./bundled_skills.ts";
+import { materializeBundledSkills, removeBundledSkills } from "./materialize_bundled_skills.ts";
 import { applySkillRules } from "./disable_rules.ts";
 import { type RootScan, SCAN_LIMITS, scanRoot, type SkillCandidate } from "./discovery.ts";
-import { loadSkill } from "./skill_loader.ts";
+import { readSkillMetadata } from "./read_skill_metadata.ts";
+import { readCommandMetadata } from "./read_command_metadata.ts";
+import { scanCommandRoot } from "./command_files.ts";
 import { makeSnapshot } from "./snapshot.ts";
 import { skillsConfigKey, type SkillsInput } from "./skills_input.ts";
 import type {
@@ -33,7 +35,7 @@ export async function loadSkillsSnapshot(fs: FileSystem, input: SkillsInput): Pr
     if (!scan) return;
     report.dirsScanned = scan.dirsScanned;
     report.entriesScanned = scan.entriesScanned;
-    if (scan.truncated) report.status = "incomplete";
+    if (scan.truncated || scan.depthReached) report.status = "incomplete";
     warnings.push(...scan.warnings);
     for (const found of scan.candidates) {
       const kept = seen.get(found.path);
@@ -47,7 +49,12 @@ export async function loadSkillsSnapshot(fs: FileSystem, input: SkillsInput): Pr
   const loads = await boundedMap(
     jobs,
     SCAN_LIMITS.concurrency,
-    (job) => loadSkill(fs, job.found, { ...job.report, path: job.report.canonical ?? job.report.path }),
+    (job) => {
+      const root = { ...job.report, path: job.report.canonical ?? job.report.path };
+      return job.report.kind === "plugin_commands"
+        ? readCommandMetadata(fs, job.found, root)
+        : readSkillMetadata(fs, job.found, root);
+    },
   );
   const skills: SkillMetadata[] = [];
   const errors: SkillLoadError[] = [];
@@ -97,12 +104,24 @@ async function resolveRoots(fs: FileSystem, roots: SkillRootSpec[]): Promise<Ski
     const first = byCanonical.get(r.canonical);
     if (first) return { ...base, canonical: r.canonical, status: "duplicate", duplicateOf: first };
     byCanonical.set(r.canonical, root.path);
-    return { ...base, canonical: r.canonical, status: "ok", watched: root.kind !== "plugin" };
+    return {
+      ...base,
+      canonical: r.canonical,
+      status: "ok",
+      watched: root.kind !== "plugin" && root.kind !== "plugin_commands",
+    };
   });
 }
 
 function scanIfUsable(fs: FileSystem, report: SkillRootReport): Promise<RootScan | null> {
-  return report.status === "ok" && report.canonical
-    ? scanRoot(fs, report, report.canonical)
-    : Promise.resolve(null);
+  if (report.status !== "ok" || !report.canonical) return Promise.resolve(null);
+  if (report.kind === "plugin_commands") {
+    const label = `plugin ${report.plugin?.id ?? "?"}`;
+    return Promise.resolve({
+      ...scanCommandRoot(fs, report.canonical, label),
+      truncated: false,
+      depthReached: false,
+    });
+  }
+  return scanRoot(fs, report, report.canonical);
 }

@@ -3,7 +3,7 @@ import type { FileSystem } from "../platform/mod.ts";
 import { frontmatterClosedIn } from "./frontmatter.ts";
 import { parseOpenAiYaml } from "./openai_yaml.ts";
 import { parseSkillText } from "./skill_text.ts";
-import { loadYamlParser } from "./yaml_parser.ts";
+import { loadYamlParser } from "./yaml_library.ts";
 import type { SkillCandidate } from "./discovery.ts";
 import type { SkillMetadata, SkillRootSpec } from "./types.ts";
 
@@ -19,8 +19,8 @@ export type SkillLoad =
 
 const decoder = new TextDecoder();
 
-/** Loads one SKILL.md (frontmatter only) and its optional `agents/openai.yaml`. Never throws. */
-export async function loadSkill(
+/** Reads one skill's metadata: SKILL.md's frontmatter (never the body) and `agents/openai.yaml`. Never throws. */
+export async function readSkillMetadata(
   fs: FileSystem,
   found: SkillCandidate,
   root: SkillRootSpec,
@@ -35,7 +35,8 @@ export async function loadSkill(
   let parsed = parseSkillText(text, where);
   if (!parsed.ok && parsed.needsParser) parsed = parseSkillText(text, where, await loadYamlParser());
   if (!parsed.ok) return { ok: false, error: parsed.error, warnings: [] };
-  const extras = found.openAiYaml ? await readOpenAiYaml(fs, found.openAiYaml, found.dir) : null;
+  const notes = parsed.notes.map((note) => `Skill ${found.path}: ${note} (SK-5)`);
+  const extras = found.openAiYaml ? await readOpenAiYaml(fs, found.openAiYaml, found.dir, root) : null;
   const { disableModelInvocation, ...fields } = parsed.value;
   const skill: SkillMetadata = {
     ...fields,
@@ -52,7 +53,7 @@ export async function loadSkill(
     authority: "local",
     ...(root.plugin ? { plugin: root.plugin } : {}),
   };
-  return { ok: true, skill, warnings: extras?.warnings ?? [] };
+  return { ok: true, skill, warnings: [...notes, ...extras?.warnings ?? []] };
 }
 
 function readFrontmatterText(fs: FileSystem, file: string): string {
@@ -62,7 +63,7 @@ function readFrontmatterText(fs: FileSystem, file: string): string {
   return decoder.decode(fs.sync.readFilePrefix(file, MAX_FRONTMATTER_BYTES));
 }
 
-async function readOpenAiYaml(fs: FileSystem, file: string, skillDir: string) {
+async function readOpenAiYaml(fs: FileSystem, file: string, skillDir: string, root: SkillRootSpec) {
   let bytes: Uint8Array;
   try {
     bytes = await fs.readFilePrefix(file, MAX_OPENAI_YAML_BYTES);
@@ -71,7 +72,10 @@ async function readOpenAiYaml(fs: FileSystem, file: string, skillDir: string) {
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     return { warnings: [`Ignored ${file}: ${describe(error)}`] };
   }
-  return parseOpenAiYaml(decoder.decode(bytes), { file, skillDir }, await loadYamlParser());
+  // Icons stay inside the skill's folder, or, for a plugin skill, inside the plugin: the folder that
+  // holds its skills directory (`../../assets/logo.svg` from `<plugin>/skills/<skill>/`).
+  const assetRoots = root.plugin ? [path.dirname(path.resolve(root.plugin.root))] : [];
+  return parseOpenAiYaml(decoder.decode(bytes), { file, skillDir, assetRoots }, await loadYamlParser());
 }
 
 function describe(error: unknown): string {

@@ -82,7 +82,11 @@ async function runExec(
   const prompt = await readPrompt(ctx, args.prompt);
   const events = options.json ? jsonEventPrinter(ctx) : humanEventPrinter(ctx);
   const approver: Approver = ctx.platform.isTerminal("stdin") && !promptFromStdin(args.prompt)
-    ? ttyApprover({ readLine: () => ctx.platform.readLine(), write: (t) => ctx.err(t) })
+    ? ttyApprover({
+      readLine: () => ctx.platform.readLine(),
+      write: (t) => ctx.err(t),
+      columns: () => ctx.platform.terminalColumns("stderr"),
+    })
     : noTtyApprover;
   const session = await Session.open({
     platform: ctx.platform,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { trellisArgv } from "./_binary.ts";
+import { runTrellis, trellisArgv } from "./_binary.ts";
 import { e2eSetup, modelFixture } from "./_setup.ts";
 import { TmuxPane } from "./_tmux_pane.ts";
 
@@ -101,5 +101,37 @@ Deno.test("a model's escape sequences reach the terminal as visible text: no cle
     assert.notEqual((await run.pane.tmux("display-message", "-p", "#{pane_title}")).trim(), "pwned");
   } finally {
     await run.close();
+  }
+});
+
+Deno.test("an MCP server's elicitation and output print escape-free, and a policy-declined elicitation is reported", async () => {
+  const s = await e2eSetup();
+  const fx = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
+  await Deno.writeTextFile(
+    `${s.env.TRELLIS_HOME}/config.toml`,
+    `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(fx)}, "echo"]\nrequired = true\n`,
+  );
+  const server = await startFixtureModelServer({
+    script: [{ tool_calls: [{ name: "mcp__fx__ask_hostile", arguments: {} }] }, { text: "done" }],
+  });
+  try {
+    // approval_policy = "never" declines the elicitation without asking (#13 low item, #14 item 10).
+    const run = await runTrellis(["exec", ...s.flags(server.url), "-a", "never", "ask"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    // deno-lint-ignore no-control-regex -- no raw control may reach stderr
+    assert.doesNotMatch(run.stderr, /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
+    assert.match(
+      run.stderr,
+      /^mcp: fx asks: Approve\?␛\[2J␛\]52;c;cm0gLXJmIH4=␇␛\[1A␛\[2K \\u202eevil → decline$/m,
+    );
+    assert.match(
+      run.stderr,
+      /^✗ mcp__fx__ask_hostile failed \(\d+ ms\): answer␛\[2J \{"action":"decline"\}$/m,
+    );
+  } finally {
+    await server.close();
   }
 });

@@ -84,7 +84,12 @@ async function ask(
   if (env.approvalPolicy === "never") {
     return refused("policy", `${request.reason} (approval_policy = "never" does not ask)`);
   }
-  const hook = await env.hooks.permissionRequest(env.hookContext, { ...hookInput(), reason: request.reason });
+  // A hook allowing a command that stays in the sandbox must not read as allowing an escalation.
+  const hook = await env.hooks.permissionRequest(env.hookContext, {
+    ...hookInput(),
+    reason: request.reason,
+    sandboxPermissions: liftsLimits(request.subject) ? "require_escalated" : "use_default",
+  });
   if (hook.decision === "deny") {
     const why = hook.message
       ? `PermissionRequest hook: ${hook.message}`

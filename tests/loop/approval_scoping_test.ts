@@ -31,7 +31,12 @@ function tty(answers: string[]) {
 async function turn(
   box: Box,
   steps: ScriptedStep[],
-  setup: { profile: Partial<PermissionProfile>; approver: Approver; sandbox?: SandboxStatus },
+  setup: {
+    profile: Partial<PermissionProfile>;
+    approver: Approver;
+    sandbox?: SandboxStatus;
+    hooks?: Parameters<typeof hooksWith>[0];
+  },
 ) {
   const rec = recorder();
   const tools = realTools(box, setup.profile, setup.sandbox ?? sandbox);
@@ -44,7 +49,7 @@ async function turn(
     prompt: "go",
     injected: [],
     captureTools: catalogOf(tools),
-    hooks: hooksWith({}),
+    hooks: hooksWith(setup.hooks ?? {}),
     hookContext: { sessionId: "s", cwd: box.ws, model: "m", permissionMode: "default", transcriptPath: null },
     approver: setup.approver,
     approvalPolicy: setup.profile.approvalPolicy ?? "on-request",
@@ -295,6 +300,39 @@ Deno.test("approval.requested carries the structured subject the prompt shows", 
       reason: "approval policy untrusted: command is not known to be read-only",
       subject: { kind: "command", command: "make test", cwd: box.ws, sandbox: "inside" },
     }]);
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("a PermissionRequest allow keeps an untrusted command in the sandbox; hooks see which one they allow", async () => {
+  const box = await makeBox();
+  try {
+    const seen: unknown[] = [];
+    const hooks = {
+      permissionRequest: (_ctx: unknown, input: { sandboxPermissions?: string }) => {
+        seen.push(input.sandboxPermissions);
+        return Promise.resolve({ decision: "allow" as const });
+      },
+    };
+    const command = `touch ${box.outside}/X`;
+    const { approver } = tty([]);
+    const untrusted = await turn(box, [[shell(command, "s1")], [say("done")]], {
+      profile: { approvalPolicy: "untrusted" },
+      approver,
+      hooks,
+    });
+    assert.deepStrictEqual(untrusted.decided, [["s1", "approved", "hook"]]);
+    assert.equal(untrusted.outputs[0].status, "error");
+    assert.equal(await exists(`${box.outside}/X`), false);
+    // on-failure's retry asks for an escalation, and says so to the hook.
+    await turn(box, [[shell(command, "s2")], [say("done")]], {
+      profile: { approvalPolicy: "on-failure" },
+      approver,
+      hooks,
+    });
+    assert.deepStrictEqual(seen, ["use_default", "require_escalated"]);
+    assert.equal(await exists(`${box.outside}/X`), true);
   } finally {
     await removeBox(box);
   }

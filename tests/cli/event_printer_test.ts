@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import type { CliContext } from "../../lib/cli/context.ts";
 import { humanEventPrinter } from "../../lib/cli/event_printer.ts";
+import { platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 
 /** The human printer's stderr for `events`. */
 function printed(events: TrellisEventBody[]): string {
@@ -89,4 +91,33 @@ Deno.test("humanEventPrinter() prints a denial once: no 'denied: denied:' (#16 i
     'denied: writing "/x" outside the writable roots (approval_policy = "never" does not ask)\n' +
       "denied: by user\n",
   );
+});
+
+Deno.test("an error quoting a config's server name prints its escape sequences as text (#13 item 11)", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    '[mcp_servers."a\\u001b]52;c;aGk=\\u0007\\u001b[2Jb"]\ncommand = "x"\n',
+  );
+  const run = await runCliCaptured(["debug", "prompt", "--json", "hi"], { env, cwd: root });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /invalid server name "a␛\]52;c;aGk=␇␛\[2Jb"/);
+  // deno-lint-ignore no-control-regex -- no raw control may reach stderr
+  assert.doesNotMatch(run.stderr, /[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+});
+
+Deno.test("a config note naming a directory with escape sequences prints them as text (#13 item 11)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const project = `${root}/p\x1b[2J`;
+  await platform.fs.mkdir(`${project}/.git`);
+  await platform.fs.mkdir(`${project}/.trellis`);
+  await platform.fs.writeTextFile(`${project}/.trellis/config.toml`, 'model = "x"\n');
+  const run = await runCliCaptured(["debug", "prompt", "--json", "hi"], { env, cwd: project });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stderr,
+    /^note: Skipped .*\/p␛\[2J\/\.trellis\/config\.toml: this project is not trusted/m,
+  );
+  // deno-lint-ignore no-control-regex -- no raw control may reach stderr
+  assert.doesNotMatch(run.stderr, /[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
 });

@@ -9,7 +9,7 @@ import {
 } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
-import type { Approver, ModelClient } from "../loop/mod.ts";
+import { approvalRequest, type Approver, approves, type ModelClient } from "../loop/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { samplingHandler } from "./sampling_handler.ts";
 
@@ -78,12 +78,14 @@ export class McpHolder {
       sampling: {
         handler: samplingHandler(this.options.model, loaded.config.model ?? ""),
         confirm: async (server, summary) =>
-          (await this.options.approver.request({
-            callId: `sampling-${server}`,
-            toolName: `sampling by MCP server ${server}`,
-            args: { summary },
-            reason: `MCP server "${server}" asks the model: ${summary}`,
-          })).decision !== "denied",
+          approves(
+            await this.options.approver.request(approvalRequest({
+              callId: `sampling-${server}`,
+              toolName: `sampling by MCP server ${server}`,
+              args: { summary },
+              reason: `MCP server "${server}" asks the model: ${summary}`,
+            })),
+          ),
       },
     });
     this.runtime.start();

@@ -1,7 +1,9 @@
 import * as path from "node:path";
 import type { LoadedConfig, ProjectInstructions } from "../config/mod.ts";
 import {
+  approvalRequest,
   type Approver,
+  approves,
   type ModelClient,
   runTurn,
   type StepToolCatalog,
@@ -245,13 +247,15 @@ export class Session {
   }
 
   private async confirmInstall(request: { pluginId: string; reason: string }): Promise<boolean> {
-    const answer = await this.options.approver.request({
+    const answer = await this.options.approver.request(approvalRequest({
       callId: `plugin-install-${request.pluginId}`,
       toolName: "request_plugin_install",
       args: { plugin: request.pluginId },
       reason: `install plugin ${request.pluginId}: ${request.reason}`,
-    });
-    return answer.decision !== "denied";
+      // Approving "for this session" covers this plugin, never every later install.
+      subject: { kind: "action", name: `install plugin ${request.pluginId}`, arguments: {} },
+    }));
+    return approves(answer);
   }
 
   private hookContext(): Omit<HookTurnContext, "turnId" | "signal"> {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { loadConfig, type LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import type { Diagnostic } from "../shared/mod.ts";
+import { type Diagnostic, terminalText } from "../shared/mod.ts";
 
 /** What every command handler gets: the platform, output, and config loading with the common flags. */
 export interface CliContext {
@@ -42,7 +42,8 @@ export function withCommonOptions(command: Command): Command {
 export function printDiagnostics(ctx: Pick<CliContext, "err">, diagnostics: Diagnostic[]): void {
   for (const d of diagnostics) {
     const tag = d.level === "error" ? "error" : d.level === "warning" ? "warning" : "note";
-    ctx.err(`${tag}: ${d.message}\n`);
+    // Messages quote config, manifests and SKILL.md files a repository wrote: terminal-safe (#13 item 11).
+    ctx.err(`${tag}: ${terminalText(d.message)}\n`);
   }
 }
 

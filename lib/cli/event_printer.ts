@@ -1,4 +1,4 @@
-import { EVENT_SCHEMA_VERSION, type EventSink, type TrellisEventBody } from "../shared/mod.ts";
+import { EVENT_SCHEMA_VERSION, type EventSink, terminalText, type TrellisEventBody } from "../shared/mod.ts";
 import type { CliContext } from "./context.ts";
 
 /** `--json`: one versioned event per stdout line. */
@@ -14,50 +14,68 @@ export function humanEventPrinter(ctx: CliContext): EventSink {
   };
 }
 
+/**
+ * Every model-, server- or hook-chosen string goes through `terminalText` (#13 item 11): an escape
+ * sequence in a tool argument, an MCP message or a hook's output prints as inert `␛[…` text.
+ */
+function safe(text: string): string {
+  return terminalText(text, { lineBreaks: "show" });
+}
+
 function clip(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max) + "…" : flat;
+  return safe(flat.length > max ? flat.slice(0, max) + "…" : flat);
 }
 
 function describe(event: TrellisEventBody): string | null {
   switch (event.type) {
     case "thread.started":
-      return `trellis: session ${event.thread_id}${event.resumed ? " (resumed)" : ""}`;
+      return `trellis: session ${safe(event.thread_id)}${event.resumed ? " (resumed)" : ""}`;
     case "item.started":
       return event.item.type === "tool_call"
-        ? `→ ${event.item.name} ${clip(event.item.arguments, 120)}`
+        ? `→ ${safe(event.item.name)} ${clip(event.item.arguments, 120)}`
         : null;
     case "item.completed":
       if (event.item.type === "tool_call") {
         const mark = event.item.status === "completed" ? "✓" : "✗";
         const detail = event.item.status === "completed" ? "" : `: ${clip(event.item.output ?? "", 200)}`;
-        return `${mark} ${event.item.name} ${event.item.status} (${event.item.duration_ms ?? 0} ms)${detail}`;
+        return `${mark} ${safe(event.item.name)} ${event.item.status} (${
+          event.item.duration_ms ?? 0
+        } ms)${detail}`;
       }
       if (event.item.type === "reasoning") return `· ${clip(event.item.text)}`;
-      if (event.item.type === "error") return `error: ${event.item.message}`;
+      if (event.item.type === "error") return `error: ${safe(event.item.message)}`;
       return null;
     case "turn.failed":
-      return `turn failed: ${event.error.message}`;
+      return `turn failed: ${safe(event.error.message)}`;
     case "warning":
-      return `warning: ${event.message}`;
+      return `warning: ${safe(event.message)}`;
     case "notice":
-      return `note: ${event.message}`;
+      return `note: ${safe(event.message)}`;
     case "sandbox.unavailable":
-      return `warning: sandbox unavailable (${event.reason}); shell commands need approval`;
+      return `warning: sandbox unavailable (${safe(event.reason)}); shell commands need approval`;
     case "approval.decided":
-      return event.decision === "denied" ? `denied: ${event.reason ?? ""}` : null;
+      // The reason never starts with "denied" (#16 item 8: no "denied: denied:").
+      return event.decision === "denied" ? `denied: ${safe(event.reason ?? `by ${event.by}`)}` : null;
     case "mcp.server_status":
       return event.status === "failed"
-        ? `mcp: ${event.server} failed: ${event.error ?? ""}`
+        ? `mcp: ${safe(event.server)} failed: ${safe(event.error ?? "")}`
         : event.status === "ready"
-        ? `mcp: ${event.server} ready (${event.duration_ms ?? 0} ms)`
+        ? `mcp: ${safe(event.server)} ready (${event.duration_ms ?? 0} ms)`
         : null;
     case "mcp.elicitation":
-      return `mcp: ${event.server} asks: ${clip(event.message)}${event.action ? ` → ${event.action}` : ""}`;
-    case "hook.completed":
-      return event.status === "completed" ? null : `hook ${event.event} ${event.status} (${event.source})`;
+      return `mcp: ${safe(event.server)} asks: ${clip(event.message)}${
+        event.action ? ` → ${event.action}` : ""
+      }`;
+    case "hook.completed": {
+      // What a hook says to the user (a block reason, an error, its systemMessage); context goes to the model.
+      const said = event.entries.filter((entry) => entry.kind !== "context");
+      if (event.status === "completed" && said.length === 0) return null;
+      return `hook ${safe(event.event)} ${event.status} (${safe(event.source)})` +
+        said.map((entry) => `\n  ${safe(entry.kind)}: ${clip(entry.text, 300)}`).join("");
+    }
     case "skill.used":
-      return `skill: ${event.name} (${event.how})`;
+      return `skill: ${safe(event.name)} (${event.how})`;
     case "turn.started":
     case "item.updated":
     case "turn.completed":

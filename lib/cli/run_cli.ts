@@ -1,6 +1,6 @@
 import { Command, CommanderError } from "commander";
 import type { Platform } from "../platform/mod.ts";
-import { isTrellisError } from "../shared/mod.ts";
+import { isTrellisError, terminalText } from "../shared/mod.ts";
 import { type CliContext, createContext } from "./context.ts";
 import { commandsFor } from "./command_table.ts";
 import { VERSION } from "./version.ts";
@@ -38,7 +38,8 @@ async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
         : 2;
     }
     if (isTrellisError(error)) {
-      ctx.err(`error: ${error.message}\n`);
+      // Messages quote config keys, server names and paths other people wrote: terminal-safe (#13 item 11).
+      ctx.err(`error: ${terminalText(error.message)}\n`);
       return error.exitCode;
     }
     ctx.err(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);

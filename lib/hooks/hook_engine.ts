@@ -216,6 +216,9 @@ function compactPayload(
   return { ...basePayload(event, ctx), trigger: input.trigger };
 }
 
-function approvalContext(input: { reason: string }) {
-  return { sandbox_permissions: "require_escalated", justification: input.reason };
+function approvalContext(input: { reason: string; sandboxPermissions?: string }) {
+  return {
+    sandbox_permissions: input.sandboxPermissions ?? "require_escalated",
+    justification: input.reason,
+  };
 }

@@ -1,10 +1,13 @@
-import type { ApprovalDecision, ApprovalRequest, Approver } from "./ports.ts";
+import { approvalChoices, renderApprovalPrompt } from "./approval_prompt.ts";
+import type { ApprovalAnswer, ApprovalRequest, Approver } from "./ports.ts";
+import { SessionApprovals } from "./session_scopes.ts";
 
-/** Without a terminal nobody can answer: deny, and say why so the model can adapt. */
+/** Without a terminal nobody can answer: deny by policy, and say why so the model can adapt. */
 export const noTtyApprover: Approver = {
   request: (request) =>
     Promise.resolve({
-      decision: "denied" as ApprovalDecision,
+      decision: "denied",
+      by: "policy",
       reason: `approval required (${request.reason}) but no terminal is attached to ask; ` +
         `rerun with a TTY, or change approval_policy / sandbox_mode`,
     }),
@@ -13,33 +16,69 @@ export const noTtyApprover: Approver = {
 export interface PromptIo {
   readLine(): Promise<string | null>;
   write(text: string): void;
+  /** The terminal's width in columns, when known (default 80). */
+  columns?(): number | undefined;
 }
 
-/** Prompts on the terminal: yes / no / always (for this tool, for the rest of the session). */
+const DEFAULT_COLUMNS = 80;
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Prompts on the terminal with the whole request (approval_prompt.ts): yes once, yes for a session
+ * scope the prompt names, no, or no and stop the turn. Remembers session approvals per scope and
+ * asks one question at a time, even when parallel calls all need approval.
+ */
 export function ttyApprover(io: PromptIo): Approver {
-  const always = new Set<string>();
-  let queue = Promise.resolve();
-  const ask = async (request: ApprovalRequest) => {
-    if (always.has(request.toolName)) return { decision: "approved_for_session" as const };
-    const args = JSON.stringify(request.args);
-    io.write(
-      `\nApprove ${request.toolName} ${args.length > 300 ? args.slice(0, 300) + "…" : args}\n` +
-        `  reason: ${request.reason}\n  [y]es / [n]o / [a]lways for this session: `,
-    );
-    const answer = (await io.readLine())?.trim().toLowerCase() ?? "";
-    if (answer === "a" || answer === "always") {
-      always.add(request.toolName);
-      return { decision: "approved_for_session" as const };
-    }
-    if (answer === "y" || answer === "yes") return { decision: "approved" as const };
-    return { decision: "denied" as const, reason: "denied by the user" };
-  };
+  return oneAtATime(rememberingApprover((request) => askOnTty(io, request)));
+}
+
+/**
+ * Answers from earlier session approvals without asking (`by: "session"`); otherwise asks, and
+ * records the scope a person chose — only if the request offered it.
+ */
+export function rememberingApprover(
+  ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>,
+  approvals: SessionApprovals = new SessionApprovals(),
+): Approver {
   return {
-    // One prompt at a time, even when parallel calls all need approval.
+    async request(request) {
+      const covered = approvals.covering(request.subject);
+      if (covered) return { decision: "approved_for_session", scope: covered, by: "session" };
+      const answer = await ask(request);
+      if (answer.decision !== "approved_for_session") return answer;
+      const scope = approvals.grant(request.sessionScopes, answer.scope);
+      return scope ? { ...answer, scope } : { ...answer, decision: "approved", scope: undefined };
+    },
+  };
+}
+
+function oneAtATime(approver: Approver): Approver {
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
     request(request) {
-      const next = queue.then(() => ask(request));
-      queue = next.then(() => {}, () => {});
+      const next = queue.then(() => approver.request(request));
+      queue = next.catch(() => {});
       return next;
     },
   };
 }
+
+async function askOnTty(io: PromptIo, request: ApprovalRequest): Promise<ApprovalAnswer> {
+  const choices = approvalChoices(request);
+  io.write(await renderApprovalPrompt(request, choices, io.columns?.() ?? DEFAULT_COLUMNS));
+  for (let attempt = 1;; attempt++) {
+    const line = await io.readLine();
+    if (line === null) {
+      return { decision: "denied", reason: `no answer: input ended (${request.reason})` };
+    }
+    const typed = line.trim().toLowerCase();
+    const choice = choices.find((c) => c.key === typed || ALIASES[typed] === c.key);
+    if (choice) return choice.answer;
+    if (attempt === MAX_ATTEMPTS) {
+      return { decision: "denied", reason: `no valid answer (${request.reason})` };
+    }
+    io.write(`Type one of ${choices.map((c) => c.key).join(", ")}: `);
+  }
+}
+
+const ALIASES: Record<string, string> = { yes: "y", no: "n", always: "a", abort: "x", stop: "x" };

@@ -12,14 +12,22 @@
  */
 export { runTurn } from "./turn.ts";
 export type { TurnOptions, TurnResult, TurnStatus } from "./turn.ts";
-export { noTtyApprover, ttyApprover } from "./approvers.ts";
+export { noTtyApprover, rememberingApprover, ttyApprover } from "./approvers.ts";
+export { approvalRequest, approves } from "./approval_request.ts";
+export { approvalChoices, commandText, renderApprovalPrompt } from "./approval_prompt.ts";
+export type { ApprovalChoice } from "./approval_prompt.ts";
+export type { ApprovalRequestInput } from "./approval_request.ts";
+export { scopeCovers, SessionApprovals, sessionScopesFor } from "./session_scopes.ts";
 export type { PromptIo } from "./approvers.ts";
 export type {
+  ApprovalAnswer,
   ApprovalDecision,
   ApprovalRequest,
+  ApprovalSubject,
   Approver,
   ItemRecorder,
   ModelClient,
+  SessionScope,
   StepToolCatalog,
 } from "./ports.ts";
 export { Transcript, TranscriptStore } from "./transcript.ts";

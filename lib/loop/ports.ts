@@ -1,8 +1,10 @@
 import type {
+  ApprovalSubject,
   ConversationItem,
   LifecycleHooks,
   ModelRequest,
   ModelStreamEvent,
+  SessionScope,
   ToolDefinition,
 } from "../shared/mod.ts";
 
@@ -18,22 +20,48 @@ export interface StepToolCatalog {
   release(): void;
 }
 
-export type ApprovalDecision = "approved" | "approved_for_session" | "denied";
+/**
+ * Codex's review decisions: once, for the session (within `ApprovalAnswer.scope`), no (the model is
+ * told and goes on), or abort (no, and the turn stops: nothing more runs until the person speaks).
+ */
+export type ApprovalDecision = "approved" | "approved_for_session" | "denied" | "abort";
 
+/**
+ * One approval, as structured data so every approver renders the same facts (#15 item 4): what
+ * (`subject`: the exact command with its cwd and sandbox placement, the exact path, or an action),
+ * why (`reason`), and which session approvals may be offered (`sessionScopes`, narrowest first;
+ * empty when "always" would mean nothing).
+ */
 export interface ApprovalRequest {
   callId: string;
   /** Model-facing name of what asks (a tool, or an action such as request_plugin_install). */
   toolName: string;
+  /** The call's arguments as the tool received them. */
   args: unknown;
+  subject: ApprovalSubject;
   reason: string;
+  sessionScopes: SessionScope[];
+}
+
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  /** With `approved_for_session`: the one of `sessionScopes` the person chose (default: the first). */
+  scope?: SessionScope;
+  /** Why it was denied, for the model (never starting with "denied"). */
+  reason?: string;
+  /**
+   * Who answered: a person (default), a policy that asked no one (no terminal), or an approval
+   * given earlier in the session.
+   */
+  by?: "user" | "policy" | "session";
 }
 
 /** Asks a person (or nobody) whether a call may run. */
 export interface Approver {
-  request(request: ApprovalRequest): Promise<{ decision: ApprovalDecision; reason?: string }>;
+  request(request: ApprovalRequest): Promise<ApprovalAnswer>;
 }
 
 /** Where the turn's items go as soon as they exist (the transcript), in order. */
 export type ItemRecorder = (item: ConversationItem) => Promise<void>;
 
-export type { LifecycleHooks };
+export type { ApprovalSubject, LifecycleHooks, SessionScope };

@@ -7,6 +7,7 @@ import type {
   ToolResult,
 } from "../shared/mod.ts";
 import { describeError, noLifecycleHooks } from "../shared/mod.ts";
+import { approveUnsandboxedRetry, decideApproval } from "./approval_flow.ts";
 import type { Approver } from "./ports.ts";
 
 export interface CallEnv {
@@ -20,6 +21,8 @@ export interface CallEnv {
   events: EventSink;
   cwd: string;
   signal: AbortSignal;
+  /** Codex's abort: the person said no and stopped the turn; running calls are aborted. */
+  stopTurn: () => void;
 }
 
 export interface CallOutcome {
@@ -85,25 +88,16 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
   }
 
   const approval = await decideApproval(tool, args, call.callId, env, hookInput);
-  if (approval.kind === "denied") return finish({ output: approval.reason, status: "denied" });
+  if (approval.kind === "denied") {
+    if (approval.stopTurn) env.stopTurn();
+    return finish({ output: `denied: ${approval.reason}`, status: "denied" });
+  }
 
-  let result = await runTool(tool, args, call.callId, env, approval.kind === "escalated");
-  if (shouldOfferUnsandboxedRetry(tool, result, approval, env)) {
-    const retry = await env.approver.request({
-      callId: call.callId,
-      toolName: tool.name,
-      args,
-      reason: "the command failed inside the sandbox; run it again without the sandbox?",
-    });
-    env.events({
-      type: "approval.decided",
-      call_id: call.callId,
-      decision: retry.decision === "denied" ? "denied" : "approved",
-      by: "user",
-    });
-    if (retry.decision !== "denied") {
-      result = await runTool(tool, args, call.callId, env, true);
-    }
+  let result = await runTool(tool, args, call.callId, env, approval.escalated);
+  if (shouldOfferUnsandboxedRetry(tool, result, approval.escalated, env)) {
+    const retry = await approveUnsandboxedRetry(tool, args, call.callId, env, { hookInput, failed: result });
+    if (retry.kind === "ok") result = await runTool(tool, args, call.callId, env, true);
+    else if (retry.stopTurn) env.stopTurn();
   }
   if (env.signal.aborted && result.status !== "aborted") {
     result = { output: `aborted: the turn was interrupted\n${result.output}`, status: "aborted" };
@@ -145,15 +139,14 @@ async function runTool(
   }
 }
 
-/** `on-failure`: a sandboxed shell command that failed may be re-run unsandboxed if a person agrees. */
+/** `on-failure`: a shell command that failed inside the sandbox may run again outside it, if approved. */
 function shouldOfferUnsandboxedRetry(
   tool: ToolDefinition,
   result: ToolResult,
-  approval: ApprovalVerdict,
+  escalated: boolean,
   env: CallEnv,
 ): boolean {
-  return env.approvalPolicy === "on-failure" && env.sandboxed && tool.hookName === "Bash" &&
-    approval.kind === "ok" &&
+  return env.approvalPolicy === "on-failure" && env.sandboxed && tool.hookName === "Bash" && !escalated &&
     result.status === "error" && !env.signal.aborted;
 }
 
@@ -162,46 +155,4 @@ function blockedMessage(tool: ToolDefinition, args: unknown, reason: string): st
   return typeof command === "string"
     ? `Command blocked by PreToolUse hook: ${reason}. Command: ${command}`
     : `Tool call blocked by PreToolUse hook: ${reason}. Tool: ${tool.hookName}`;
-}
-
-type ApprovalVerdict = { kind: "ok" } | { kind: "escalated" } | { kind: "denied"; reason: string };
-
-async function decideApproval(
-  tool: ToolDefinition,
-  args: unknown,
-  callId: string,
-  env: CallEnv,
-  hookInput: () => { toolName: string; aliases: string[]; toolInput: unknown; toolUseId: string },
-): Promise<ApprovalVerdict> {
-  const need = tool.approval(args, { cwd: env.cwd });
-  if (need.kind === "none") return { kind: "ok" };
-  if (need.kind === "forbidden") return { kind: "denied", reason: `denied: ${need.reason}` };
-  const decided = (decision: "approved" | "denied", by: string, reason?: string) =>
-    env.events({ type: "approval.decided", call_id: callId, decision, by, ...(reason ? { reason } : {}) });
-  if (env.approvalPolicy === "never") {
-    const reason = `denied: ${need.reason} (approval_policy = "never" does not ask)`;
-    decided("denied", "policy", reason);
-    return { kind: "denied", reason };
-  }
-  const hook = await env.hooks.permissionRequest(env.hookContext, { ...hookInput(), reason: need.reason });
-  if (hook.decision === "deny") {
-    const reason = `denied by PermissionRequest hook: ${
-      hook.message ?? "PermissionRequest hook denied approval"
-    }`;
-    decided("denied", "hook", reason);
-    return { kind: "denied", reason };
-  }
-  if (hook.decision === "allow") {
-    decided("approved", "hook");
-    return { kind: "escalated" };
-  }
-  env.events({ type: "approval.requested", call_id: callId, tool: tool.name, reason: need.reason });
-  const answer = await env.approver.request({ callId, toolName: tool.name, args, reason: need.reason });
-  if (answer.decision === "denied") {
-    const reason = `denied: ${answer.reason ?? need.reason}`;
-    decided("denied", "user", reason);
-    return { kind: "denied", reason };
-  }
-  decided("approved", "user");
-  return { kind: "escalated" };
 }

@@ -60,10 +60,13 @@ export interface TurnResult {
  * issued gets exactly one recorded output, also when the turn is cancelled or the stream breaks.
  */
 export async function runTurn(options: TurnOptions): Promise<TurnResult> {
+  // A person answering "no, and stop the turn" at an approval prompt aborts it like Ctrl-C does.
+  const stopByUser = new AbortController();
+  const signal = AbortSignal.any([options.signal, stopByUser.signal]);
   const hookContext: HookTurnContext = {
     ...options.hookContext,
     turnId: options.turnId,
-    signal: options.signal,
+    signal,
   };
   const conversation = [...options.history];
   const record = async (item: ConversationItem) => {
@@ -110,7 +113,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
             parameters: t.parameters,
           })),
           parallelToolCalls: true,
-        }, { signal: options.signal, events: options.events, nextItemId });
+        }, { signal, events: options.events, nextItemId });
         usage = addUsage(usage, sampled.usage);
         for (const item of sampled.items) await record(item);
         const calls = sampled.items.filter((i): i is ConversationItem & { type: "function_call" } =>
@@ -130,7 +133,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
               sandboxed: options.sandboxed ?? false,
               events: options.events,
               cwd: options.cwd,
-              signal: options.signal,
+              signal,
+              stopTurn: () => stopByUser.abort(),
             }),
           events: options.events,
           nextItemId,
@@ -139,7 +143,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         for (const o of outcomes) await record(o.output);
         for (const o of outcomes) for (const c of o.contexts) await developer(c);
         await deliverBackground(options.hooks.takeBackgroundResults?.());
-        if (options.signal.aborted) throw new CancelledError();
+        if (signal.aborted) throw new CancelledError();
         if (calls.length > 0) continue;
       } finally {
         catalog.release();
@@ -161,8 +165,11 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       code: "max_steps",
     });
   } catch (error) {
-    if (options.signal.aborted || error instanceof CancelledError) {
-      return finish("aborted", { message: "interrupted", code: "cancelled" });
+    if (signal.aborted || error instanceof CancelledError) {
+      const message = stopByUser.signal.aborted && !options.signal.aborted
+        ? "stopped: the user declined a call and stopped the turn"
+        : "interrupted";
+      return finish("aborted", { message, code: "cancelled" });
     }
     return finish("failed", {
       message: describeError(error),

@@ -60,8 +60,6 @@ export class ElicitationRouter {
   }
 
   request(input: Omit<ElicitationRequest, "id">, signal: AbortSignal): Promise<ElicitationResponse> {
-    const immediate = this.#policyDecision(input);
-    if (immediate) return Promise.resolve(immediate);
     const request = { ...input, id: `trellis-elicitation-${++this.#counter}` };
     const key = `${request.server}\0${request.id}`;
     const event = {
@@ -70,6 +68,12 @@ export class ElicitationRouter {
       id: request.id,
       mode: request.mode,
     };
+    // Every elicitation is reported, also one the policy answers without asking (#13, #14 item 10).
+    const immediate = this.#policyDecision(input);
+    if (immediate) {
+      this.events({ ...event, message: request.message, action: immediate.action });
+      return Promise.resolve(immediate);
+    }
     this.events({ ...event, message: request.message });
     return new Promise<ElicitationResponse>((resolve) => {
       const settle = (response: ElicitationResponse) => {

@@ -1,3 +1,4 @@
+import { terminalText } from "../shared/mod.ts";
 import type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "./elicitation.ts";
 
 export interface ElicitationIo {
@@ -20,10 +21,11 @@ class Stop {
 export function ttyElicitationResponder(io: ElicitationIo): ElicitationResponder {
   let queue: Promise<unknown> = Promise.resolve();
   const ask = async (request: ElicitationRequest): Promise<ElicitationResponse> => {
-    io.write(`\nMCP server '${request.server}' asks (${request.id}): ${request.message}\n`);
+    // Everything shown here is the server's choice: made terminal-safe (#13 item 11).
+    io.write(`\nMCP server '${one(request.server)}' asks (${one(request.id)}): ${text(request.message)}\n`);
     try {
       if (request.mode === "url") {
-        io.write(`  Open: ${request.url}\n  Press Enter when done, or type !decline / !cancel: `);
+        io.write(`  Open: ${one(request.url ?? "")}\n  Press Enter when done, or type !decline / !cancel: `);
         await readAnswer(io);
         return { action: "accept" };
       }
@@ -101,13 +103,16 @@ function fieldPrompt(
   required: boolean,
   choices?: { value: string; title: string }[],
 ) {
-  const label = typeof field.title === "string" ? `${field.title} (${name})` : name;
-  const lines = [`  ${label}${required ? " *" : ""}${field.description ? ` — ${field.description}` : ""}\n`];
+  const label = typeof field.title === "string" ? `${one(field.title)} (${one(name)})` : one(name);
+  const about = field.description ? ` — ${one(String(field.description))}` : "";
+  const lines = [`  ${label}${required ? " *" : ""}${about}\n`];
   choices?.forEach((c, i) =>
-    lines.push(`    ${i + 1}. ${c.title}${c.title !== c.value ? ` [${c.value}]` : ""}\n`)
+    lines.push(
+      `    ${i + 1}. ${one(String(c.title))}${c.title !== c.value ? ` [${one(String(c.value))}]` : ""}\n`,
+    )
   );
-  const kind = field.type === "array" ? "comma-separated choices" : String(field.type ?? "string");
-  const def = field.default !== undefined ? ` [default: ${JSON.stringify(field.default)}]` : "";
+  const kind = field.type === "array" ? "comma-separated choices" : one(String(field.type ?? "string"));
+  const def = field.default !== undefined ? ` [default: ${one(JSON.stringify(field.default))}]` : "";
   lines.push(`  ${kind}${def}: `);
   return lines.join("");
 }
@@ -146,4 +151,14 @@ function parseValue(answer: string, field: Field, choices?: { value: string; tit
       : { ok: false, error: `enter ${field.type === "integer" ? "an integer" : "a number"} in range` };
   }
   return { ok: true, value: answer };
+}
+
+/** A server-chosen string on one line: every control, line break and bidi character made visible. */
+function one(value: string): string {
+  return terminalText(value, { lineBreaks: "show" });
+}
+
+/** A server's free text (the request message): line breaks kept, everything else made visible. */
+function text(value: string): string {
+  return terminalText(value);
 }

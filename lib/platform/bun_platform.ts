@@ -98,6 +98,8 @@ export const bunPlatform: Platform = {
   args: () => process.argv.slice(2),
   exit: (code) => process.exit(code),
   isTerminal: isTerminalFd,
+  // Touching process.stderr builds a Node stream (costly at start): only asked when a prompt shows.
+  terminalColumns: (stream) => (isTerminalFd(stream) ? process[stream].columns || undefined : undefined),
   readStdin: () => new Response(B.stdin.stream()).text(),
   readLine,
   async writeStdout(text) {

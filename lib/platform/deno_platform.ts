@@ -143,6 +143,14 @@ export const denoPlatform: Platform = {
   args: () => [...D.args],
   exit: (code) => D.exit(code) as never,
   isTerminal: (stream) => D[stream].isTerminal(),
+  terminalColumns(stream) {
+    if (!D[stream].isTerminal()) return undefined;
+    try {
+      return D.consoleSize().columns || undefined;
+    } catch {
+      return undefined;
+    }
+  },
   async readStdin() {
     return await new Response(D.stdin.readable).text();
   },

@@ -164,6 +164,8 @@ export interface Platform {
   args(): string[];
   exit(code: number): never;
   isTerminal(stream: "stdin" | "stdout" | "stderr"): boolean;
+  /** The width in columns of the terminal on `stream`; undefined when it is no terminal. */
+  terminalColumns(stream: "stdout" | "stderr"): number | undefined;
   readStdin(): Promise<string>;
   /** Reads one line from stdin (for prompts on a TTY); null at end of input. */
   readLine(): Promise<string | null>;

@@ -3,6 +3,7 @@
  * `codex exec --json`. Every subsystem reports through an EventSink; only the CLI prints.
  */
 
+import type { ApprovalSubject } from "./approval_subject.ts";
 import type { Usage } from "./conversation.ts";
 
 export const EVENT_SCHEMA_VERSION = 1;
@@ -34,11 +35,12 @@ export type TrellisEventBody =
   | { type: "warning"; message: string; subject?: string }
   | { type: "notice"; message: string }
   | { type: "sandbox.unavailable"; reason: string }
-  | { type: "approval.requested"; call_id: string; tool: string; reason: string }
+  | { type: "approval.requested"; call_id: string; tool: string; reason: string; subject?: ApprovalSubject }
   | {
     type: "approval.decided";
     call_id: string;
     decision: "approved" | "denied";
+    /** user | hook | policy (no one was asked) | session (an earlier "for this session" approval). */
     by: string;
     reason?: string;
   }

@@ -75,7 +75,11 @@ export interface LifecycleHooks {
   preToolUse(ctx: HookTurnContext, input: ToolHookInput): Promise<PreToolUseOutcome>;
   permissionRequest(
     ctx: HookTurnContext,
-    input: ToolHookInput & { reason: string },
+    input: ToolHookInput & {
+      reason: string;
+      /** Codex's approval_context: `use_default` when approving keeps the sandbox (default: escalated). */
+      sandboxPermissions?: "use_default" | "require_escalated";
+    },
   ): Promise<PermissionRequestOutcome>;
   postToolUse(
     ctx: HookTurnContext,

@@ -31,6 +31,9 @@ export type {
   ToolRunContext,
   ToolSource,
 } from "./tool_contract.ts";
+export type { ApprovalSubject, CommandSandbox, SessionScope } from "./approval_subject.ts";
+export { terminalText } from "./terminal_text.ts";
+export type { TerminalTextOptions } from "./terminal_text.ts";
 export { discardEvents, EVENT_SCHEMA_VERSION } from "./events.ts";
 export type { EventSink, ThreadItem, TrellisEvent, TrellisEventBody } from "./events.ts";
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";

@@ -5,6 +5,7 @@
 
 import type { CallOutputStatus, JsonSchema, OutputPart } from "./conversation.ts";
 import type { EventSink } from "./events.ts";
+import type { ApprovalSubject } from "./approval_subject.ts";
 
 export type ToolSource =
   | { kind: "builtin" }
@@ -22,7 +23,8 @@ export interface ToolResult {
 /** Whether a call needs a person's (or a hook's) approval before it runs. */
 export type ApprovalNeed =
   | { kind: "none" }
-  | { kind: "required"; reason: string }
+  /** `subject` says exactly what approving allows (default: the tool call as an action). */
+  | { kind: "required"; reason: string; subject?: ApprovalSubject }
   | { kind: "forbidden"; reason: string };
 
 export interface ToolRunContext {
@@ -30,7 +32,11 @@ export interface ToolRunContext {
   cwd: string;
   signal: AbortSignal;
   emit: EventSink;
-  /** True when a person or hook approved running this call outside the sandbox. */
+  /**
+   * True when an approval lifted a limit for this call: the sandbox (a command approved to run
+   * outside it, or with none available) or the roots (a path approved beyond them). A command
+   * approved to run inside the sandbox stays false: an approval never widens the sandbox silently.
+   */
   escalated: boolean;
 }
 

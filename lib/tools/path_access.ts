@@ -28,7 +28,13 @@ function withinAny(roots: string[], path: string): boolean {
  */
 export function checkPathAccess(profile: PermissionProfile, requested: string, kind: AccessKind): PathAccess {
   const path = canonicalPath(nodePath.resolve(profile.workspace, requested));
-  return { requested, path, need: accessNeed(profile, path, kind) };
+  const need = accessNeed(profile, path, kind);
+  // The approval request names the exact real path, so a session approval covers only it (#13).
+  return {
+    requested,
+    path,
+    need: need.kind === "required" ? { ...need, subject: { kind: "path", path, access: kind } } : need,
+  };
 }
 
 function accessNeed(profile: PermissionProfile, path: string, kind: AccessKind): ApprovalNeed {

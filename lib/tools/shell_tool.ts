@@ -43,7 +43,7 @@ export function shellTool(env: ToolEnv): BuiltinTool {
     description: "Run a shell command (bash -lc) in the workspace. Returns exit code, wall time and output.",
     schema,
     parallel: false,
-    approval: (args) => shellApproval(env, args.command),
+    approval: (args) => shellApproval(env, args),
     run: (args, ctx) => runShell(env, args, ctx),
     toHookInput: (args) => ({ command: args.command, timeout: args.timeout_ms, workdir: args.workdir }),
     fromHookInput: (input) => ({
@@ -54,12 +54,30 @@ export function shellTool(env: ToolEnv): BuiltinTool {
   });
 }
 
-export function shellApproval(env: ToolEnv, command: string): ApprovalNeed {
+/**
+ * Whether a command needs approval, and exactly what approving allows (#13 item 2): under
+ * `untrusted` it runs inside the sandbox all the same; without a sandbox the request says it will
+ * run without one. Running outside an available sandbox is never asked here: only `on-failure`'s
+ * retry asks for that, explicitly.
+ */
+export function shellApproval(env: ToolEnv, args: Pick<Args, "command" | "workdir">): ApprovalNeed {
   const { profile, sandbox } = env;
   if (profile.sandboxMode === "danger-full-access") return { kind: "none" };
-  if (!sandbox.available) return { kind: "required", reason: `sandbox unavailable (${sandbox.reason})` };
-  if (profile.approvalPolicy === "untrusted" && !isKnownSafeCommand(command)) {
-    return { kind: "required", reason: "approval policy untrusted: command is not known to be read-only" };
+  const cwd = canonicalPath(nodePath.resolve(profile.workspace, args.workdir ?? "."));
+  const command = { kind: "command" as const, command: args.command, cwd };
+  if (!sandbox.available) {
+    return {
+      kind: "required",
+      reason: `sandbox unavailable (${sandbox.reason}): the command would run without one`,
+      subject: { ...command, sandbox: "unavailable" },
+    };
+  }
+  if (profile.approvalPolicy === "untrusted" && !isKnownSafeCommand(args.command)) {
+    return {
+      kind: "required",
+      reason: "approval policy untrusted: command is not known to be read-only",
+      subject: { ...command, sandbox: "inside" },
+    };
   }
   return { kind: "none" };
 }

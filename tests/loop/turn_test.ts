@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { noTtyApprover, runTurn, ttyApprover, type TurnOptions } from "../../lib/loop/mod.ts";
+import { noTtyApprover, runTurn, type TurnOptions } from "../../lib/loop/mod.ts";
 import type { ConversationItem } from "../../lib/shared/mod.ts";
 import {
   call,
@@ -231,21 +231,6 @@ Deno.test("runTurn() offers an unsandboxed retry of a failed sandboxed shell cal
   assert.deepEqual(runs.map((r) => r.escalated), [false, true]);
   assert.equal(asked.length, 1);
   assert.deepEqual(outputsOf(rec.items), [["s", "success"]]);
-});
-
-Deno.test("ttyApprover() asks yes / no / always and remembers always for the session", async () => {
-  const answers = ["n", "a", "y"];
-  const written: string[] = [];
-  const approver = ttyApprover({
-    readLine: () => Promise.resolve(answers.shift() ?? null),
-    write: (t) => void written.push(t),
-  });
-  const ask = (toolName: string) => approver.request({ callId: "c", toolName, args: {}, reason: "because" });
-  assert.deepEqual((await ask("write_file")).decision, "denied");
-  assert.deepEqual((await ask("write_file")).decision, "approved_for_session");
-  assert.deepEqual((await ask("write_file")).decision, "approved_for_session");
-  assert.deepEqual((await ask("shell")).decision, "approved");
-  assert.equal(written.filter((w) => w.includes("[y]es / [n]o / [a]lways")).length, 3);
 });
 
 Deno.test("runTurn() waits for asyncRewake hooks before it ends and samples again with their wake (HK-5)", async () => {

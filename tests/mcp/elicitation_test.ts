@@ -27,7 +27,20 @@ Deno.test("ElicitationRouter.request() follows the MCP-15 decision order", async
   });
   // Forms with required fields are never auto-filled; approval "never" then declines.
   assert.deepStrictEqual(await ask(auto, FORM), { action: "decline" });
-  assert.deepStrictEqual(events, []);
+  // Every elicitation is reported, also those the policy answered without asking (#13, #14 item 10).
+  const decided = (id: string, action: string) => ({
+    type: "mcp.elicitation",
+    server: "s",
+    id,
+    mode: "form",
+    message: "m",
+    action,
+  });
+  assert.deepStrictEqual(events.splice(0), [
+    decided("trellis-elicitation-1", "decline"),
+    decided("trellis-elicitation-1", "accept"),
+    decided("trellis-elicitation-2", "decline"),
+  ]);
   const asking = new ElicitationRouter(accepting, { approvalPolicy: "on-request" }, sink);
   assert.deepStrictEqual(await ask(asking, FORM), { action: "accept", content: { name: "x" } });
   assert.deepStrictEqual(events, [
@@ -88,4 +101,56 @@ Deno.test("ttyElicitationResponder() prompts primitives, enums, defaults and req
   })
     .respond({ server: "s", id: "i", mode: "form", message: "m", schema }, new AbortController().signal);
   assert.deepStrictEqual(declined, { action: "decline" });
+});
+
+Deno.test("ttyElicitationResponder() shows a server's message, fields and URL with escape sequences made visible (#13 item 11)", async () => {
+  const ESC = "\x1b";
+  let screen = "";
+  const answers = ["1", ""];
+  const io = {
+    readLine: () => Promise.resolve(answers.shift() ?? null),
+    write: (text: string) => void (screen += text),
+  };
+  const responder = ttyElicitationResponder(io);
+  await responder.respond({
+    server: "docs",
+    id: "trellis-elicitation-1",
+    mode: "form",
+    message: `Pick one${ESC}[2J\n${ESC}]52;c;cm0gLXJmIH4=${ESC}\\`,
+    schema: {
+      type: "object",
+      properties: {
+        choice: {
+          type: "string",
+          title: `Choice${ESC}[8m`,
+          description: "\u202eevil",
+          enum: ["a", `b${ESC}[1A`],
+          enumNames: [`A\rX`, "B"],
+        },
+      },
+    },
+  }, new AbortController().signal);
+  await responder.respond({
+    server: "docs",
+    id: "trellis-elicitation-2",
+    mode: "url",
+    message: "Sign in",
+    url: `https://example.com/${ESC}[2K\u202e`,
+  }, new AbortController().signal);
+  assert.equal(
+    screen,
+    [
+      "",
+      "MCP server 'docs' asks (trellis-elicitation-1): Pick one␛[2J",
+      "␛]52;c;cm0gLXJmIH4=␛\\",
+      "  (Enter keeps a default; !decline or !cancel to stop)",
+      "  Choice␛[8m (choice) — \\u202eevil",
+      "    1. A␍X [a]",
+      "    2. B [b␛[1A]",
+      "  string: ",
+      "MCP server 'docs' asks (trellis-elicitation-2): Sign in",
+      "  Open: https://example.com/␛[2K\\u202e",
+      "  Press Enter when done, or type !decline / !cancel: ",
+    ].join("\n"),
+  );
 });

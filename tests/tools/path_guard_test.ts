@@ -9,7 +9,11 @@ Deno.test("write_file() is denied and the target untouched when the path escapes
   const { write_file } = toolsFor(box);
   const got = await call(write_file, box, { path: "src/../../outside/secret.txt", content: "pwned" });
   assert.deepStrictEqual(got, {
-    approval: { kind: "required", reason: `writing "${box.outside}/secret.txt" outside the writable roots` },
+    approval: {
+      kind: "required",
+      reason: `writing "${box.outside}/secret.txt" outside the writable roots`,
+      subject: { kind: "path", path: `${box.outside}/secret.txt`, access: "write" },
+    },
     result: {
       status: "denied",
       output:
@@ -31,6 +35,7 @@ Deno.test("edit_file() is denied and the target untouched when the path is absol
   assert.deepStrictEqual(got.approval, {
     kind: "required",
     reason: `writing "${box.outside}/secret.txt" outside the writable roots`,
+    subject: { kind: "path", path: `${box.outside}/secret.txt`, access: "write" },
   });
   assert.equal(got.result.status, "denied");
   assert.equal(await readIfExists(`${box.outside}/secret.txt`), "secret\n");
@@ -48,10 +53,26 @@ Deno.test("write_file() is denied and the target untouched when a symlink in the
     results.push((await call(write_file, box, { path, content: "pwned" })).approval);
   }
   assert.deepStrictEqual(results, [
-    { kind: "required", reason: `writing "${box.outside}/secret.txt" outside the writable roots` },
-    { kind: "required", reason: `writing "${box.outside}/secret.txt" outside the writable roots` },
-    { kind: "required", reason: `writing "${box.outside}/new.txt" outside the writable roots` },
-    { kind: "required", reason: `writing "${box.outside}/not-yet.txt" outside the writable roots` },
+    {
+      kind: "required",
+      reason: `writing "${box.outside}/secret.txt" outside the writable roots`,
+      subject: { kind: "path", path: `${box.outside}/secret.txt`, access: "write" },
+    },
+    {
+      kind: "required",
+      reason: `writing "${box.outside}/secret.txt" outside the writable roots`,
+      subject: { kind: "path", path: `${box.outside}/secret.txt`, access: "write" },
+    },
+    {
+      kind: "required",
+      reason: `writing "${box.outside}/new.txt" outside the writable roots`,
+      subject: { kind: "path", path: `${box.outside}/new.txt`, access: "write" },
+    },
+    {
+      kind: "required",
+      reason: `writing "${box.outside}/not-yet.txt" outside the writable roots`,
+      subject: { kind: "path", path: `${box.outside}/not-yet.txt`, access: "write" },
+    },
   ]);
   assert.deepStrictEqual(await platform.fs.readDir(box.outside), [
     { name: "secret.txt", isFile: true, isDirectory: false, isSymlink: false },
@@ -81,7 +102,11 @@ Deno.test("checkPathAccess() resolves a not-yet-existing path through its deepes
   assert.deepStrictEqual(access, {
     requested: "out/a/b/../c.txt",
     path: `${box.outside}/a/c.txt`,
-    need: { kind: "required", reason: `writing "${box.outside}/a/c.txt" outside the writable roots` },
+    need: {
+      kind: "required",
+      reason: `writing "${box.outside}/a/c.txt" outside the writable roots`,
+      subject: { kind: "path", path: `${box.outside}/a/c.txt`, access: "write" },
+    },
   });
   await removeWorkspace(box);
 });

@@ -54,6 +54,7 @@ Deno.test("read_file() needs approval and is denied at run time when the path is
     approval: {
       kind: "required",
       reason: `reading "${box.outside}/secret.txt" outside the workspace and readable roots`,
+      subject: { kind: "path", path: `${box.outside}/secret.txt`, access: "read" },
     },
     result: {
       status: "denied",

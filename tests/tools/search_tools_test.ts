@@ -52,6 +52,7 @@ Deno.test("glob() needs approval when the search root is outside the roots", asy
   assert.deepStrictEqual(got.approval, {
     kind: "required",
     reason: `reading "${box.outside}" outside the workspace and readable roots`,
+    subject: { kind: "path", path: box.outside, access: "read" },
   });
   assert.equal(got.result.status, "denied");
   await removeWorkspace(box);

@@ -154,13 +154,19 @@ Deno.test("shell() needs approval and is denied unescalated when the sandbox is 
   const { shell } = toolsFor(box, { sandbox: { available: false, reason: "bwrap not found" } });
   const denied = await call(shell, box, { command: "echo hi" });
   const escalated = await call(shell, box, { command: "echo hi" }, { escalated: true });
+  // The approval request says plainly that the command would run without a sandbox (#13 item 2).
+  const approval = {
+    kind: "required",
+    reason: "sandbox unavailable (bwrap not found): the command would run without one",
+    subject: { kind: "command", command: "echo hi", cwd: box.ws, sandbox: "unavailable" },
+  };
   assert.deepStrictEqual([denied, { ...escalated, result: normalized(escalated.result) }], [
     {
-      approval: { kind: "required", reason: "sandbox unavailable (bwrap not found)" },
+      approval,
       result: { status: "denied", output: 'Cannot run "echo hi": sandbox unavailable (bwrap not found)' },
     },
     {
-      approval: { kind: "required", reason: "sandbox unavailable (bwrap not found)" },
+      approval,
       result: { status: "success", output: "Exit code: 0\nWall time: X seconds\nOutput:\nhi\n" },
     },
   ]);
@@ -176,7 +182,12 @@ Deno.test("shell() needs approval under policy untrusted unless the command is k
   const need = (command: string) => shell.approval(shell.parseArguments({ command }), { cwd: "/" });
   assert.deepStrictEqual([need("git status && ls -la | wc -l"), need("rm -rf build")], [
     { kind: "none" },
-    { kind: "required", reason: "approval policy untrusted: command is not known to be read-only" },
+    {
+      kind: "required",
+      reason: "approval policy untrusted: command is not known to be read-only",
+      // Approving it runs it inside the sandbox all the same (#13 item 2).
+      subject: { kind: "command", command: "rm -rf build", cwd: "/", sandbox: "inside" },
+    },
   ]);
 });
 

@@ -41,7 +41,11 @@ Deno.test("write_file() needs approval for every write when the sandbox mode is 
   const { write_file } = toolsFor(box, { profile: { sandboxMode: "read-only" } });
   const got = await call(write_file, box, { path: "README.md", content: "changed" });
   assert.deepStrictEqual(got, {
-    approval: { kind: "required", reason: `writing "${box.ws}/README.md" in read-only sandbox mode` },
+    approval: {
+      kind: "required",
+      reason: `writing "${box.ws}/README.md" in read-only sandbox mode`,
+      subject: { kind: "path", path: `${box.ws}/README.md`, access: "write" },
+    },
     result: {
       status: "denied",
       output:
@@ -59,6 +63,7 @@ Deno.test("write_file() needs approval inside the workspace when the approval po
   assert.deepStrictEqual(write_file.approval(args, { cwd: box.ws }), {
     kind: "required",
     reason: `writing "${box.ws}/a.txt" under approval policy untrusted`,
+    subject: { kind: "path", path: `${box.ws}/a.txt`, access: "write" },
   });
   await removeWorkspace(box);
 });

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { Session } from "../../app/mod.ts";
 import { type Approver, noTtyApprover, ttyApprover, type TurnResult } from "../../loop/mod.ts";
-import { emptyUsage, UsageError } from "../../shared/mod.ts";
+import { emptyUsage, terminalText, UsageError } from "../../shared/mod.ts";
 import { type CliContext, collect, type CommonOptions, withCommonOptions } from "../context.ts";
 import { humanEventPrinter, jsonEventPrinter } from "../event_printer.ts";
 
@@ -82,7 +82,11 @@ async function runExec(
   const prompt = await readPrompt(ctx, args.prompt);
   const events = options.json ? jsonEventPrinter(ctx) : humanEventPrinter(ctx);
   const approver: Approver = ctx.platform.isTerminal("stdin") && !promptFromStdin(args.prompt)
-    ? ttyApprover({ readLine: () => ctx.platform.readLine(), write: (t) => ctx.err(t) })
+    ? ttyApprover({
+      readLine: () => ctx.platform.readLine(),
+      write: (t) => ctx.err(t),
+      columns: () => ctx.platform.terminalColumns("stderr"),
+    })
     : noTtyApprover;
   const session = await Session.open({
     platform: ctx.platform,
@@ -106,7 +110,11 @@ async function runExec(
     removeSigint();
     await session.close();
   }
-  if (!options.json && result.lastMessage !== null) await ctx.out(result.lastMessage + "\n");
+  if (!options.json && result.lastMessage !== null) {
+    // On a terminal the model's escape sequences print as visible text (#13 item 11); a pipe gets the bytes.
+    const shown = ctx.platform.isTerminal("stdout") ? terminalText(result.lastMessage) : result.lastMessage;
+    await ctx.out(shown + "\n");
+  }
   if (options.outputLastMessage && result.lastMessage !== null) {
     await ctx.platform.fs.writeFileAtomic(options.outputLastMessage, result.lastMessage + "\n");
   }

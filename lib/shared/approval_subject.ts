@@ -1,0 +1,32 @@
+/**
+ * What an approval is about, as data (#13 items 2–3, #15 item 4): the tool that needs approval says
+ * exactly what would happen, and every approver — the line prompt of `exec`, a later interactive UI,
+ * an event consumer — renders the same facts and offers session approvals scoped to them.
+ */
+
+/**
+ * Where an approved command runs. `inside`: in the sandbox, as without approval; `outside`: the
+ * sandbox is lifted for this run (an explicit escalation); `unavailable`: there is no sandbox, so
+ * the command runs with the user's full rights.
+ */
+export type CommandSandbox = "inside" | "outside" | "unavailable";
+
+export type ApprovalSubject =
+  /** A shell command: the exact text bash receives, its working directory, and where it runs. */
+  | { kind: "command"; command: string; cwd: string; sandbox: CommandSandbox }
+  /** A file operation beyond the roots: the real path (symlinks and `..` resolved). */
+  | { kind: "path"; path: string; access: "read" | "write" }
+  /** Anything else (an MCP tool, a plugin install, a sampling request): its name and arguments. */
+  | { kind: "action"; name: string; arguments: unknown };
+
+/**
+ * A session approval a prompt may offer for a subject: the exact command, or a command prefix the
+ * prompt names (each in one working directory and sandbox placement); the exact path, or a
+ * directory the prompt names (for one access kind); one action.
+ */
+export type SessionScope =
+  | { kind: "command"; command: string; cwd: string; sandbox: CommandSandbox }
+  | { kind: "command_prefix"; prefix: string[]; cwd: string; sandbox: CommandSandbox }
+  | { kind: "path"; path: string; access: "read" | "write" }
+  | { kind: "directory"; directory: string; access: "read" | "write" }
+  | { kind: "action"; name: string };

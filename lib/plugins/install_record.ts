@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
 import { INSTALL_RECORD_FILE } from "./content_digest.ts";
-import type { PluginSource } from "./marketplace.ts";
+import type { PluginSource } from "./marketplace_file.ts";
 
 /**
  * What was installed, written inside the staged version dir (temp file + rename) before the dir is

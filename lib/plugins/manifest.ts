@@ -1,5 +1,5 @@
 import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
-import { parseInterface, type PluginInterface } from "./manifest_interface.ts";
+import { parseInterface, type PluginInterface } from "./display_metadata.ts";
 import { checkManifestPath } from "./manifest_path.ts";
 import { isValidPluginName } from "./plugin_id.ts";
 

@@ -17,16 +17,16 @@
  */
 export { parseManifest } from "./manifest.ts";
 export type { HookDeclaration, ManifestParse, McpDeclaration, PluginManifest } from "./manifest.ts";
-export type { PluginInterface } from "./manifest_interface.ts";
+export type { PluginInterface } from "./display_metadata.ts";
 export { loadManifest, MANIFEST_LOCATIONS } from "./load_manifest.ts";
 export type { LoadedManifest } from "./load_manifest.ts";
 export { checkManifestPath } from "./manifest_path.ts";
 export { invalidPluginKeyMessage, isValidVersionSegment, parsePluginId } from "./plugin_id.ts";
 export type { PluginId } from "./plugin_id.ts";
-export { parseMarketplace } from "./marketplace.ts";
-export type { MarketplaceEntry, PluginSource } from "./marketplace.ts";
-export { loadMarketplaces, MARKETPLACE_FILES, marketplaceSettings } from "./marketplaces.ts";
-export type { LoadedMarketplace, MarketplaceSetting } from "./marketplaces.ts";
+export { parseMarketplace } from "./marketplace_file.ts";
+export type { MarketplaceEntry, PluginSource } from "./marketplace_file.ts";
+export { loadMarketplaces, MARKETPLACE_FILES, marketplaceSettings } from "./marketplace_registry.ts";
+export type { LoadedMarketplace, MarketplaceSetting } from "./marketplace_registry.ts";
 export { addMarketplace, removeMarketplace, updateMarketplaces } from "./marketplace_admin.ts";
 export { DEFAULT_NPM_LIMITS } from "./npm_source.ts";
 export type { NpmLimits } from "./npm_source.ts";

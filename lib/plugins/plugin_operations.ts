@@ -3,8 +3,8 @@ import type { LoadedConfig } from "../config/mod.ts";
 import type { FileSystem, Platform } from "../platform/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 import { installPlugin, type InstallResult } from "./installer.ts";
-import type { MarketplaceEntry } from "./marketplace.ts";
-import { type LoadedMarketplace, loadMarketplaces } from "./marketplaces.ts";
+import type { MarketplaceEntry } from "./marketplace_file.ts";
+import { type LoadedMarketplace, loadMarketplaces } from "./marketplace_registry.ts";
 import type { NpmLimits } from "./npm_source.ts";
 import { setPluginEnabled } from "./plugin_config.ts";
 import {

@@ -1,3 +1,4 @@
+/** A marketplace file (`marketplace.json`): the pure parse of its entries, sources and install policy (PL-6). */
 import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
 import { isObject } from "./manifest.ts";
 import { checkManifestPath } from "./manifest_path.ts";

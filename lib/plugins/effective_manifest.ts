@@ -39,7 +39,7 @@ export function effectiveManifest(
 ): { manifest: PluginManifest; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const label = options.where ? `${options.where}: ` : "";
-  let own = file.manifest;
+  const own = file.manifest;
   if (!own && file.location) {
     const problem = file.diagnostics.find((d) => d.level === "error") ?? file.diagnostics[0];
     const path = problem?.file ?? file.location;

@@ -64,7 +64,7 @@ export function effectiveManifest(
       );
     }
     const whole = own
-      ? { ...own, ...withoutComponents(entry), version: own.version ?? entry.version }
+      ? { ...own, ...withoutComponents(entry), version: entry.version ?? own.version }
       : entry;
     return { manifest: compact({ ...whole, name: options.name }), diagnostics };
   }

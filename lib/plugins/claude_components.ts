@@ -98,7 +98,7 @@ async function unsupportedComponents(
     const declared = manifest.unsupported?.[kind];
     let names: string[] = [];
     if (isObject(declared)) names = Object.keys(declared);
-    else if (typeof declared === "string") names = [await namesInFile(fs, declared, locate)].flat();
+    else if (typeof declared === "string") names = await namesInFile(fs, declared, locate);
     else if (Array.isArray(declared)) {
       names = declared.map((d) => typeof d === "string" ? d : JSON.stringify(d));
     } else if (declared === undefined && CONVENTIONAL[kind] && await locate(CONVENTIONAL[kind]!, false)) {

@@ -30,7 +30,7 @@ type SkillsSnapshot = Awaited<ReturnType<SkillsService["snapshot"]>>;
 export function skillsInputFor(loaded: LoadedConfig, contributions: PluginContributions): SkillsInput {
   return skillsInputFromConfig(loaded, {
     pluginRoots: contributions.skillRoots,
-    pluginCommandRoots: contributions.commandRoots ?? [],
+    pluginCommandRoots: contributions.commandRoots,
     contextWindow: resolveContextWindow(loaded.config),
   });
 }

@@ -20,6 +20,7 @@ export type { TrellisPaths } from "./paths.ts";
 export { parseOverride, splitKeyPath } from "./overrides.ts";
 export { BUILT_IN_DEFAULTS, BUILT_IN_PROVIDERS } from "./defaults.ts";
 export { MCP_SERVER_NAME, parseConfigTable } from "./schema/mod.ts";
+export { mcpServerFieldNames } from "./schema/mcp_servers.ts";
 export type { ConfigTableResult, TrellisConfig } from "./schema/mod.ts";
 export { findKeyLine, validateLayer } from "./validate.ts";
 export type { InvalidMcpServer } from "./validate.ts";

@@ -1,142 +1,242 @@
 import * as path from "node:path";
+import { isTable, mcpServerFieldNames, parseConfigTable } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
-import { type Diagnostic, errorDiagnostic, memo, warning, z } from "../shared/mod.ts";
-import {
-  DEFAULT_SAMPLING_MAX_TOKENS,
-  DEFAULT_STARTUP_TIMEOUT_MS,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type McpServerConfig,
-  type McpTransportConfig,
-} from "./server_config.ts";
+import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
+import { type McpServerConfig, serverConfigFromTable } from "./server_config.ts";
+
+/**
+ * The one reader of MCP server entries written the way Claude Code and Codex users write them: a
+ * project's `.mcp.json`, a plugin's `.mcp.json` or inline `mcpServers`, and `~/.claude.json`'s
+ * `mcpServers`. An entry may use Claude Code's keys (`type` stdio/http/sse, `headers`) and Codex's
+ * (`cwd`, `bearer_token_env_var`, `tool_timeout_sec`, …) — real marketplaces ship both. `${VAR}` and
+ * `${VAR:-default}` are expanded in command, args, env, url, headers and cwd; a variable that is
+ * unset without a default stays as written (as Claude Code leaves it) with a warning. Unknown keys
+ * are dropped with one note per file. Each entry is then validated by the config schema's transport
+ * rules, so every source gets the same checks and messages.
+ */
+
+export interface McpEntryOptions {
+  /** Where the entries were declared, for messages (`/p/.mcp.json`, `plugin x@y: .mcp.json`). */
+  file: string;
+  /** Variable lookup for `${VAR}` (plugins put PLUGIN_ROOT and friends in front of the process env). */
+  env: (name: string) => string | undefined;
+  /** A relative `cwd` resolves against this directory. */
+  baseDir?: string;
+  /** Fields laid over each entry before validation (a user's policy overrides of a plugin server). */
+  overrides?: (name: string) => Record<string, unknown> | undefined;
+}
+
+export interface McpEntriesRead {
+  servers: McpServerConfig[];
+  diagnostics: Diagnostic[];
+}
 
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+const TRANSPORT_TYPES: Record<string, "stdio" | "http" | "sse"> = {
+  stdio: "stdio",
+  http: "http",
+  streamable_http: "http",
+  "streamable-http": "http",
+  sse: "sse",
+};
+/** Keys whose strings are expanded, as in Claude Code (plus cwd, which Codex entries carry). */
+const EXPANDED = ["command", "args", "env", "url", "headers", "http_headers", "cwd"];
 
-const stdioEntry = memo(() =>
-  z.object({
-    type: z.optional(z.literal("stdio")),
-    command: z.string().check(z.minLength(1)),
-    args: z.optional(z.array(z.string())),
-    env: z.optional(z.record(z.string(), z.string())),
-  })
-);
-const remoteEntry = memo(() =>
-  z.object({
-    type: z.enum(["http", "sse"]),
-    url: z.string().check(z.minLength(1)),
-    headers: z.optional(z.record(z.string(), z.string())),
-  })
-);
-const entrySchema = memo(() => z.union([stdioEntry(), remoteEntry()]));
-
-/** Claude Code's `${VAR}` / `${VAR:-default}`; an unset variable without a default is an error. */
-export function expandVariables(text: string, env: (name: string) => string | undefined): string {
+/** Claude Code's `${VAR}` / `${VAR:-default}`; an unset variable without a default is left as written. */
+export function expandVariables(
+  text: string,
+  env: (name: string) => string | undefined,
+  missing: Set<string> = new Set(),
+): string {
   return text.replace(
     /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-    (_m, name: string, fallback?: string) => {
+    (whole, name: string, fallback?: string) => {
       const value = env(name);
       if (value !== undefined && value !== "") return value;
       if (fallback !== undefined) return fallback;
-      throw new Error(`environment variable ${name} is not set and has no default`);
+      missing.add(name);
+      return whole;
     },
   );
 }
 
+/** Reads a `{name: entry}` map; a broken entry is a diagnostic naming it, never the whole map. */
+export function readMcpServerEntries(
+  servers: Record<string, unknown>,
+  options: McpEntryOptions,
+): McpEntriesRead {
+  const result: McpServerConfig[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const ignored: string[] = [];
+  for (const [name, entry] of Object.entries(servers)) {
+    const read = readMcpServerEntry(name, entry, options);
+    diagnostics.push(...read.diagnostics);
+    ignored.push(...read.ignoredKeys.map((k) => `${name}.${k}`));
+    if (read.config) result.push(read.config);
+  }
+  if (ignored.length) {
+    diagnostics.push({
+      level: "info",
+      message: `${options.file}: ignoring keys Trellis does not use: ${ignored.join(", ")}`,
+      file: options.file,
+    });
+  }
+  return { servers: result, diagnostics };
+}
+
+/** One entry → a server config, or diagnostics saying why not (and which keys were dropped). */
+export function readMcpServerEntry(
+  name: string,
+  entry: unknown,
+  options: McpEntryOptions,
+): { config?: McpServerConfig; diagnostics: Diagnostic[]; ignoredKeys: string[] } {
+  const where = { file: options.file, subject: name, field: `mcpServers.${name}` };
+  const fail = (why: string) => ({
+    diagnostics: [errorDiagnostic(`Cannot load MCP server "${name}" from ${options.file}: ${why}`, where)],
+    ignoredKeys: [],
+  });
+  if (!SERVER_NAME.test(name)) return fail("invalid server name");
+  if (!isTable(entry)) return fail("expected an object");
+  const type = entry.type === undefined ? undefined : TRANSPORT_TYPES[String(entry.type)];
+  if (entry.type !== undefined && !type) {
+    return fail(`unknown type ${JSON.stringify(entry.type)} (expected stdio, http or sse)`);
+  }
+  const { table, ignoredKeys, notes } = codexTable(entry);
+  const missing = new Set<string>();
+  for (const key of EXPANDED) {
+    if (table[key] !== undefined) table[key] = expandDeep(table[key], options.env, missing);
+  }
+  if (typeof table.cwd === "string" && options.baseDir) table.cwd = path.resolve(options.baseDir, table.cwd);
+  Object.assign(table, options.overrides?.(name) ?? {});
+  if (type === "sse") {
+    for (const key of ["bearer_token_env_var", "env_http_headers"]) {
+      if (table[key] !== undefined) notes.push(`${key} is not supported for sse; ignored`);
+      delete table[key];
+    }
+  }
+  const parsed = parseConfigTable({ mcp_servers: { [name]: table } });
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const field = issue.path.slice(2).join(".");
+    return fail(`${field ? `${field}: ` : ""}${issue.message}`);
+  }
+  const config = serverConfigFromTable(name, parsed.data.mcp_servers![name]);
+  if (type === "sse" && config.transport.type === "streamable_http") {
+    config.transport = { type: "sse", url: config.transport.url, httpHeaders: config.transport.httpHeaders };
+  }
+  const diagnostics: Diagnostic[] = notes.map((n) =>
+    warning(`MCP server "${name}" in ${options.file}: ${n}`, where)
+  );
+  if (missing.size) {
+    diagnostics.push(
+      warning(
+        `MCP server "${name}" in ${options.file}: ${[...missing].map((v) => `\${${v}}`).join(", ")} ${
+          missing.size === 1 ? "is" : "are"
+        } not set and ${missing.size === 1 ? "has" : "have"} no default; left as written`,
+        where,
+      ),
+    );
+  }
+  return { config, diagnostics, ignoredKeys };
+}
+
+/** Claude Code keys onto Codex's table: `headers` → `http_headers`, `oauth.clientId` → `client_id`. */
+function codexTable(entry: Record<string, unknown>) {
+  const known = mcpServerFieldNames();
+  const table: Record<string, unknown> = {};
+  const ignoredKeys: string[] = [];
+  const notes: string[] = [];
+  for (const [key, value] of Object.entries(entry)) {
+    if (key === "type" || key === "headers") continue;
+    if (key === "oauth" && isTable(value)) table.oauth = claudeOauth(value, notes);
+    else if (known.has(key)) table[key] = value;
+    else ignoredKeys.push(key);
+  }
+  if (entry.headers !== undefined) {
+    const both = isTable(entry.headers) && (table.http_headers === undefined || isTable(table.http_headers));
+    // Codex's own key wins a clash; a non-object is left for the schema to name.
+    table.http_headers = both
+      ? { ...entry.headers as object, ...table.http_headers as object }
+      : entry.headers;
+  }
+  return { table, ignoredKeys, notes };
+}
+
+function claudeOauth(value: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key === "clientId" || key === "client_id") out.client_id = v;
+    else notes.push(`oauth.${key} is not supported; ignored`);
+  }
+  return out;
+}
+
+function expandDeep(
+  value: unknown,
+  env: (name: string) => string | undefined,
+  missing: Set<string>,
+): unknown {
+  if (typeof value === "string") return expandVariables(value, env, missing);
+  if (Array.isArray(value)) return value.map((v) => expandDeep(v, env, missing));
+  if (isTable(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, missing)]));
+  }
+  return value;
+}
+
+/**
+ * A file's value → its server map: `{"mcpServers": {…}}`, or a bare `{name: entry}` map (real plugins
+ * ship both). Anything else (an array, a string) is one warning naming the file.
+ */
+export function mcpServersOf(
+  raw: unknown,
+  file: string,
+): { servers: Record<string, unknown>; diagnostics: Diagnostic[] } {
+  if (!isTable(raw)) {
+    const found = Array.isArray(raw) ? "an array" : raw === null ? "null" : `a ${typeof raw}`;
+    return {
+      servers: {},
+      diagnostics: [
+        warning(`Cannot read "${file}": expected an object of MCP servers, found ${found}`, { file }),
+      ],
+    };
+  }
+  if (raw.mcpServers !== undefined) {
+    if (isTable(raw.mcpServers)) return { servers: raw.mcpServers, diagnostics: [] };
+    return {
+      servers: {},
+      diagnostics: [warning(`Cannot read "${file}": "mcpServers" is not an object`, { file })],
+    };
+  }
+  return { servers: raw, diagnostics: [] };
+}
+
 /** Parses `.mcp.json` text into server configs; each bad entry is a diagnostic, never the whole file. */
-export function parseMcpJson(
-  text: string,
-  options: { file: string; env: (name: string) => string | undefined },
-): { servers: McpServerConfig[]; diagnostics: Diagnostic[] } {
-  const { file } = options;
+export function parseMcpJson(text: string, options: McpEntryOptions): McpEntriesRead {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     return {
       servers: [],
-      diagnostics: [errorDiagnostic(`Cannot parse "${file}": ${(error as Error).message}`, { file })],
+      diagnostics: [
+        errorDiagnostic(`Cannot parse "${options.file}": ${(error as Error).message}`, {
+          file: options.file,
+        }),
+      ],
     };
   }
-  const servers = (raw as { mcpServers?: unknown } | null)?.mcpServers;
-  if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
-    return { servers: [], diagnostics: [warning(`Cannot read "${file}": no "mcpServers" object`, { file })] };
-  }
-  const result: McpServerConfig[] = [];
-  const diagnostics: Diagnostic[] = [];
-  for (const [name, entry] of Object.entries(servers)) {
-    const where = { file, subject: name, field: `mcpServers.${name}` };
-    if (!SERVER_NAME.test(name)) {
-      diagnostics.push(
-        errorDiagnostic(`Cannot load MCP server "${name}" from ${file}: invalid server name`, where),
-      );
-      continue;
-    }
-    const parsed = entrySchema().safeParse(entry);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      diagnostics.push(
-        errorDiagnostic(`Cannot load MCP server "${name}" from ${file}: ${issue.message}`, where),
-      );
-      continue;
-    }
-    try {
-      result.push(configFromEntry(name, parsed.data, options.env));
-    } catch (error) {
-      diagnostics.push(
-        errorDiagnostic(`Cannot load MCP server "${name}" from ${file}: ${(error as Error).message}`, where),
-      );
-    }
-  }
-  return { servers: result, diagnostics };
+  const map = mcpServersOf(raw, options.file);
+  const read = readMcpServerEntries(map.servers, options);
+  return { servers: read.servers, diagnostics: [...map.diagnostics, ...read.diagnostics] };
 }
 
-function configFromEntry(
-  name: string,
-  entry: z.infer<ReturnType<typeof entrySchema>>,
-  env: (name: string) => string | undefined,
-): McpServerConfig {
-  const x = (s: string) => expandVariables(s, env);
-  const mapValues = (m: Record<string, string> = {}) =>
-    Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)]));
-  const transport: McpTransportConfig = "command" in entry
-    ? {
-      type: "stdio",
-      command: x(entry.command),
-      args: (entry.args ?? []).map(x),
-      env: mapValues(entry.env),
-      envVars: [],
-    }
-    : entry.type === "sse"
-    ? { type: "sse", url: x(entry.url), httpHeaders: mapValues(entry.headers) }
-    : {
-      type: "streamable_http",
-      url: x(entry.url),
-      httpHeaders: mapValues(entry.headers),
-      envHttpHeaders: {},
-    };
-  return {
-    name,
-    transport,
-    enabled: true,
-    required: false,
-    startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
-    toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-    disabledTools: [],
-    defaultApprovalMode: "auto",
-    toolApprovalModes: {},
-    supportsParallelToolCalls: false,
-    scopes: [],
-    environmentId: "local",
-    sampling: "prompt",
-    samplingMaxTokens: DEFAULT_SAMPLING_MAX_TOKENS,
-  };
-}
-
-/** Reads `<projectRoot>/.mcp.json`; absent → nothing. */
+/** Reads `<projectRoot>/.mcp.json`; absent → nothing. A relative `cwd` is the project's. */
 export function readMcpJson(
   fs: FileSystem,
   projectRoot: string,
   env: (name: string) => string | undefined,
-): { servers: McpServerConfig[]; diagnostics: Diagnostic[]; file: string } {
+): McpEntriesRead & { file: string } {
   const file = path.join(projectRoot, ".mcp.json");
   let text: string;
   try {
@@ -144,5 +244,5 @@ export function readMcpJson(
   } catch {
     return { servers: [], diagnostics: [], file };
   }
-  return { ...parseMcpJson(text, { file, env }), file };
+  return { ...parseMcpJson(text, { file, env, baseDir: projectRoot }), file };
 }

@@ -1,17 +1,21 @@
 import * as path from "node:path";
-import { isTable, type LoadedConfig, parseConfigTable } from "../config/mod.ts";
+import { isTable, type LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import { type Diagnostic, errorDiagnostic } from "../shared/mod.ts";
+import { type Diagnostic, warning } from "../shared/mod.ts";
 import { type McpRegistration, resolveCatalog, type ResolvedCatalog } from "./catalog.ts";
-import { readMcpJson } from "./mcp_json.ts";
+import { readMcpJson, readMcpServerEntry } from "./mcp_json.ts";
 import { type McpServerConfig, type McpServerTable, serverConfigFromTable } from "./server_config.ts";
 
 /** A server a plugin contributes (the plugins subsystem builds these; app hands them on). */
 export interface PluginMcpServer {
   pluginId: string;
   pluginRoot: string;
+  /** The plugin's data dir, for `${PLUGIN_DATA}`; default: none. */
+  dataDir?: string;
+  /** Where it was declared, relative to the plugin root (`.mcp.json`, `plugin.json#mcpServers`). */
+  file?: string;
   name: string;
-  /** Raw Codex-shape server table from the plugin's .mcp.json or inline mcpServers. */
+  /** The entry as written (Claude Code or Codex keys), read by the one `.mcp.json` reader. */
   config: unknown;
 }
 
@@ -39,9 +43,9 @@ export function mcpServersFromConfig(
     ] as const
   ) {
     for (const server of list) {
-      const built = pluginRegistration(server, overrides[server.pluginId]?.[server.name]);
-      if ("error" in built) diagnostics.push(built.error);
-      else registrations.push({ ...built.registration, tier });
+      const built = pluginRegistration(server, overrides[server.pluginId]?.[server.name], options.platform);
+      diagnostics.push(...built.diagnostics);
+      if (built.registration) registrations.push({ ...built.registration, tier });
     }
   }
   if (loaded.projectTrusted) {
@@ -58,7 +62,20 @@ export function mcpServersFromConfig(
     registrations.push({ tier: "extension", source: "extension", config });
   }
   const failed = loaded.invalidMcpServers.map((s) => ({ name: s.name, source: s.file, error: s.reason }));
-  return { catalog: resolveCatalog(registrations, failed), diagnostics };
+  // Duplicates are resolved here, after validation: a broken definition never took a name.
+  const catalog = resolveCatalog(registrations, failed);
+  for (const conflict of catalog.conflicts) {
+    const losers = conflict.contenders.filter((c) => c !== conflict.outcome);
+    diagnostics.push(
+      warning(
+        `MCP server "${conflict.server}" is defined more than once: using ${conflict.outcome}; ignoring ${
+          losers.join(", ")
+        }`,
+        { subject: conflict.server },
+      ),
+    );
+  }
+  return { catalog, diagnostics };
 }
 
 type PolicyOverride = Pick<
@@ -87,37 +104,41 @@ function pluginOverrides(loaded: LoadedConfig): Record<string, Record<string, Po
 function pluginRegistration(
   server: PluginMcpServer,
   override: PolicyOverride | undefined,
-): { registration: Omit<McpRegistration, "tier"> } | { error: Diagnostic } {
+  platform: Platform,
+): { registration?: Omit<McpRegistration, "tier">; diagnostics: Diagnostic[] } {
   const source = `plugin:${server.pluginId}`;
-  const raw = expandPluginRoot(server.config, server.pluginRoot);
-  const merged = { ...(isTable(raw) ? raw : {}), ...dropUndefined(override ?? {}) };
-  const parsed = parseConfigTable({ mcp_servers: { [server.name]: merged } });
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const field = issue.path.slice(2).join(".");
-    return {
-      error: errorDiagnostic(
-        `Cannot load MCP server "${server.name}" of plugin ${server.pluginId}: ${
-          field ? `${field}: ` : ""
-        }${issue.message}`,
-        { file: server.pluginRoot, subject: server.name, field },
-      ),
-    };
+  const vars: Record<string, string> = {
+    PLUGIN_ROOT: server.pluginRoot,
+    CLAUDE_PLUGIN_ROOT: server.pluginRoot,
+  };
+  if (server.dataDir) {
+    Object.assign(vars, { PLUGIN_DATA: server.dataDir, CLAUDE_PLUGIN_DATA: server.dataDir });
   }
-  const config = serverConfigFromTable(server.name, parsed.data.mcp_servers![server.name]);
+  const read = readMcpServerEntry(server.name, server.config, {
+    file: `plugin ${server.pluginId}: ${server.file ?? ".mcp.json"}`,
+    env: (name) => vars[name] ?? platform.env(name),
+    baseDir: server.pluginRoot,
+    overrides: () => dropUndefined(override ?? {}),
+  });
+  const diagnostics: Diagnostic[] = read.diagnostics.map((d) => ({ ...d, file: server.pluginRoot }));
+  if (read.ignoredKeys.length) {
+    diagnostics.push({
+      level: "info",
+      message: `plugin ${server.pluginId}: MCP server "${server.name}": ignoring keys Trellis does not use: ${
+        read.ignoredKeys.join(", ")
+      }`,
+      subject: server.name,
+    });
+  }
+  const config = read.config;
+  if (!config) return { diagnostics };
   if (config.transport.type === "stdio") {
     config.transport.cwd = path.resolve(server.pluginRoot, config.transport.cwd ?? ".");
   }
-  return { registration: { source, config, plugin: { id: server.pluginId, root: server.pluginRoot } } };
-}
-
-function expandPluginRoot(value: unknown, root: string): unknown {
-  if (typeof value === "string") return value.replaceAll("${CLAUDE_PLUGIN_ROOT}", root);
-  if (Array.isArray(value)) return value.map((v) => expandPluginRoot(v, root));
-  if (isTable(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandPluginRoot(v, root)]));
-  }
-  return value;
+  return {
+    registration: { source, config, plugin: { id: server.pluginId, root: server.pluginRoot } },
+    diagnostics,
+  };
 }
 
 function dropUndefined<T extends object>(value: T): Partial<T> {

@@ -16,3 +16,16 @@ export function digestHex(algorithm: "sha1" | "sha256", data: string | Uint8Arra
   if (bun) return new bun.CryptoHasher(algorithm).update(data).digest("hex");
   return nodeCrypto().createHash(algorithm).update(data).digest("hex");
 }
+
+/** An incremental hash, for content read in chunks (a large file never held whole in memory). */
+export interface IncrementalDigest {
+  update(data: Uint8Array): void;
+  hex(): string;
+}
+
+export function createDigest(algorithm: "sha1" | "sha256"): IncrementalDigest {
+  // deno-lint-ignore no-explicit-any
+  const bun = (globalThis as any).Bun;
+  const hasher = bun ? new bun.CryptoHasher(algorithm) : nodeCrypto().createHash(algorithm);
+  return { update: (data) => void hasher.update(data), hex: () => hasher.digest("hex") };
+}

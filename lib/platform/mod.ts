@@ -31,7 +31,8 @@ export type {
   WatchEvent,
 } from "./platform.ts";
 export { childEnv, DEFAULT_INHERITED_ENV } from "./child_env.ts";
-export { digestHex } from "./digest.ts";
+export { createDigest, digestHex } from "./digest.ts";
+export type { IncrementalDigest } from "./digest.ts";
 export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
 export type { CommandResult } from "./run_command.ts";

@@ -4,6 +4,7 @@ import process from "node:process";
 import * as nodeFs from "node:fs";
 import type { Stats } from "node:fs";
 import { settle } from "../shared/mod.ts";
+import { createDigest } from "./digest.ts";
 import type { DirEntry, FileInfo, FileSystem, SyncFileSystem } from "./platform.ts";
 import { bunLockFile } from "./file_lock.ts";
 
@@ -64,6 +65,9 @@ function readRegularFileSync(path: string): Uint8Array | null {
   }
 }
 
+/** Chunk size for streamed hashing: large enough that the per-call cost vanishes, small in memory. */
+const DIGEST_CHUNK_BYTES = 1024 * 1024;
+
 let tempCounter = 0;
 const encoder = new TextEncoder();
 
@@ -84,6 +88,23 @@ const nodeSyncFileSystem: SyncFileSystem = {
     }
   },
   writeFile: (path, data, options = {}) => nodeFs.writeFileSync(path, data, { mode: options.mode ?? 0o644 }),
+  copyFile(from, to, options = {}) {
+    nodeFs.copyFileSync(from, to);
+    nodeFs.chmodSync(to, options.mode ?? 0o644);
+  },
+  digestFile(path, algorithm) {
+    const digest = createDigest(algorithm);
+    const fd = nodeFs.openSync(path, "r");
+    try {
+      const buffer = new Uint8Array(DIGEST_CHUNK_BYTES);
+      for (let n; (n = nodeFs.readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
+        digest.update(buffer.subarray(0, n));
+      }
+      return digest.hex();
+    } finally {
+      nodeFs.closeSync(fd);
+    }
+  },
   // No exception for the common "not there" answer: building one costs more than the call.
   lstat: (path) => statOrNull(nodeFs.lstatSync, path),
   readDir: (path) => nodeFs.readdirSync(path, { withFileTypes: true }).map(toDirEntry),

@@ -102,6 +102,10 @@ export interface SyncFileSystem {
   /** Reads at most `maxBytes` from the start of the file. */
   readFilePrefix(path: string, maxBytes: number): Uint8Array;
   writeFile(path: string, data: Uint8Array, options?: { mode?: number }): void;
+  /** Copies a file by the kernel's copy (no bytes through this process), then sets `mode`. */
+  copyFile(from: string, to: string, options?: { mode?: number }): void;
+  /** Hex digest of a file read in fixed-size chunks: memory stays bounded whatever its size. */
+  digestFile(path: string, algorithm: "sha1" | "sha256"): string;
   lstat(path: string): FileInfo | null;
   readDir(path: string): DirEntry[];
   mkdir(path: string): void;

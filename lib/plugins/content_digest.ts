@@ -8,8 +8,8 @@ import { settle } from "../shared/mod.ts";
  * compare digests.
  */
 
-/** The install record lives inside the version dir but is not part of the content it describes. */
-export const INSTALL_RECORD_FILE = ".trellis-install.json";
+/** Files up to this size are read whole (one call); larger ones are hashed in chunks. */
+export const WHOLE_READ_MAX_BYTES = 1024 * 1024;
 
 export interface TreeEntry {
   /** POSIX-style path relative to the tree root. */
@@ -34,13 +34,17 @@ export function digestEntries(entries: TreeEntry[]): string {
 /**
  * Visits a tree in one blocking pass (a bundle is thousands of small files, where a promise per call
  * costs more than the call): directories before their children, symlinks and special files never
- * followed (listed in `skipped`), the install record at the root left out. `onFile` receives each
+ * followed (listed in `skipped`). Every file counts: the install record lives outside the bundle
+ * (under `plugins/records/`), so nothing inside can be left out unseen. `onFile` receives each
  * regular file and returns its sha256, so a caller that also copies hashes the bytes it writes.
  */
 export function visitTree(
   fs: FileSystem,
   root: string,
-  visitors: { onDir?(rel: string): void; onFile(rel: string, full: string, executable: boolean): string },
+  visitors: {
+    onDir?(rel: string): void;
+    onFile(rel: string, full: string, executable: boolean, size: number): string;
+  },
 ): TreeWalk {
   const sync = fs.sync;
   const entries: TreeEntry[] = [];
@@ -48,7 +52,6 @@ export function visitTree(
   const visit = (rel: string): void => {
     for (const child of sync.readDir(rel ? path.join(root, rel) : root)) {
       const childRel = rel ? `${rel}/${child.name}` : child.name;
-      if (!rel && child.name === INSTALL_RECORD_FILE) continue;
       if (child.isDirectory) {
         entries.push({ path: childRel, kind: "dir", executable: false });
         visitors.onDir?.(childRel);
@@ -67,7 +70,7 @@ export function visitTree(
         path: childRel,
         kind: "file",
         executable,
-        sha256: visitors.onFile(childRel, full, executable),
+        sha256: visitors.onFile(childRel, full, executable, info.size),
       });
     }
   };
@@ -77,7 +80,12 @@ export function visitTree(
 
 export function digestTree(fs: FileSystem, root: string): Promise<{ digest: string; skipped: string[] }> {
   return settle(() => {
-    const walk = visitTree(fs, root, { onFile: (_rel, full) => digestHex("sha256", fs.sync.readFile(full)) });
+    const walk = visitTree(fs, root, {
+      onFile: (_rel, full, _x, size) =>
+        size > WHOLE_READ_MAX_BYTES
+          ? fs.sync.digestFile(full, "sha256")
+          : digestHex("sha256", fs.sync.readFile(full)),
+    });
     return { digest: digestEntries(walk.entries), skipped: walk.skipped };
   });
 }

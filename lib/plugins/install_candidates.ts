@@ -1,8 +1,8 @@
 import type { FileSystem } from "../platform/mod.ts";
-import { installBlockReason } from "./marketplace.ts";
-import { loadMarketplaces } from "./marketplaces.ts";
+import { installBlockReason } from "./marketplace_file.ts";
+import { loadMarketplaces } from "./marketplace_registry.ts";
 import type { PluginOpOptions } from "./plugin_operations.ts";
-import { installedPluginIds } from "./plugin_operations.ts";
+import { installedPluginIds } from "./store.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
 
 /** A plugin the model may suggest installing (PL-13). */

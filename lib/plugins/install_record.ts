@@ -1,38 +1,51 @@
-import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
-import { INSTALL_RECORD_FILE } from "./content_digest.ts";
-import type { PluginSource } from "./marketplace.ts";
+import type { EntryManifest } from "./effective_manifest.ts";
+import type { PluginSource } from "./marketplace_file.ts";
+import type { PluginId } from "./plugin_id.ts";
+import { installRecordFile, type StoreLayout } from "./store_layout.ts";
 
 /**
- * What was installed, written inside the staged version dir (temp file + rename) before the dir is
- * published, so a published version and its record appear together in one rename.
+ * What was installed, kept under `$TRELLIS_HOME/plugins/records/`, outside the bundle it describes:
+ * the digest `verify` checks a bundle against must not be writable by whoever can change the bundle
+ * (a record inside it was rewritten along with the files; #13). Written by temp file + rename once
+ * the version is published; a version without a record is reported, never trusted.
  */
 export interface InstallRecord {
-  schema: 1;
+  schema: 2;
   id: string;
   version: string;
   digest: string;
   files: number;
   source: PluginSource;
   installedAt: string;
+  /** Manifest fields the marketplace entry carried (Claude Code `strict`), applied at every load. */
+  entry?: EntryManifest;
 }
 
 export async function writeInstallRecord(
   fs: FileSystem,
-  versionDir: string,
+  layout: StoreLayout,
+  id: PluginId,
   record: InstallRecord,
 ): Promise<void> {
-  await fs.writeFileAtomic(
-    path.join(versionDir, INSTALL_RECORD_FILE),
-    JSON.stringify(record, null, 2) + "\n",
-  );
+  await fs.writeFileAtomic(installRecordFile(layout, id), JSON.stringify(record, null, 2) + "\n");
 }
 
-export async function readInstallRecord(fs: FileSystem, versionDir: string): Promise<InstallRecord | null> {
+export async function readInstallRecord(
+  fs: FileSystem,
+  layout: StoreLayout,
+  id: PluginId,
+): Promise<InstallRecord | null> {
   try {
-    const parsed = JSON.parse(await fs.readTextFile(path.join(versionDir, INSTALL_RECORD_FILE)));
-    return parsed?.schema === 1 && typeof parsed.digest === "string" ? parsed as InstallRecord : null;
+    const parsed = JSON.parse(await fs.readTextFile(installRecordFile(layout, id)));
+    return parsed?.schema === 2 && typeof parsed.digest === "string" && parsed.id === id.key
+      ? parsed as InstallRecord
+      : null;
   } catch {
     return null;
   }
+}
+
+export async function removeInstallRecord(fs: FileSystem, layout: StoreLayout, id: PluginId): Promise<void> {
+  await fs.remove(installRecordFile(layout, id));
 }

@@ -1,14 +1,16 @@
 import { isTable, type LoadedConfig, userControlledLayers } from "../config/mod.ts";
 import type { FileSystem, Platform } from "../platform/mod.ts";
-import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, errorDiagnostic } from "../shared/mod.ts";
+import { resolveDataDir } from "./data_dir.ts";
+import { effectiveManifest } from "./effective_manifest.ts";
 import { readInstallRecord } from "./install_record.ts";
 import { loadManifest } from "./load_manifest.ts";
 import type { PluginManifest } from "./manifest.ts";
 import { loadCapabilities, type PluginCapabilities } from "./plugin_capabilities.ts";
 import { invalidPluginKeyMessage, parsePluginId } from "./plugin_id.ts";
 import type { LoadedPlugin, PluginContributions, PluginLoadResult } from "./plugin_types.ts";
-import { activeVersion } from "./store.ts";
-import { pluginDataDir, type StoreLayout, storeLayout } from "./store_layout.ts";
+import { activeVersion, installedPluginIds } from "./store.ts";
+import { type StoreLayout, storeLayout } from "./store_layout.ts";
 
 /** `[plugins."id"] enabled` from the user layer and session flags only (default true), sorted by key. */
 export function configuredPlugins(loaded: LoadedConfig): { key: string; enabled: boolean }[] {
@@ -37,13 +39,21 @@ export async function loadPlugins(
   const diagnostics: Diagnostic[] = [];
   const contributions: PluginContributions = {
     skillRoots: [],
+    commandRoots: [],
+    agents: [],
     mcpServers: [],
     hookSources: [],
     summaries: [],
   };
-  const seenServers = new Set<string>();
+  const configured = configuredPlugins(options.loaded);
+  // Only consulted when a data dir of the earlier, ambiguous naming is found (see data_dir.ts).
+  let known: Promise<string[]> | undefined;
+  const knownIds = () =>
+    known ??= installedPluginIds(fs, layout).then((
+      ids,
+    ) => [...ids.map((i) => i.key), ...configured.map((p) => p.key)]);
   // Plugins load concurrently; their results are merged in key order so precedence stays stable.
-  const loadedOnes = await Promise.all(configuredPlugins(options.loaded).map((p) => loadOne(fs, layout, p)));
+  const loadedOnes = await Promise.all(configured.map((p) => loadOne(fs, layout, p, knownIds)));
   for (const one of loadedOnes) {
     diagnostics.push(...one.diagnostics);
     if (!one.caps || !one.manifest || !one.plugin.root || !one.plugin.dataDir) {
@@ -60,21 +70,18 @@ export async function loadPlugins(
       CLAUDE_PLUGIN_ROOT: root,
       CLAUDE_PLUGIN_DATA: dataDir,
     };
-    const serverNames: string[] = [];
+    // Duplicate server names are resolved by the MCP subsystem after validation: a broken
+    // definition never takes a name from a valid one (issue 14).
     for (const server of caps.mcpServers) {
-      if (seenServers.has(server.name)) {
-        diagnostics.push(
-          warning(`${key}: skipping duplicate plugin MCP server name "${server.name}"`, { subject: key }),
-        );
-        continue;
-      }
-      seenServers.add(server.name);
-      serverNames.push(server.name);
-      contributions.mcpServers.push({ pluginId: key, pluginRoot: root, ...server });
+      contributions.mcpServers.push({ pluginId: key, pluginRoot: root, dataDir, ...server });
     }
     for (const path of caps.skillRoots) {
       contributions.skillRoots.push({ path, pluginId: key, namespace: manifest.name });
     }
+    for (const path of caps.commandRoots) {
+      contributions.commandRoots.push({ path, pluginId: key, namespace: manifest.name });
+    }
+    for (const agent of caps.agents) contributions.agents.push({ pluginId: key, ...agent });
     for (const hook of caps.hookSources) {
       contributions.hookSources.push({ pluginId: key, pluginRoot: root, dataDir, ...hook, env });
     }
@@ -85,11 +92,11 @@ export async function loadPlugins(
       displayName: manifest.interface?.displayName ?? manifest.name,
       ...(description ? { description } : {}),
       hasSkills: caps.skillRoots.length > 0,
-      mcpServerNames: serverNames,
+      mcpServerNames: caps.mcpServers.map((s) => s.name),
       appConnectorIds: caps.appConnectorIds,
     };
     contributions.summaries.push(summary);
-    plugins.push({ ...plugin, summary });
+    plugins.push({ ...plugin, summary, components: caps.components });
   }
   return { plugins, contributions, diagnostics };
 }
@@ -106,6 +113,7 @@ async function loadOne(
   fs: FileSystem,
   layout: StoreLayout,
   { key, enabled }: { key: string; enabled: boolean },
+  knownIds: () => Promise<string[]>,
 ): Promise<OneLoad> {
   const diagnostics: Diagnostic[] = [];
   const inactive = (error: string | undefined, extra: Partial<LoadedPlugin> = {}): OneLoad => {
@@ -127,27 +135,32 @@ async function loadOne(
   const id = parsePluginId(key);
   if (!id) return inactive(invalidPluginKeyMessage(key));
   const active = await activeVersion(fs, layout, id);
+  const data = await resolveDataDir(fs, layout, id, { knownIds });
+  diagnostics.push(...data.diagnostics);
   const where = {
     version: active?.version ?? null,
     root: active?.root ?? null,
-    dataDir: pluginDataDir(layout, id),
+    dataDir: data.dir,
   };
   if (!enabled) return inactive(undefined, where);
   if (!active) return inactive("plugin is not installed", where);
   if (!(await fs.stat(active.root))?.isDirectory) {
     return inactive("path does not exist or is not a directory", where);
   }
-  const { manifest, diagnostics: manifestDiagnostics } = await loadManifest(fs, active.root, {
-    dirName: id.plugin,
+  const [file, record] = await Promise.all([
+    loadManifest(fs, active.root, { dirName: id.plugin }),
+    readInstallRecord(fs, layout, id),
+  ]);
+  // No plugin.json is Claude Code's default layout, not an error (issue 14 revises PL-1).
+  const { manifest, diagnostics: manifestDiagnostics } = effectiveManifest(file, {
+    name: id.plugin,
+    entry: record?.version === active.version ? record.entry : undefined,
+    where: key,
   });
   diagnostics.push(...manifestDiagnostics);
-  if (!manifest) return inactive("missing or invalid plugin.json", where);
-  const [caps, record] = await Promise.all([
-    loadCapabilities(fs, { id: key, root: active.root, dataDir: where.dataDir, manifest }),
-    readInstallRecord(fs, active.root),
-  ]);
+  const caps = await loadCapabilities(fs, { id: key, root: active.root, dataDir: where.dataDir, manifest });
   diagnostics.push(...caps.diagnostics);
-  const digest = record?.digest;
+  const digest = record?.version === active.version ? record.digest : undefined;
   return {
     plugin: { id: key, ...where, ...(digest ? { digest } : {}), enabled, active: true },
     diagnostics,

@@ -1,5 +1,5 @@
 import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
-import { parseInterface, type PluginInterface } from "./manifest_interface.ts";
+import { parseInterface, type PluginInterface } from "./display_metadata.ts";
 import { checkManifestPath } from "./manifest_path.ts";
 import { isValidPluginName } from "./plugin_id.ts";
 
@@ -14,7 +14,23 @@ export type HookDeclaration = { kind: "path"; path: string } | {
   kind: "inline";
   index: number;
   value: unknown;
+  /** Declared by the marketplace entry rather than plugin.json (names its hook source). */
+  origin?: "marketplace";
 };
+
+/**
+ * Claude Code components Trellis records and reports but does not run. `lspServers` and the others
+ * are never a reason to refuse a plugin: install says in one line that they are not run.
+ */
+export const UNSUPPORTED_COMPONENTS = [
+  "lspServers",
+  "outputStyles",
+  "monitors",
+  "userConfig",
+  "channels",
+  "dependencies",
+] as const;
+export type UnsupportedComponent = typeof UNSUPPORTED_COMPONENTS[number];
 
 export interface PluginManifest {
   name: string;
@@ -27,6 +43,12 @@ export interface PluginManifest {
   apps?: string;
   /** Undefined when the manifest has no `hooks` key: the default `hooks/hooks.json` applies. */
   hooks?: HookDeclaration[];
+  /** Claude Code `commands` paths (directories or `.md` files); undefined: the default `commands/`. */
+  commands?: string[];
+  /** Claude Code `agents` paths (directories or `.md` files); undefined: the default `agents/`. */
+  agents?: string[];
+  /** Declared components Trellis does not run, by manifest key (a path or an inline value). */
+  unsupported?: Partial<Record<UnsupportedComponent, unknown>>;
   interface?: PluginInterface;
   /** Claude Code fields kept as metadata only. */
   metadata: Record<string, unknown>;
@@ -37,21 +59,27 @@ export interface ManifestParse {
   diagnostics: Diagnostic[];
 }
 
-const CLAUDE_METADATA = ["author", "homepage", "repository", "license", "commands", "agents"] as const;
+const CLAUDE_METADATA = ["author", "homepage", "repository", "license"] as const;
 
-/** Pure: lenient raw JSON → strict manifest, warning and dropping per field (PL-1..4). */
+/** Pure: manifest text → strict manifest; invalid JSON or a value that is not an object gives none. */
 export function parseManifest(text: string, options: { dirName?: string } = {}): ManifestParse {
-  const diagnostics: Diagnostic[] = [];
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     return { manifest: null, diagnostics: [errorDiagnostic(`invalid JSON: ${(error as Error).message}`)] };
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { manifest: null, diagnostics: [errorDiagnostic("expected a JSON object")] };
+  return parseManifestValue(raw, options);
+}
+
+/** Pure: lenient raw JSON value → strict manifest, warning and dropping per field (PL-1..4). */
+export function parseManifestValue(raw: unknown, options: { dirName?: string } = {}): ManifestParse {
+  const diagnostics: Diagnostic[] = [];
+  if (!isObject(raw)) {
+    const found = Array.isArray(raw) ? "an array" : raw === null ? "null" : `a ${typeof raw}`;
+    return { manifest: null, diagnostics: [errorDiagnostic(`expected a JSON object, found ${found}`)] };
   }
-  const r = raw as Record<string, unknown>;
+  const r = raw;
   const name = (typeof r.name === "string" ? r.name.trim() : "") || options.dirName || "";
   if (!isValidPluginName(name)) {
     return {
@@ -75,16 +103,22 @@ export function parseManifest(text: string, options: { dirName?: string } = {}):
   const apps = r.apps === undefined ? undefined : singlePath(r.apps, "apps", diagnostics);
   if (apps) manifest.apps = apps;
   if (r.hooks !== undefined) manifest.hooks = hookDeclarations(r.hooks, diagnostics);
+  if (r.commands !== undefined) manifest.commands = componentPaths(r.commands, "commands", diagnostics);
+  if (r.agents !== undefined) manifest.agents = componentPaths(r.agents, "agents", diagnostics);
+  for (const key of UNSUPPORTED_COMPONENTS) {
+    if (r[key] !== undefined) (manifest.unsupported ??= {})[key] = r[key];
+  }
   const iface = parseInterface(r.interface, diagnostics);
   if (iface) manifest.interface = iface;
   for (const key of CLAUDE_METADATA) {
-    if (r[key] === undefined) continue;
-    manifest.metadata[key] = r[key];
-    if (key === "commands" || key === "agents") {
-      diagnostics.push(warning(`${key} are not supported yet; kept as metadata`, { field: key }));
-    }
+    if (r[key] !== undefined) manifest.metadata[key] = r[key];
   }
   return { manifest, diagnostics };
+}
+
+/** The manifest of a plugin that has none: Claude Code's default layout under the given name. */
+export function defaultManifest(name: string): PluginManifest {
+  return { name, keywords: [], skills: [], metadata: {} };
 }
 
 function stringList(value: unknown): string[] {
@@ -111,6 +145,17 @@ function pathList(value: unknown, field: string, diagnostics: Diagnostic[]): str
   }
   const out = list.map((v) => singlePath(v, field, diagnostics)).filter((p): p is string => !!p);
   return [...new Set(out)].sort();
+}
+
+/** `commands` / `agents`: a path or a list of paths, in declaration order (Claude Code's shapes). */
+function componentPaths(value: unknown, field: string, diagnostics: Diagnostic[]): string[] {
+  if (isObject(value)) {
+    diagnostics.push(
+      warning(`ignoring ${field}: the object form is not supported yet; list paths instead`, { field }),
+    );
+    return [];
+  }
+  return [...new Set(pathList(value, field, diagnostics))];
 }
 
 function mcpDeclaration(value: unknown, diagnostics: Diagnostic[]): McpDeclaration | undefined {

@@ -8,7 +8,7 @@ import {
   type MarketplaceSetting,
   marketplaceSettings,
   readMarketplaceAt,
-} from "./marketplaces.ts";
+} from "./marketplace_registry.ts";
 import { removeMarketplaceSetting, writeMarketplaceSetting } from "./plugin_config.ts";
 import { discard, recoverStore } from "./store.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";

@@ -1,9 +1,11 @@
 import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, warning } from "../shared/mod.ts";
+import { claudeComponents } from "./claude_components.ts";
 import { isObject, type PluginManifest } from "./manifest.ts";
 import { containedRealPath } from "./manifest_path.ts";
-import { projectMcpServers } from "./mcp_projection.ts";
+import { pluginMcpServers } from "./mcp_projection.ts";
+import type { PluginComponent } from "./plugin_types.ts";
 
 export interface PluginContext {
   id: string;
@@ -14,9 +16,13 @@ export interface PluginContext {
 
 export interface PluginCapabilities {
   skillRoots: string[];
-  mcpServers: { name: string; config: Record<string, unknown> }[];
+  commandRoots: string[];
+  agents: { name: string; path: string }[];
+  mcpServers: { name: string; file: string; config: Record<string, unknown> }[];
   hookSources: { sourcePath: string; hooks: unknown }[];
   appConnectorIds: string[];
+  /** Every component found, with what became of it. */
+  components: PluginComponent[];
   diagnostics: Diagnostic[];
 }
 
@@ -40,35 +46,26 @@ export async function loadCapabilities(fs: FileSystem, ctx: PluginContext): Prom
       return undefined;
     }
   };
-
-  const skillRoots: string[] = [];
-  const skillPaths = (await fs.stat(path.join(ctx.root, "skills")))?.isDirectory
-    ? [...new Set(["skills", ...ctx.manifest.skills])]
-    : ctx.manifest.skills;
-  for (const relative of skillPaths) {
-    const real = await locate(relative, relative !== "skills" || ctx.manifest.skills.includes("skills"));
-    if (real && (await fs.stat(real))?.isDirectory) skillRoots.push(real);
+  const components: PluginComponent[] = [];
+  const skillRoots = await findSkillRoots(fs, ctx, locate);
+  for (const root of skillRoots) {
+    components.push({ kind: "skills", name: path.relative(ctx.root, root) || ".", status: "active" });
   }
 
   const mcp = ctx.manifest.mcpServers;
-  const mcpRaw = mcp?.kind === "inline" ? mcp.servers : await readJson(mcp?.path ?? ".mcp.json", !!mcp);
-  const mcpServers = mcpRaw === undefined ? [] : projectMcpServers(mcpRaw, ctx, warn);
+  const mcpFile = mcp?.kind === "inline" ? "plugin.json#mcpServers" : mcp?.path ?? ".mcp.json";
+  const mcpRaw = mcp?.kind === "inline" ? mcp.servers : await readJson(mcpFile, !!mcp);
+  const mcpServers = mcpRaw === undefined ? [] : pluginMcpServers(mcpRaw, mcpFile, warn);
+  for (const s of mcpServers) components.push({ kind: "mcpServers", name: s.name, status: "active" });
 
-  const hookSources: PluginCapabilities["hookSources"] = [];
-  for (const decl of ctx.manifest.hooks ?? [{ kind: "path" as const, path: "hooks/hooks.json" }]) {
-    if (decl.kind === "inline") {
-      const value = decl.value as Record<string, unknown>;
-      hookSources.push({
-        sourcePath: `plugin.json#hooks[${decl.index}]`,
-        hooks: isObject(value.hooks) ? value : { hooks: value },
-      });
-      continue;
-    }
-    const parsed = await readJson(decl.path, ctx.manifest.hooks !== undefined);
-    if (parsed === undefined) continue;
-    if (isObject(parsed) && isObject(parsed.hooks)) {
-      hookSources.push({ sourcePath: decl.path, hooks: parsed });
-    } else warn(`ignoring ./${decl.path}: expected {"hooks": {…}}`);
+  const hookSources = await findHookSources(ctx.manifest, readJson, warn);
+  for (const h of hookSources) {
+    components.push({
+      kind: "hooks",
+      name: h.sourcePath,
+      status: "active",
+      detail: "untrusted until trusted",
+    });
   }
 
   const apps = await readJson(ctx.manifest.apps ?? ".app.json", ctx.manifest.apps !== undefined);
@@ -81,5 +78,72 @@ export async function loadCapabilities(fs: FileSystem, ctx: PluginContext): Prom
       ),
     ].sort()
     : [];
-  return { skillRoots, mcpServers, hookSources, appConnectorIds, diagnostics };
+  for (const id of appConnectorIds) {
+    components.push({
+      kind: "apps",
+      name: id,
+      status: "unsupported",
+      detail: "listed in the capability summary only",
+    });
+  }
+  const claude = await claudeComponents(fs, ctx.manifest, locate);
+  components.push(...claude.components);
+  return {
+    skillRoots,
+    commandRoots: claude.commandRoots,
+    agents: claude.agents,
+    mcpServers,
+    hookSources,
+    appConnectorIds,
+    components,
+    diagnostics,
+  };
+}
+
+/**
+ * `skills/` (if a directory) plus the manifest's skill paths, sorted; with neither, a SKILL.md at
+ * the plugin root makes the root itself a skill root (Claude Code's single-skill plugin).
+ */
+async function findSkillRoots(
+  fs: FileSystem,
+  ctx: PluginContext,
+  locate: (relative: string, declared: boolean) => Promise<string | null>,
+): Promise<string[]> {
+  const declared = ctx.manifest.skills;
+  const hasDefault = (await fs.stat(path.join(ctx.root, "skills")))?.isDirectory;
+  const skillPaths = hasDefault ? [...new Set(["skills", ...declared])] : declared;
+  const roots: string[] = [];
+  for (const relative of skillPaths) {
+    const real = await locate(relative, relative !== "skills" || declared.includes("skills"));
+    if (real && (await fs.stat(real))?.isDirectory) roots.push(real);
+  }
+  if (skillPaths.length === 0 && (await fs.lstat(path.join(ctx.root, "SKILL.md")))?.isFile) {
+    roots.push(await fs.realPath(ctx.root));
+  }
+  return roots;
+}
+
+async function findHookSources(
+  manifest: PluginManifest,
+  readJson: (relative: string, declared: boolean) => Promise<unknown>,
+  warn: (message: string) => void,
+): Promise<PluginCapabilities["hookSources"]> {
+  const hookSources: PluginCapabilities["hookSources"] = [];
+  for (const decl of manifest.hooks ?? [{ kind: "path" as const, path: "hooks/hooks.json" }]) {
+    if (decl.kind === "inline") {
+      const value = decl.value as Record<string, unknown>;
+      const file = decl.origin === "marketplace" ? "marketplace.json" : "plugin.json";
+      hookSources.push({
+        sourcePath: `${file}#hooks[${decl.index}]`,
+        hooks: isObject(value.hooks) ? value : { hooks: value },
+      });
+      continue;
+    }
+    const parsed = await readJson(decl.path, manifest.hooks !== undefined);
+    if (parsed === undefined) continue;
+    if (isObject(parsed) && isObject(parsed.hooks)) {
+      hookSources.push({ sourcePath: decl.path, hooks: parsed });
+    } else warn(`ignoring ./${decl.path}: expected {"hooks": {…}}`);
+  }
+  return hookSources;
 }

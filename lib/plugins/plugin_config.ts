@@ -1,6 +1,6 @@
 import { editConfigFile, removeKey, setKey } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
-import type { MarketplaceSetting } from "./marketplaces.ts";
+import type { MarketplaceSetting } from "./marketplace_registry.ts";
 
 /** Writes of the user config for plugins: locked, checked, format-preserving edits (editConfigFile). */
 

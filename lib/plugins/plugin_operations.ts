@@ -1,20 +1,12 @@
-import * as path from "node:path";
 import type { LoadedConfig } from "../config/mod.ts";
-import type { FileSystem, Platform } from "../platform/mod.ts";
+import type { Platform } from "../platform/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 import { installPlugin, type InstallResult } from "./installer.ts";
-import type { MarketplaceEntry } from "./marketplace.ts";
-import { type LoadedMarketplace, loadMarketplaces } from "./marketplaces.ts";
+import type { MarketplaceEntry } from "./marketplace_file.ts";
+import { type LoadedMarketplace, loadMarketplaces } from "./marketplace_registry.ts";
 import type { NpmLimits } from "./npm_source.ts";
 import { setPluginEnabled } from "./plugin_config.ts";
-import {
-  invalidPluginKeyMessage,
-  isValidMarketplaceName,
-  isValidPluginName,
-  parsePluginId,
-  type PluginId,
-} from "./plugin_id.ts";
-import { activeVersion } from "./store.ts";
+import { invalidPluginKeyMessage, parsePluginId, type PluginId } from "./plugin_id.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
 
 export interface PluginOpOptions {
@@ -89,19 +81,4 @@ export async function updateById(options: PluginOpOptions & { id: string }): Pro
     npmLimits: options.npmLimits,
     skipIfUnchanged: true,
   });
-}
-
-/** Ids of every plugin with a bundle in the store (configured or not), sorted. */
-export async function installedPluginIds(fs: FileSystem, layout: StoreLayout): Promise<PluginId[]> {
-  const ids: PluginId[] = [];
-  if (!(await fs.stat(layout.cacheDir))) return ids;
-  for (const m of await fs.readDir(layout.cacheDir)) {
-    if (!m.isDirectory || !isValidMarketplaceName(m.name)) continue;
-    for (const p of await fs.readDir(path.join(layout.cacheDir, m.name))) {
-      if (!p.isDirectory || !isValidPluginName(p.name)) continue;
-      const id = { plugin: p.name, marketplace: m.name, key: `${p.name}@${m.name}` };
-      if (await activeVersion(fs, layout, id)) ids.push(id);
-    }
-  }
-  return ids.sort((a, b) => (a.key < b.key ? -1 : 1));
 }

@@ -12,6 +12,18 @@ export interface CapabilitySummary {
   appConnectorIds: string[];
 }
 
+/** What became of one component a plugin brought (`plugin show`, and the install report). */
+export type ComponentStatus = "active" | "unsupported" | "error";
+
+export interface PluginComponent {
+  /** The manifest key it belongs to: skills, commands, agents, hooks, mcpServers, apps, lspServers, … */
+  kind: string;
+  /** A path relative to the plugin root, a server name, a `<namespace>:<command>` name, … */
+  name: string;
+  status: ComponentStatus;
+  detail?: string;
+}
+
 export interface LoadedPlugin {
   id: string;
   version: string | null;
@@ -24,6 +36,8 @@ export interface LoadedPlugin {
   active: boolean;
   error?: string;
   summary?: CapabilitySummary;
+  /** Every component an active plugin brought and what became of it. */
+  components?: PluginComponent[];
 }
 
 export interface SkillRootContribution {
@@ -32,11 +46,30 @@ export interface SkillRootContribution {
   namespace: string;
 }
 
+/** A plugin's Claude Code `commands/` directory: each `*.md` there is an explicit-only skill. */
+export interface CommandRootContribution {
+  /** The commands directory. */
+  path: string;
+  pluginId: string;
+  namespace: string;
+}
+
+/** A Claude Code subagent definition; reported as unsupported until subagents exist. */
+export interface AgentContribution {
+  pluginId: string;
+  name: string;
+  path: string;
+}
+
 export interface McpServerContribution {
   pluginId: string;
   pluginRoot: string;
+  /** The plugin's data dir, for `${PLUGIN_DATA}` / `${CLAUDE_PLUGIN_DATA}`. */
+  dataDir: string;
+  /** Where it was declared, relative to the plugin root (`.mcp.json`, `plugin.json#mcpServers`). */
+  file: string;
   name: string;
-  /** Raw Codex-shape server table; the MCP subsystem validates the transport. */
+  /** The entry as written (Claude Code or Codex keys); the MCP subsystem's one reader validates it. */
   config: unknown;
 }
 
@@ -54,10 +87,8 @@ export interface HookSourceContribution {
 
 export interface PluginContributions {
   skillRoots: SkillRootContribution[];
-  /** Claude plugins' `commands/` directories; each `*.md` becomes an explicit-only skill (issue 14). */
-  commandRoots?: Array<
-    { path: string /* a plugin's commands/ directory */; pluginId: string; namespace: string }
-  >;
+  commandRoots: CommandRootContribution[];
+  agents: AgentContribution[];
   mcpServers: McpServerContribution[];
   hookSources: HookSourceContribution[];
   summaries: CapabilitySummary[];

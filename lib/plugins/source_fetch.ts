@@ -2,9 +2,9 @@ import * as path from "node:path";
 import type { Platform } from "../platform/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 import { gitCheckout, normalizeGitUrl } from "./git_source.ts";
-import type { MarketplaceEntry } from "./marketplace.ts";
+import type { MarketplaceEntry } from "./marketplace_file.ts";
 import { checkManifestPath, containedRealPath } from "./manifest_path.ts";
-import type { LoadedMarketplace } from "./marketplaces.ts";
+import type { LoadedMarketplace } from "./marketplace_registry.ts";
 import { npmFetch, type NpmLimits } from "./npm_source.ts";
 
 /** A bundle made available on disk for staging; `workDir` (if any) is removed by the caller. */

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
 import type { PluginId } from "./plugin_id.ts";
-import { isValidVersionSegment } from "./plugin_id.ts";
+import { isValidMarketplaceName, isValidPluginName, isValidVersionSegment } from "./plugin_id.ts";
 import { pickActiveVersion, pluginBaseDir, type StoreLayout } from "./store_layout.ts";
 
 /**
@@ -158,4 +158,19 @@ async function uniquePath(fs: FileSystem, dir: string, name: string): Promise<st
     const candidate = path.join(dir, `${name}.${Date.now().toString(36)}${i}`);
     if (!(await fs.lstat(candidate))) return candidate;
   }
+}
+
+/** Ids of every plugin with a bundle in the store (configured or not), sorted. */
+export async function installedPluginIds(fs: FileSystem, layout: StoreLayout): Promise<PluginId[]> {
+  const ids: PluginId[] = [];
+  if (!(await fs.stat(layout.cacheDir))) return ids;
+  for (const m of await fs.readDir(layout.cacheDir)) {
+    if (!m.isDirectory || !isValidMarketplaceName(m.name)) continue;
+    for (const p of await fs.readDir(path.join(layout.cacheDir, m.name))) {
+      if (!p.isDirectory || !isValidPluginName(p.name)) continue;
+      const id = { plugin: p.name, marketplace: m.name, key: `${p.name}@${m.name}` };
+      if (await activeVersion(fs, layout, id)) ids.push(id);
+    }
+  }
+  return ids.sort((a, b) => (a.key < b.key ? -1 : 1));
 }

@@ -16,6 +16,8 @@ export interface StoreLayout {
   trashDir: string;
   journalDir: string;
   marketplacesDir: string;
+  /** Install records (`<plugin>@<marketplace>.json`): the anchor `verify` checks bundles against. */
+  recordsDir: string;
   declinedFile: string;
 }
 
@@ -30,6 +32,7 @@ export function storeLayout(trellisHome: string): StoreLayout {
     trashDir: path.join(pluginsDir, ".trash"),
     journalDir: path.join(pluginsDir, ".journal"),
     marketplacesDir: path.join(pluginsDir, "marketplaces"),
+    recordsDir: path.join(pluginsDir, "records"),
     declinedFile: path.join(pluginsDir, "declined.json"),
   };
 }
@@ -38,8 +41,21 @@ export function pluginBaseDir(layout: StoreLayout, id: PluginId): string {
   return path.join(layout.cacheDir, id.marketplace, id.plugin);
 }
 
+/**
+ * `<plugin>@<marketplace>`: `@` is in neither name's alphabet, so two ids never share a data dir
+ * (the `<plugin>-<marketplace>` of earlier versions mapped `x-y@z` and `x@y-z` to one; #13).
+ */
 export function pluginDataDir(layout: StoreLayout, id: PluginId): string {
+  return path.join(layout.dataDir, `${id.plugin}@${id.marketplace}`);
+}
+
+/** The data dir name earlier versions (and Codex) used; ambiguous, so only ever migrated from. */
+export function legacyPluginDataDir(layout: StoreLayout, id: PluginId): string {
   return path.join(layout.dataDir, `${id.plugin}-${id.marketplace}`);
+}
+
+export function installRecordFile(layout: StoreLayout, id: PluginId): string {
+  return path.join(layout.recordsDir, `${id.plugin}@${id.marketplace}.json`);
 }
 
 type Semver = typeof import("semver");

@@ -1,9 +1,11 @@
 import type { FileSystem } from "../platform/mod.ts";
+import type { Diagnostic } from "../shared/mod.ts";
 import { digestTree } from "./content_digest.ts";
-import { readInstallRecord } from "./install_record.ts";
+import { resolveDataDir } from "./data_dir.ts";
+import { readInstallRecord, removeInstallRecord } from "./install_record.ts";
 import type { PluginId } from "./plugin_id.ts";
-import { activeVersion, discard, recoverStore } from "./store.ts";
-import { pluginBaseDir, pluginDataDir, type StoreLayout } from "./store_layout.ts";
+import { activeVersion, discard, installedPluginIds, recoverStore } from "./store.ts";
+import { pluginBaseDir, type StoreLayout } from "./store_layout.ts";
 
 export type VerifyStatus = "ok" | "modified" | "no_record" | "not_installed";
 
@@ -17,31 +19,42 @@ export interface VerifyResult {
   unexpected: string[];
 }
 
-/** Re-hashes the active version and compares it with the digest recorded at install time. */
+/**
+ * Re-hashes the active version and compares it with the install record under
+ * `$TRELLIS_HOME/plugins/records/` — never with anything inside the bundle, which whoever changed the
+ * files could have rewritten too. A record of another version does not vouch for this one.
+ */
 export async function verifyPlugin(fs: FileSystem, layout: StoreLayout, id: PluginId): Promise<VerifyResult> {
   const active = await activeVersion(fs, layout, id);
   if (!active) return { id: id.key, status: "not_installed", unexpected: [] };
-  const record = await readInstallRecord(fs, active.root);
+  const record = await readInstallRecord(fs, layout, id);
   const { digest, skipped } = await digestTree(fs, active.root);
   const base = { id: id.key, version: active.version, actual: digest, unexpected: skipped };
-  if (!record) return { ...base, status: "no_record" };
+  if (!record || record.version !== active.version) return { ...base, status: "no_record" };
   const status = record.digest === digest && skipped.length === 0 ? "ok" : "modified";
   return { ...base, status, expected: record.digest };
 }
 
-/** Removes every installed version; the data dir survives unless `purge` (PL-7). */
+/** Removes every installed version and its record; the data dir survives unless `purge` (PL-7). */
 export async function uninstallPlugin(
   fs: FileSystem,
   layout: StoreLayout,
   id: PluginId,
-  options: { purge?: boolean } = {},
-): Promise<{ removed: boolean; purged: boolean }> {
+  options: { purge?: boolean; knownIds?: string[] } = {},
+): Promise<{ removed: boolean; purged: boolean; diagnostics: Diagnostic[] }> {
   await recoverStore(fs, layout);
   const base = pluginBaseDir(layout, id);
   const removed = !!(await fs.lstat(base));
+  // Resolve (and migrate) the data dir before the bundle goes: it counts among the known ids.
+  const { dir: data, diagnostics } = await resolveDataDir(fs, layout, id, {
+    knownIds: async () => [
+      ...(options.knownIds ?? []),
+      ...(await installedPluginIds(fs, layout)).map((i) => i.key),
+    ],
+  });
   if (removed) await discard(fs, layout, base);
-  const data = pluginDataDir(layout, id);
+  await removeInstallRecord(fs, layout, id);
   const purged = !!options.purge && !!(await fs.lstat(data));
   if (purged) await discard(fs, layout, data);
-  return { removed, purged };
+  return { removed, purged, diagnostics };
 }

@@ -1,10 +1,12 @@
 /**
  * Plugin benchmarks: install of a 2,000-file plugin (digest included) against `cp -r` of the same
- * tree, and loading 50 installed plugins (projection to skills, MCP, hooks).
+ * tree, installing every plugin of a 250-plugin marketplace shaped like the public ones against
+ * `cp -r` of each plugin, and loading 50 installed plugins (projection to skills, MCP, hooks).
  */
 import { loadConfig } from "../../lib/config/mod.ts";
 import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
 import { installById, loadPlugins, storeLayout } from "../../lib/plugins/mod.ts";
+import { writeRealisticMarket } from "./_plugin_market.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
 
@@ -41,6 +43,61 @@ async function median(runs: number, once: () => Promise<number>): Promise<number
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push(await once());
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+/**
+ * Issue 14's figure: every plugin of a 250-plugin local marketplace installed one by one (the whole
+ * `plugin install` path: marketplace read, fetch, manifest, staged copy with digest, publish, record,
+ * config edit), each against `cp -r` of the same plugin tree; medians per plugin.
+ */
+async function marketplaceInstalls(root: string): Promise<BenchRow[]> {
+  const market = `${root}/market250`;
+  const names = await writeRealisticMarket(market, "real", 250);
+  const home = `${root}/home250/.trellis`;
+  await platform.fs.mkdir(home);
+  await platform.fs.writeTextFile(
+    `${home}/config.toml`,
+    `[marketplaces.real]\nsource = "${market}"\nkind = "local"\n`,
+  );
+  const env: Record<string, string> = { HOME: `${root}/home250`, TRELLIS_HOME: home };
+  const flushToDisk = () => runCommand(platform, { cmd: ["sync"], env: childEnv(platform.envAll()) });
+  const cpTimes: number[] = [];
+  const installTimes: number[] = [];
+  await platform.fs.mkdir(`${root}/cp250`);
+  for (const name of names) {
+    await flushToDisk();
+    let t = performance.now();
+    await runCommand(platform, {
+      cmd: ["cp", "-r", `${market}/plugins/${name}`, `${root}/cp250/${name}`],
+      env: childEnv(platform.envAll()),
+    });
+    cpTimes.push(performance.now() - t);
+    const loaded = await loadConfig(platform.fs, { cwd: root, env: (n) => env[n] });
+    await flushToDisk();
+    t = performance.now();
+    await installById({ platform, loaded, id: `${name}@real` });
+    installTimes.push(performance.now() - t);
+  }
+  const cp = middle(cpTimes);
+  const install = middle(installTimes);
+  const ratio = install / cp;
+  return [
+    {
+      name: "plugins: install, 250-plugin marketplace (median)",
+      value: round(install),
+      unit: "ms",
+      target: "",
+      pass: true,
+    },
+    { name: "plugins: cp -r of each plugin (median)", value: round(cp), unit: "ms", target: "", pass: true },
+    {
+      name: "plugins: marketplace install / cp -r",
+      value: round(ratio),
+      unit: "x",
+      target: "≤ 1.5",
+      pass: ratio <= 1.5,
+    },
+  ];
 }
 
 export async function bench(): Promise<BenchRow[]> {
@@ -103,6 +160,7 @@ export async function bench(): Promise<BenchRow[]> {
       return performance.now() - t;
     });
     const ratio = install / cp;
+    const marketRows = await marketplaceInstalls(root);
     return [
       {
         name: "plugins: install 2,000-file plugin (digest incl.)",
@@ -120,6 +178,7 @@ export async function bench(): Promise<BenchRow[]> {
         target: "≤ 100",
         pass: load <= 100,
       },
+      ...marketRows,
     ];
   } finally {
     await platform.fs.remove(root, { recursive: true });

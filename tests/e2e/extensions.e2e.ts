@@ -140,7 +140,7 @@ Deno.test("PL-6…PL-10 a marketplace plugin installs, contributes its skill and
   assert.deepEqual([echo?.tier, echo?.plugin, echo?.transport.args.at(-1)], [
     "plugin",
     "demo@test",
-    `${s.env.TRELLIS_HOME}/plugins/data/demo-test`,
+    `${s.env.TRELLIS_HOME}/plugins/data/demo@test`,
   ]);
   const server = await startFixtureModelServer({ script: [{ text: "ok" }] });
   try {
@@ -155,6 +155,165 @@ Deno.test("PL-6…PL-10 a marketplace plugin installs, contributes its skill and
   } finally {
     await server.close();
   }
+});
+
+const CLAUDE_MARKET = new URL("../../fixtures/plugins/claude-market", import.meta.url).pathname;
+
+/** An e2e sandbox with a writable copy of the Claude-shaped fixture marketplace, added. */
+async function claudeMarket() {
+  const s = await e2eSetup();
+  const market = `${s.workspace.replace(/\/[^/]+$/, "")}/claude-market`;
+  const cp = await new Deno.Command("cp", { args: ["-a", CLAUDE_MARKET, market] }).output();
+  assert.equal(cp.code, 0);
+  const trellis = (...argv: string[]) => runTrellis(argv, { env: s.env, cwd: s.workspace });
+  const add = await trellis("plugin", "marketplace", "add", market);
+  assert.equal(add.code, 0, add.stderr);
+  return { s, market, trellis };
+}
+
+Deno.test("issue 14 item 4: plugins without plugin.json, strict:false entries and lspServers install", async () => {
+  const { trellis, market } = await claudeMarket();
+  const devKit = await trellis("plugin", "install", "dev-kit@claude");
+  assert.equal(devKit.code, 0, devKit.stderr);
+  assert.match(
+    devKit.stdout,
+    /^Installed dev-kit@claude local \(sha256:[0-9a-f]{64}\): 1 skills, 1 hooks, 2 commands/,
+  );
+  const lsp = await trellis("plugin", "install", "ts-lsp@claude");
+  assert.equal(lsp.code, 0, lsp.stderr);
+  assert.equal(
+    lsp.stderr,
+    "note: ts-lsp@claude: recorded but not run by Trellis: lspServers (typescript); it contributes nothing else\n",
+  );
+  const badShape = await trellis("plugin", "install", "bad-shape@claude");
+  assert.equal(badShape.code, 0, badShape.stderr);
+  assert.match(
+    badShape.stderr,
+    new RegExp(`ignoring ${market}/plugins/bad-shape/\\.claude-plugin/plugin\\.json: expected a JSON object`),
+  );
+  const skills = await trellis("skills", "list", "--json");
+  assert.equal(skills.code, 0, skills.stderr);
+  const names = (JSON.parse(skills.stdout).skills as { name: string }[]).map((k) => k.name);
+  assert.ok(names.includes("dev-kit:plugin-layout"), names.join(","));
+  assert.ok(names.includes("bad-shape:still-here"), names.join(","));
+  const list = await trellis("plugin", "list");
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(
+    list.stdout,
+    /^bad-shape@claude {2}local {2}active {2}skills\ndev-kit@claude {2}local {2}active {2}skills\nts-lsp@claude {2}1\.0\.0 {2}active\n$/,
+  );
+});
+
+Deno.test("issue 14 item 5: plugin show lists commands, agents and hooks with what became of each", async () => {
+  const { trellis } = await claudeMarket();
+  assert.equal((await trellis("plugin", "install", "dev-kit@claude")).code, 0);
+  const show = await trellis("plugin", "show", "dev-kit@claude");
+  assert.equal(show.code, 0, show.stderr);
+  assert.match(show.stdout, /\ncomponents:\n {2}skills {4}skills {17}active\n/);
+  assert.match(
+    show.stdout,
+    /\n {2}commands {2}dev-kit:create-plugin {2}active {2}commands\/create-plugin\.md\n/,
+  );
+  assert.match(
+    show.stdout,
+    /\n {2}agents {4}plugin-validator {7}unsupported {2}subagents are not supported yet\n$/,
+  );
+  const json = JSON.parse((await trellis("plugin", "show", "dev-kit@claude", "--json")).stdout);
+  assert.deepEqual(json.components.map((c: { kind: string; status: string }) => `${c.kind}:${c.status}`), [
+    "skills:active",
+    "hooks:active",
+    "commands:active",
+    "commands:active",
+    "agents:unsupported",
+  ]);
+});
+
+Deno.test("issue 14 item 6: plugin MCP servers of context7/github/cloudflare/SSE shapes load; a broken duplicate evicts nothing", async () => {
+  const { trellis, s } = await claudeMarket();
+  for (const id of ["ctx-docs", "gh-tools", "cloud-api", "events", "dup-a", "dup-b"]) {
+    const run = await trellis("plugin", "install", `${id}@claude`);
+    assert.equal(run.code, 0, run.stderr);
+  }
+  const list = await trellis("mcp", "list", "--json");
+  assert.equal(list.code, 0, list.stderr);
+  const servers = JSON.parse(list.stdout) as {
+    name: string;
+    plugin: string;
+    transport: Record<string, unknown>;
+  }[];
+  assert.deepEqual(servers.map((e) => [e.name, e.plugin, e.transport.type]), [
+    ["cloud-api", "cloud-api@claude", "streamable_http"],
+    ["ctx-docs", "ctx-docs@claude", "streamable_http"],
+    ["events", "events@claude", "sse"],
+    ["gh-tools", "gh-tools@claude", "streamable_http"],
+    ["shared", "dup-b@claude", "stdio"],
+  ]);
+  const ctx = servers.find((e) => e.name === "ctx-docs")!;
+  assert.deepEqual(ctx.transport.http_headers, { Authorization: "", "X-Client": "trellis" });
+  const shared = servers.find((e) => e.name === "shared")!;
+  assert.deepEqual(shared.transport.args, ["--data", `${s.env.TRELLIS_HOME}/plugins/data/dup-b@claude`]);
+  assert.match(list.stderr, /Cannot load MCP server "shared" from plugin dup-a@claude: \.mcp\.json: /);
+  assert.match(list.stderr, /\$\{GH_TOOLS_TOKEN\} is not set and has no default; left as written/);
+});
+
+Deno.test("issue 13 item 10: x-y@z and x@y-z keep separate data; uninstall --purge of one leaves the other's", async () => {
+  const s = await e2eSetup();
+  const trellis = (...argv: string[]) => runTrellis(argv, { env: s.env, cwd: s.workspace });
+  for (const [market, plugin] of [["z", "x-y"], ["y-z", "x"]]) {
+    const root = `${s.workspace}/../m-${market}`;
+    await Deno.mkdir(`${root}/.claude-plugin`, { recursive: true });
+    await Deno.mkdir(`${root}/${plugin}/skills`, { recursive: true });
+    await Deno.writeTextFile(
+      `${root}/.claude-plugin/marketplace.json`,
+      JSON.stringify({
+        name: market,
+        owner: { name: "t" },
+        plugins: [{ name: plugin, source: `./${plugin}` }],
+      }),
+    );
+    assert.equal((await trellis("plugin", "marketplace", "add", root)).code, 0);
+    assert.equal((await trellis("plugin", "install", `${plugin}@${market}`)).code, 0);
+  }
+  const data = `${s.env.TRELLIS_HOME}/plugins/data`;
+  await Deno.writeTextFile(`${data}/x-y@z/state`, "mine");
+  const purge = await trellis("plugin", "uninstall", "x@y-z", "--purge");
+  assert.deepEqual([purge.code, purge.stdout], [0, "Uninstalled x@y-z (data deleted)\n"]);
+  assert.equal(await Deno.readTextFile(`${data}/x-y@z/state`), "mine");
+});
+
+Deno.test("issue 13: plugin verify trusts no record inside the bundle; an oversized local plugin is refused", async () => {
+  const s = await e2eSetup();
+  const trellis = (...argv: string[]) => runTrellis(argv, { env: s.env, cwd: s.workspace });
+  const market = `${s.workspace}/../market`;
+  const cp = await new Deno.Command("cp", {
+    args: ["-a", new URL("../../fixtures/plugins/market", import.meta.url).pathname, market],
+  }).output();
+  assert.equal(cp.code, 0);
+  assert.equal((await trellis("plugin", "marketplace", "add", market)).code, 0);
+  assert.equal((await trellis("plugin", "install", "demo@test")).code, 0);
+  const root = `${s.env.TRELLIS_HOME}/plugins/cache/test/demo/1.0.0`;
+  await Deno.writeTextFile(`${root}/hooks/check.sh`, "#!/bin/sh\ncurl evil\n");
+  await Deno.writeTextFile(
+    `${root}/.trellis-install.json`,
+    JSON.stringify({ schema: 1, digest: "sha256:forged" }),
+  );
+  const verify = await trellis("plugin", "verify", "demo@test");
+  assert.equal(verify.code, 1);
+  assert.match(
+    verify.stdout,
+    /^demo@test: modified \(expected sha256:[0-9a-f]{64}, found sha256:[0-9a-f]{64}\)\n$/,
+  );
+  const truncate = await new Deno.Command("truncate", {
+    args: ["-s", "3G", `${market}/plugins/demo/blob.bin`],
+  })
+    .output();
+  assert.equal(truncate.code, 0);
+  const big = await trellis("plugin", "update", "demo@test");
+  assert.equal(big.code, 2);
+  assert.equal(
+    big.stderr,
+    'error: Cannot install "demo@test": ./blob.bin (3 GiB) takes the bundle over the 250 MiB size limit\n',
+  );
 });
 
 // Always-on tools of server-everything with arguments that make each succeed offline.

@@ -86,26 +86,36 @@ Deno.test("parseMcpJson() reads Claude Code entries with ${VAR} and ${VAR:-defau
       local: { command: "${ROOT}/bin/srv", args: ["--port", "${PORT:-8080}"], env: { KEY: "${TOKEN}" } },
       remote: { type: "http", url: "https://h/${PATHX:-mcp}", headers: { Authorization: "Bearer ${TOKEN}" } },
       legacy: { type: "sse", url: "https://h/sse" },
-      broken: { command: "${MISSING}" },
+      unset: { command: "${MISSING}" },
       "bad name": { command: "x" },
     },
   });
   const { servers, diagnostics } = parseMcpJson(text, { file: "/p/.mcp.json", env: (n) => env[n] });
   assert.deepStrictEqual(servers.map((s) => s.transport), [
-    { type: "stdio", command: "/srv/bin/srv", args: ["--port", "8080"], env: { KEY: "t0k" }, envVars: [] },
+    {
+      type: "stdio",
+      command: "/srv/bin/srv",
+      args: ["--port", "8080"],
+      env: { KEY: "t0k" },
+      envVars: [],
+      cwd: undefined,
+    },
     {
       type: "streamable_http",
       url: "https://h/mcp",
+      bearerTokenEnvVar: undefined,
       httpHeaders: { Authorization: "Bearer t0k" },
       envHttpHeaders: {},
     },
     { type: "sse", url: "https://h/sse", httpHeaders: {} },
+    // Claude Code leaves an unset variable as written; the server still loads (issue 14).
+    { type: "stdio", command: "${MISSING}", args: [], env: {}, envVars: [], cwd: undefined },
   ]);
   assert.deepStrictEqual(diagnostics.map((d) => [d.level, d.subject, d.message]), [
     [
-      "error",
-      "broken",
-      'Cannot load MCP server "broken" from /p/.mcp.json: environment variable MISSING is not set and has no default',
+      "warning",
+      "unset",
+      'MCP server "unset" in /p/.mcp.json: ${MISSING} is not set and has no default; left as written',
     ],
     ["error", "bad name", 'Cannot load MCP server "bad name" from /p/.mcp.json: invalid server name'],
   ]);

@@ -25,7 +25,7 @@ Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin se
     ["shared", "config", userConfig],
   ]);
   assert.deepStrictEqual(untrusted.diagnostics.map((d) => d.message), [
-    'Cannot load MCP server "broken" of plugin p@m: url: url is not supported for stdio',
+    'Cannot load MCP server "broken" from plugin p@m: .mcp.json: url: url is not supported for stdio',
   ]);
   await platform.fs.writeTextFile(
     userConfig,

@@ -3,6 +3,8 @@ import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 
 export const FIXTURE_MARKET = new URL("../../fixtures/plugins/market", import.meta.url).pathname;
+/** Claude Code shapes: no plugin.json, strict:false entries, lspServers, Claude and Codex .mcp.json. */
+export const CLAUDE_MARKET = new URL("../../fixtures/plugins/claude-market", import.meta.url).pathname;
 
 export interface PluginSandbox {
   root: string;
@@ -19,10 +21,12 @@ export async function sh(cmd: string[], cwd?: string): Promise<string> {
 }
 
 /** A sandbox HOME with a writable copy of the fixture marketplace, already added. */
-export async function pluginSandbox(options: { addMarket?: boolean } = {}): Promise<PluginSandbox> {
+export async function pluginSandbox(
+  options: { addMarket?: boolean; fixture?: string } = {},
+): Promise<PluginSandbox> {
   const { root, env } = await makeSandboxHome();
   const market = `${root}/market`;
-  await sh(["cp", "-a", FIXTURE_MARKET, market]);
+  await sh(["cp", "-a", options.fixture ?? FIXTURE_MARKET, market]);
   const cli = (...argv: string[]) => runCliCaptured(argv, { env, cwd: root });
   const config = () => loadConfig(platform.fs, { cwd: root, env: (name) => env[name] });
   if (options.addMarket !== false) {

@@ -47,7 +47,14 @@ Deno.test("PluginCache.get() never stores a load that started before invalidate(
   const gate = new Promise<void>((resolve) => (release = resolve));
   const empty = (): PluginLoadResult => ({
     plugins: [],
-    contributions: { skillRoots: [], mcpServers: [], hookSources: [], summaries: [] },
+    contributions: {
+      skillRoots: [],
+      commandRoots: [],
+      agents: [],
+      mcpServers: [],
+      hookSources: [],
+      summaries: [],
+    },
     diagnostics: [],
   });
   const cache = new PluginCache({

@@ -9,16 +9,26 @@ Deno.test("loadPlugins() projects skills, MCP, hooks and summaries of an install
   assert.equal(install.code, 0, install.stderr);
   const home = box.env.TRELLIS_HOME;
   const root = `${home}/plugins/cache/test/demo/1.0.0`;
-  const data = `${home}/plugins/data/demo-test`;
+  const data = `${home}/plugins/data/demo@test`;
   const result = await loadPlugins({ loaded: await box.config(), platform });
   assert.deepStrictEqual(result.diagnostics, []);
   assert.deepStrictEqual(result.contributions, {
     skillRoots: [{ path: `${root}/skills`, pluginId: "demo@test", namespace: "demo" }],
+    commandRoots: [],
+    agents: [],
     mcpServers: [{
       pluginId: "demo@test",
       pluginRoot: root,
+      dataDir: data,
+      file: ".mcp.json",
       name: "echo",
-      config: { command: `${root}/bin/echo.sh`, args: ["--data", data], cwd: `${root}/bin` },
+      // As written: the MCP subsystem's one reader expands variables and checks the transport.
+      config: {
+        type: "stdio",
+        command: "${CLAUDE_PLUGIN_ROOT}/bin/echo.sh",
+        args: ["--data", "${PLUGIN_DATA}"],
+        cwd: "./bin",
+      },
     }],
     hookSources: [{
       pluginId: "demo@test",
@@ -54,9 +64,12 @@ Deno.test("loadPlugins() reads a Claude Code plugin with inline hooks as plugin.
   const box = await pluginSandbox();
   const install = await box.cli("plugin", "install", "claude-demo@test");
   assert.equal(install.code, 0, install.stderr);
-  assert.match(install.stderr, /commands are not supported yet/);
+  assert.equal(install.stderr, "");
   const result = await loadPlugins({ loaded: await box.config(), platform });
   const root = `${box.env.TRELLIS_HOME}/plugins/cache/test/claude-demo/local`;
+  assert.deepStrictEqual(result.contributions.commandRoots, [
+    { path: `${root}/commands`, pluginId: "claude-demo@test", namespace: "claude-demo" },
+  ]);
   assert.deepStrictEqual(result.contributions.hookSources.map((h) => [h.sourcePath, h.pluginRoot]), [
     ["plugin.json#hooks[0]", root],
   ]);
@@ -68,24 +81,43 @@ Deno.test("loadPlugins() reads a Claude Code plugin with inline hooks as plugin.
 Deno.test("loadPlugins() marks plugins inactive with the PL-9 errors and projects nothing from them", async () => {
   const box = await pluginSandbox();
   await box.cli("plugin", "install", "demo@test");
+  await platform.fs.remove(`${box.env.TRELLIS_HOME}/plugins/cache/test/demo`, { recursive: true });
   const config = `${box.env.TRELLIS_HOME}/config.toml`;
   await platform.fs.appendTextFile(
     config,
     '\n[plugins."ghost@test"]\nenabled = true\n\n[plugins."bad key"]\n',
   );
-  await platform.fs.remove(`${box.env.TRELLIS_HOME}/plugins/cache/test/demo/1.0.0/.codex-plugin/plugin.json`);
   const result = await loadPlugins({ loaded: await box.config(), platform });
   assert.deepStrictEqual(result.plugins.map((p) => [p.id, p.active, p.error]), [
     ["bad key", false, "invalid plugin key `bad key`; expected <plugin>@<marketplace>"],
-    ["demo@test", false, "missing or invalid plugin.json"],
+    ["demo@test", false, "plugin is not installed"],
     ["ghost@test", false, "plugin is not installed"],
   ]);
   assert.deepStrictEqual(result.contributions, {
     skillRoots: [],
+    commandRoots: [],
+    agents: [],
     mcpServers: [],
     hookSources: [],
     summaries: [],
   });
+});
+
+Deno.test("loadPlugins() loads an installed plugin whose plugin.json is gone by the default layout (issue 14 revises PL-1)", async () => {
+  const box = await pluginSandbox();
+  await box.cli("plugin", "install", "demo@test");
+  const root = `${box.env.TRELLIS_HOME}/plugins/cache/test/demo/1.0.0`;
+  await platform.fs.remove(`${root}/.codex-plugin/plugin.json`);
+  const result = await loadPlugins({ loaded: await box.config(), platform });
+  assert.deepStrictEqual(result.plugins.map((p) => [p.id, p.active, p.error]), [[
+    "demo@test",
+    true,
+    undefined,
+  ]]);
+  assert.deepStrictEqual(result.contributions.skillRoots, [
+    { path: `${root}/skills`, pluginId: "demo@test", namespace: "demo" },
+  ]);
+  assert.equal(result.contributions.summaries[0].displayName, "demo");
 });
 
 Deno.test("plugin disable/enable toggles [plugins.id] enabled in the user layer only (PL-5)", async () => {
@@ -127,7 +159,7 @@ Deno.test("plugin list --json and show report state, version and capabilities", 
   );
   const text = await box.cli("plugin", "list");
   assert.equal(text.stdout, "demo@test  1.0.0  active  skills; mcp: echo; apps: connector_a,connector_b\n");
-  const show = await box.cli("plugin", "show", "demo@test");
+  const show = await box.cli("plugin", "show", "demo@test", "--json");
   assert.equal(JSON.parse(show.stdout).summary.displayName, "Demo");
 });
 
@@ -152,7 +184,7 @@ Deno.test("plugin update republishes changed content even when the version strin
 Deno.test("plugin update to a new version leaves only that version and keeps the data dir", async () => {
   const box = await pluginSandbox();
   await box.cli("plugin", "install", "demo@test");
-  const data = `${box.env.TRELLIS_HOME}/plugins/data/demo-test`;
+  const data = `${box.env.TRELLIS_HOME}/plugins/data/demo@test`;
   await platform.fs.writeTextFile(`${data}/state`, "kept");
   const manifest = `${box.market}/plugins/demo/.codex-plugin/plugin.json`;
   await writeJson(manifest, { ...JSON.parse(await platform.fs.readTextFile(manifest)), version: "1.10.0" });
@@ -181,9 +213,9 @@ Deno.test("plugin uninstall keeps the data dir unless --purge", async () => {
   await box.cli("plugin", "install", "demo@test");
   assert.equal((await box.cli("plugin", "uninstall", "demo@test")).code, 0);
   assert.equal(await platform.fs.stat(`${home}/plugins/cache/test/demo`), null);
-  assert.ok(await platform.fs.stat(`${home}/plugins/data/demo-test`));
+  assert.ok(await platform.fs.stat(`${home}/plugins/data/demo@test`));
   assert.doesNotMatch(await platform.fs.readTextFile(`${home}/config.toml`), /demo@test/);
   await box.cli("plugin", "install", "demo@test");
   assert.equal((await box.cli("plugin", "uninstall", "demo@test", "--purge")).code, 0);
-  assert.equal(await platform.fs.stat(`${home}/plugins/data/demo-test`), null);
+  assert.equal(await platform.fs.stat(`${home}/plugins/data/demo@test`), null);
 });

@@ -77,25 +77,27 @@ Deno.test("parseManifest() keeps at most 3 default prompts of ≤ 128 chars, fla
   assert.equal(diagnostics.length, 4);
 });
 
-Deno.test("parseManifest() keeps Claude Code fields as metadata and warns for commands/agents", () => {
+Deno.test("parseManifest() reads Claude Code commands/agents paths, keeps metadata and records unsupported components", () => {
   const text = JSON.stringify({
     name: "c",
     author: { name: "A" },
     license: "MIT",
     commands: "./c",
-    agents: ["./a"],
+    agents: ["./a", "./b.md"],
+    lspServers: { ts: { command: "tsls" } },
+    outputStyles: "./styles",
   });
   const { manifest, diagnostics } = parseManifest(text);
-  assert.deepStrictEqual(manifest?.metadata, {
-    author: { name: "A" },
-    license: "MIT",
-    commands: "./c",
-    agents: ["./a"],
+  assert.deepStrictEqual(manifest, {
+    name: "c",
+    keywords: [],
+    skills: [],
+    commands: ["c"],
+    agents: ["a", "b.md"],
+    unsupported: { lspServers: { ts: { command: "tsls" } }, outputStyles: "./styles" },
+    metadata: { author: { name: "A" }, license: "MIT" },
   });
-  assert.deepStrictEqual(diagnostics.map((d) => d.message), [
-    "commands are not supported yet; kept as metadata",
-    "agents are not supported yet; kept as metadata",
-  ]);
+  assert.deepStrictEqual(diagnostics, []);
 });
 
 Deno.test("parseManifest() returns no manifest when the JSON is invalid or the name is bad (PL-1)", () => {

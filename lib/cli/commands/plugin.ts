@@ -6,8 +6,10 @@ import {
   configuredPlugins,
   installById,
   installedPluginIds,
+  type LoadedPlugin,
   loadMarketplaces,
   loadPlugins,
+  type PluginComponent,
   removeMarketplace,
   removePluginConfig,
   requirePluginId,
@@ -33,7 +35,10 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
       const loaded = await load(options);
       const result = await installById({ platform: ctx.platform, loaded, id });
       printDiagnostics(ctx, result.diagnostics);
-      await ctx.out(`Installed ${result.id} ${result.version} (${result.digest})\n`);
+      const counts = componentCounts(result.components);
+      await ctx.out(
+        `Installed ${result.id} ${result.version} (${result.digest})${counts ? `: ${counts}` : ""}\n`,
+      );
     });
 
   withCommonOptions(plugin.command("uninstall").argument("<id>", "<plugin>@<marketplace>"))
@@ -44,7 +49,9 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
       const pid = requirePluginId(id);
       const done = await uninstallPlugin(ctx.platform.fs, storeLayout(loaded.paths.home), pid, {
         purge: options.purge,
+        knownIds: configuredPlugins(loaded).map((p) => p.key),
       });
+      printDiagnostics(ctx, done.diagnostics);
       await removePluginConfig(ctx.platform.fs, loaded.paths.userConfig, pid.key);
       if (!done.removed) {
         throw new UsageError(`Cannot uninstall "${id}": it is not installed`, { plugin: id });
@@ -125,7 +132,8 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
     });
 
   withCommonOptions(plugin.command("show").argument("<id>", "<plugin>@<marketplace>"))
-    .description("show one plugin's state, version, paths and capabilities")
+    .description("show one plugin's state, paths and every component it brought, with what became of it")
+    .option("--json", "print JSON")
     .action(async (id: string, options) => {
       const loaded = await load(options);
       const pid = requirePluginId(id);
@@ -133,8 +141,47 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
       if (!row) {
         throw new UsageError(`Cannot show "${id}": it is neither installed nor configured`, { plugin: id });
       }
-      await ctx.out(JSON.stringify(row, null, 2) + "\n");
+      if (options.json) return await ctx.out(JSON.stringify(row, null, 2) + "\n");
+      await ctx.out(renderPluginShow(row));
     });
+}
+
+/** `3 commands, 1 hook source, 12 unsupported` — what an install brought, in one clause. */
+function componentCounts(components: PluginComponent[]): string {
+  const active = new Map<string, number>();
+  let unsupported = 0;
+  for (const c of components) {
+    if (c.status === "active") active.set(c.kind, (active.get(c.kind) ?? 0) + 1);
+    else if (c.status === "unsupported") unsupported++;
+  }
+  const parts = [...active].map(([kind, n]) => `${n} ${kind}`);
+  if (unsupported) parts.push(`${unsupported} unsupported`);
+  return parts.join(", ");
+}
+
+function renderPluginShow(row: LoadedPlugin): string {
+  const state = row.active
+    ? "active"
+    : row.error
+    ? `error: ${row.error}`
+    : row.enabled
+    ? "inactive"
+    : "disabled";
+  const lines = [`${row.id}  ${row.version ?? "-"}  ${state}`];
+  if (row.summary?.description) lines.push(`  ${row.summary.description}`);
+  if (row.root) lines.push(`root: ${row.root}`);
+  if (row.dataDir) lines.push(`data: ${row.dataDir}`);
+  if (row.digest) lines.push(`digest: ${row.digest}`);
+  const components = row.components ?? [];
+  if (row.active && components.length === 0) lines.push("components: none (it contributes nothing)");
+  else if (components.length) lines.push("components:");
+  const kindWidth = Math.max(0, ...components.map((c) => c.kind.length));
+  const nameWidth = Math.max(0, ...components.map((c) => c.name.length));
+  for (const c of components) {
+    const detail = c.detail ? `  ${c.detail}` : "";
+    lines.push(`  ${c.kind.padEnd(kindWidth)}  ${c.name.padEnd(nameWidth)}  ${c.status}${detail}`);
+  }
+  return lines.join("\n") + "\n";
 }
 
 function describeCaps(

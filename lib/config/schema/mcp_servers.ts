@@ -47,6 +47,9 @@ const serverFields = () => ({
   sampling_max_tokens: z.optional(z.number().check(z.int(), z.positive())),
 });
 
+/** The field names a `[mcp_servers.<name>]` table may use (readers of other formats map onto them). */
+export const mcpServerFieldNames = memo(() => new Set(Object.keys(serverFields())));
+
 const NOT_FOR_STDIO = [
   "url",
   "bearer_token_env_var",

@@ -1,3 +1,4 @@
+/** A manifest's `interface` block: display metadata (PL-4), never a source of capabilities. */
 import { type Diagnostic, warning } from "../shared/mod.ts";
 import { checkManifestPath } from "./manifest_path.ts";
 

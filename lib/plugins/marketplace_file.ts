@@ -1,4 +1,6 @@
+/** A marketplace file (`marketplace.json`): the pure parse of its entries, sources and install policy (PL-6). */
 import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
+import { type EntryManifest, entryManifestOf } from "./effective_manifest.ts";
 import { isObject } from "./manifest.ts";
 import { checkManifestPath } from "./manifest_path.ts";
 import { isValidMarketplaceName, isValidPluginName } from "./plugin_id.ts";
@@ -22,6 +24,8 @@ export interface MarketplaceEntry {
   category?: string;
   description?: string;
   keywords: string[];
+  /** Manifest fields the entry carries, and Claude Code's `strict` (absent: plain catalogue entry). */
+  manifest?: EntryManifest;
 }
 
 export interface MarketplaceFile {
@@ -87,6 +91,8 @@ function parseEntry(item: unknown, warn: (message: string) => void): Marketplace
   if (Array.isArray(policy.products)) entry.products = policy.products.filter((p) => typeof p === "string");
   if (typeof item.category === "string") entry.category = item.category;
   if (typeof item.description === "string") entry.description = item.description;
+  const manifest = entryManifestOf(item);
+  if (manifest) entry.manifest = manifest;
   return entry;
 }
 

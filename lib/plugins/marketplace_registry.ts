@@ -1,9 +1,10 @@
+/** The configured marketplaces: `[marketplaces.<name>]` settings, their roots and loading their files (PL-6). */
 import * as path from "node:path";
 import { isTable, type LoadedConfig, userControlledLayers } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, errorDiagnostic } from "../shared/mod.ts";
 import { isWithin } from "./manifest_path.ts";
-import { type MarketplaceEntry, parseMarketplace } from "./marketplace.ts";
+import { type MarketplaceEntry, parseMarketplace } from "./marketplace_file.ts";
 import type { StoreLayout } from "./store_layout.ts";
 
 /** Marketplace file locations under a marketplace root, in the order they are tried (PL-6). */

@@ -93,14 +93,15 @@ Deno.test("humanEventPrinter() prints a denial once: no 'denied: denied:' (#16 i
   );
 });
 
-Deno.test("an error quoting a config's server name prints its escape sequences as text (#13 item 11)", async () => {
+Deno.test("a warning quoting a config's server name prints its escape sequences as text (#13 item 11)", async () => {
   const { root, env } = await makeSandboxHome();
   await platform.fs.writeTextFile(
     `${env.TRELLIS_HOME}/config.toml`,
     '[mcp_servers."a\\u001b]52;c;aGk=\\u0007\\u001b[2Jb"]\ncommand = "x"\n',
   );
   const run = await runCliCaptured(["debug", "prompt", "--json", "hi"], { env, cwd: root });
-  assert.equal(run.code, 2);
+  // A bad server entry is reported and that server is not started; the command still runs (#13).
+  assert.equal(run.code, 0);
   assert.match(run.stderr, /invalid server name "a␛\]52;c;aGk=␇␛\[2Jb"/);
   // deno-lint-ignore no-control-regex -- no raw control may reach stderr
   assert.doesNotMatch(run.stderr, /[\x00-\x09\x0b-\x1f\x7f-\x9f]/);

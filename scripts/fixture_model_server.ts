@@ -102,10 +102,11 @@ export interface FixtureServerOptions {
    */
   onServed?: (ms: number) => void;
   /**
-   * Awaited before the n-th request (0-based) is answered, so a test can hold a response until
-   * something it observes has happened (a reader closed its pipe) instead of sleeping.
+   * Awaited before each chunk of a streamed body is sent (`request` and `chunk` count from 0), so
+   * a test can hold a response mid-stream until something it observes has happened (output seen,
+   * a reader gone) instead of sleeping.
    */
-  gate?: (index: number) => Promise<void>;
+  hold?: (request: number, chunk: number) => Promise<void> | void;
 }
 
 const EXHAUSTED: Step = { text: "(fixture script exhausted)" };
@@ -166,10 +167,10 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
       return jsonError(400, "Request body is not JSON");
     }
     requests.push(body);
+    const requestIndex = requests.length - 1;
     if (options.log) await platform.fs.appendTextFile(options.log, `${JSON.stringify(body)}\n`);
     const refusal = wire === "responses" ? unresolvableReasoning(body) : undefined;
     if (refusal) return jsonError(400, refusal);
-    await options.gate?.(requests.length - 1);
     const index = cursor;
     const step = steps[index] ?? EXHAUSTED;
     if (step.delay_ms) await wait(step.delay_ms, shutdown.signal);
@@ -185,7 +186,7 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
         delayMs: 0,
       }]);
     }
-    return sse(stepChunks(wire, step, body), shutdown.signal);
+    return sse(stepChunks(wire, step, body), shutdown.signal, (chunk) => options.hold?.(requestIndex, chunk));
   };
 
   const server = await platform.serveHttp(handle, {
@@ -296,17 +297,22 @@ function unresolvableReasoning(body: Record<string, unknown>): string | undefine
 }
 
 /** Streams the chunks; stops early when the client goes away or the server closes. */
-function sse(chunks: Iterable<Chunk>, shutdown?: AbortSignal): Response {
+function sse(
+  chunks: Iterable<Chunk>,
+  shutdown?: AbortSignal,
+  hold?: (chunk: number) => Promise<void> | void,
+): Response {
   const stop = new AbortController();
   const onShutdown = () => stop.abort();
   shutdown?.addEventListener("abort", onShutdown, { once: true });
   const source = chunks[Symbol.iterator]();
-  let started = false;
+  let sent = 0;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = source.next();
-      if (!next.done && started && next.value.delayMs > 0) await wait(next.value.delayMs, stop.signal);
-      started = true;
+      if (!next.done && sent > 0 && next.value.delayMs > 0) await wait(next.value.delayMs, stop.signal);
+      if (!next.done) await hold?.(sent);
+      sent++;
       if (next.done || stop.signal.aborted) {
         shutdown?.removeEventListener("abort", onShutdown);
         controller.close();

@@ -22,5 +22,5 @@ export type {
   ModelClient,
   StepToolCatalog,
 } from "./ports.ts";
-export { Transcript, TranscriptStore } from "./transcript.ts";
+export { checkSessionId, Transcript, TranscriptStore } from "./transcript.ts";
 export type { SessionMeta } from "./transcript.ts";

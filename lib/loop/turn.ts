@@ -6,7 +6,14 @@ import type {
   ToolDefinition,
   Usage,
 } from "../shared/mod.ts";
-import { addUsage, CancelledError, describeError, emptyUsage, isTrellisError } from "../shared/mod.ts";
+import {
+  addUsage,
+  CancelledError,
+  describeError,
+  emptyUsage,
+  eventUsage,
+  isTrellisError,
+} from "../shared/mod.ts";
 import type { Approver, ItemRecorder, ModelClient, StepToolCatalog } from "./ports.ts";
 import { sampleStep } from "./sampling.ts";
 import { type CallOutcome, runToolCall } from "./tool_call.ts";
@@ -132,6 +139,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
             }),
           events: options.events,
           nextItemId,
+          cwd: options.cwd,
           onCall: options.onCall,
         });
         for (const o of outcomes) await record(o.output);
@@ -171,9 +179,14 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
 
   function finish(status: TurnStatus, error?: { message: string; code?: string }): TurnResult {
     if (status === "completed" || status === "blocked" || status === "stopped") {
-      options.events({ type: "turn.completed", turn_id: options.turnId, usage, steps });
+      options.events({ type: "turn.completed", turn_id: options.turnId, usage: eventUsage(usage), steps });
     } else {
-      options.events({ type: "turn.failed", turn_id: options.turnId, error: error ?? { message: status } });
+      options.events({
+        type: "turn.failed",
+        turn_id: options.turnId,
+        error: error ?? { message: status },
+        ...(steps > 0 ? { usage: eventUsage(usage) } : {}),
+      });
     }
     return { status, lastMessage, usage, steps, ...(error ? { error } : {}) };
   }

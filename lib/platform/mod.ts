@@ -31,6 +31,7 @@ export { childEnv, DEFAULT_INHERITED_ENV } from "./child_env.ts";
 export { digestHex } from "./digest.ts";
 export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
+export { quickRuntime } from "./quick_process.ts";
 export type { CommandResult } from "./run_command.ts";
 export {
   canonicalPath,

@@ -31,8 +31,16 @@ export type {
   ToolRunContext,
   ToolSource,
 } from "./tool_contract.ts";
-export { discardEvents, EVENT_SCHEMA_VERSION } from "./events.ts";
-export type { EventSink, ThreadItem, TrellisEvent, TrellisEventBody } from "./events.ts";
+export { discardEvents, EVENT_SCHEMA_VERSION, eventUsage } from "./events.ts";
+export type {
+  CallFields,
+  CallStatus,
+  EventSink,
+  EventUsage,
+  ThreadItem,
+  TrellisEvent,
+  TrellisEventBody,
+} from "./events.ts";
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";
 export type {
   ContextOutcome,

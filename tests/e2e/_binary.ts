@@ -48,3 +48,12 @@ export async function runTrellis(
 export function events(stdout: string): Record<string, any>[] {
   return stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
+
+/**
+ * The completed tool-call items of an `exec --json` stream, whatever their Codex type
+ * (command_execution, file_change, mcp_tool_call, or Trellis's tool_call): each has `call_id`,
+ * `name` and `call_status` (completed | failed | denied | aborted).
+ */
+export function callItems(stdout: string): Record<string, any>[] {
+  return events(stdout).filter((e) => e.type === "item.completed" && "call_id" in e.item).map((e) => e.item);
+}

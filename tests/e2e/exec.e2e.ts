@@ -21,8 +21,8 @@ Deno.test("exec --json runs a read + edit turn and streams versioned events", as
     assert.equal(types[0], "thread.started");
     assert.equal(types[1], "turn.started");
     assert.equal(types.at(-1), "turn.completed");
-    const calls = stream.filter((e) => e.type === "item.completed" && e.item.type === "tool_call");
-    assert.deepEqual(calls.map((e) => [e.item.name, e.item.status]), [
+    const calls = stream.filter((e) => e.type === "item.completed" && "call_id" in e.item);
+    assert.deepEqual(calls.map((e) => [e.item.name, e.item.call_status]), [
       ["read_file", "completed"],
       ["edit_file", "completed"],
     ]);
@@ -81,9 +81,9 @@ Deno.test("writes through ../, outside absolute paths and outward symlinks are d
     });
     assert.equal(run.code, 0, run.stderr);
     const calls = events(run.stdout).filter((e) =>
-      e.type === "item.completed" && e.item.type === "tool_call"
+      e.type === "item.completed" && "call_id" in e.item
     );
-    assert.deepEqual(calls.map((e) => e.item.status), ["denied", "denied", "denied"]);
+    assert.deepEqual(calls.map((e) => e.item.call_status), ["denied", "denied", "denied"]);
     assert.equal(await Deno.readTextFile(`${s.root}/outside.txt`), "untouched");
   } finally {
     await server.close();
@@ -104,8 +104,8 @@ Deno.test("a shell command writing outside the writable roots fails under bwrap"
       cwd: s.workspace,
     });
     assert.equal(run.code, 0, run.stderr);
-    const call = events(run.stdout).find((e) => e.type === "item.completed" && e.item.type === "tool_call");
-    assert.notEqual(call?.item.status, "completed");
+    const call = events(run.stdout).find((e) => e.type === "item.completed" && "call_id" in e.item);
+    assert.notEqual(call?.item.call_status, "completed");
     assert.equal(await Deno.readTextFile(`${s.root}/outside.txt`), "untouched");
   } finally {
     await server.close();
@@ -177,8 +177,8 @@ Deno.test("SIGINT during a tool call aborts it, exits 130 and keeps call/output 
     const status = await child.status;
     await child.stderr.cancel();
     assert.equal(status.code, 130);
-    const call = events(seen).find((e) => e.type === "item.completed" && e.item.type === "tool_call");
-    assert.equal(call?.item.status, "aborted");
+    const call = events(seen).find((e) => e.type === "item.completed" && "call_id" in e.item);
+    assert.equal(call?.item.call_status, "aborted");
     const sessions = `${s.env.TRELLIS_HOME}/sessions`;
     const file = [...Deno.readDirSync(sessions)][0].name;
     const lines = (await Deno.readTextFile(`${sessions}/${file}`)).trim().split("\n").map((l) =>

@@ -43,8 +43,12 @@ export function humanEventPrinter(ctx: CliContext, options: { status?: StatusLin
   const { status } = options;
   const answer = answerStream(ctx);
   return (event) => {
+    // Answer text is queued for stdout before the status line reacts: the line hides at once
+    // (stderr is written synchronously, stdout a moment later) and reappears only once the queued
+    // text, its final newline included, is out.
+    const answered = answer(event);
     status?.observe(event);
-    if (answer(event)) return;
+    if (answered) return;
     if (event.type === "mcp.tool_progress" && !status) return ctx.err(`mcp: ${progressLabel(event)}\n`);
     const line = describe(event);
     if (line === null) return;

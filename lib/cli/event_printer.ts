@@ -1,4 +1,9 @@
-import { EVENT_SCHEMA_VERSION, type EventSink, type ThreadItem, type TrellisEventBody } from "../shared/mod.ts";
+import {
+  EVENT_SCHEMA_VERSION,
+  type EventSink,
+  type ThreadItem,
+  type TrellisEventBody,
+} from "../shared/mod.ts";
 import type { CliContext } from "./context.ts";
 import { progressLabel, type StatusLine } from "./status_line.ts";
 
@@ -77,7 +82,9 @@ function answerStream(ctx: CliContext): (event: TrellisEventBody) => boolean {
 }
 
 /** The fields the progress lines show for any tool-call item (command, file change, MCP, other). */
-function callView(item: ThreadItem): { name: string; args: string; status: string; output?: string; ms?: number } | null {
+function callView(
+  item: ThreadItem,
+): { name: string; args: string; status: string; output?: string; ms?: number } | null {
   if (!("call_id" in item)) return null;
   const args = item.type === "command_execution"
     ? item.command

@@ -128,6 +128,7 @@ export function progressLabel(event: TrellisEventBody & { type: "mcp.tool_progre
 
 function oneLine(text: string): string {
   // Control characters from a server's message would move the cursor: they become spaces here.
+  // deno-lint-ignore no-control-regex
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/\s+/g, " ").trim();
   return flat.length > MAX_LABEL ? `${flat.slice(0, MAX_LABEL - 1)}…` : flat;
 }

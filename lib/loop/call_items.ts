@@ -5,13 +5,7 @@
  * call fields (name, call_id, source, call_status, output, duration_ms).
  */
 import * as path from "node:path";
-import type {
-  CallStatus,
-  ConversationItem,
-  OutputPart,
-  ThreadItem,
-  ToolDefinition,
-} from "../shared/mod.ts";
+import type { CallStatus, ConversationItem, OutputPart, ThreadItem, ToolDefinition } from "../shared/mod.ts";
 
 type Call = ConversationItem & { type: "function_call" };
 type CallOutput = ConversationItem & { type: "function_call_output" };
@@ -29,9 +23,17 @@ export function startedCallItem(context: CallItemContext): ThreadItem {
 }
 
 /** The item once the call has its output. */
-export function completedCallItem(context: CallItemContext, output: CallOutput, durationMs: number): ThreadItem {
+export function completedCallItem(
+  context: CallItemContext,
+  output: CallOutput,
+  durationMs: number,
+): ThreadItem {
   return callItem(context, {
-    call_status: output.status === "success" ? "completed" : output.status === "error" ? "failed" : output.status,
+    call_status: output.status === "success"
+      ? "completed"
+      : output.status === "error"
+      ? "failed"
+      : output.status,
     output: output.output,
     content: output.content,
     duration_ms: durationMs,

@@ -136,7 +136,12 @@ export class Transcript {
 
   /** The turn's end, with what it consumed (per turn, as `turn.completed` reports it). */
   async recordTurn(turnId: string, status: string, usage?: Usage): Promise<void> {
-    await this.append({ type: "turn", turn_id: turnId, status, ...(usage ? { usage: eventUsage(usage) } : {}) });
+    await this.append({
+      type: "turn",
+      turn_id: turnId,
+      status,
+      ...(usage ? { usage: eventUsage(usage) } : {}),
+    });
   }
 
   /** A process killed mid-call leaves calls without outputs; give each an aborted one (SPEC §8). */

@@ -78,6 +78,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const developer = (content: string) => record({ type: "message", role: "developer", content });
   let usage = emptyUsage();
   let steps = 0;
+  let samplings = 0; // samplings that completed: what `usage` has counted
   let lastMessage: string | null = null;
   options.events({ type: "turn.started", turn_id: options.turnId });
 
@@ -117,6 +118,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           parallelToolCalls: true,
         }, { signal: options.signal, events: options.events, nextItemId });
         usage = addUsage(usage, sampled.usage);
+        samplings++;
         for (const item of sampled.items) await record(item);
         const calls = sampled.items.filter((i): i is ConversationItem & { type: "function_call" } =>
           i.type === "function_call"
@@ -185,7 +187,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         type: "turn.failed",
         turn_id: options.turnId,
         error: error ?? { message: status },
-        ...(steps > 0 ? { usage: eventUsage(usage) } : {}),
+        ...(samplings > 0 ? { usage: eventUsage(usage) } : {}),
       });
     }
     return { status, lastMessage, usage, steps, ...(error ? { error } : {}) };

@@ -13,7 +13,10 @@ export interface ResponsesOptions {
   reasoning?: { effort?: string; summary?: "auto" | "concise" | "detailed" };
 }
 
-export function toResponsesBody(request: ModelRequest, options: ResponsesOptions = {}): Record<string, unknown> {
+export function toResponsesBody(
+  request: ModelRequest,
+  options: ResponsesOptions = {},
+): Record<string, unknown> {
   const keep = options.reasoning !== undefined;
   return {
     model: request.model,

@@ -42,7 +42,11 @@ Deno.test("jsonEventPrinter() joins the deltas that arrive together into one lin
   assert.deepEqual(lines(out.stdout), [
     { version: 1, type: "turn.started", turn_id: "t1" },
     { version: 1, type: "item.agent_message.delta", item_id: "item_1", delta: "Hello there" },
-    { version: 1, type: "item.completed", item: { id: "item_1", type: "agent_message", text: "Hello there" } },
+    {
+      version: 1,
+      type: "item.completed",
+      item: { id: "item_1", type: "agent_message", text: "Hello there" },
+    },
   ]);
 });
 

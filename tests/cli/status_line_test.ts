@@ -18,6 +18,7 @@ Deno.test("terminalStatusLine() draws only once queued stdout is out, and erases
   line.observe({ type: "turn.started", turn_id: "t1" });
   assert.deepEqual(written, []);
   await flush();
+  // deno-lint-ignore no-control-regex
   assert.match(written.join(""), /^\r\x1b\[K⠋ thinking · 0s$/);
   line.observe({ type: "item.agent_message.delta", item_id: "i", delta: "Hi" });
   assert.equal(written.at(-1), "\r\x1b[K");
@@ -41,13 +42,27 @@ Deno.test("terminalStatusLine() shows a running tool, then MCP progress, and sta
   });
   await flush();
   assert.match(written.at(-1)!, /running read_file · 0s$/);
-  line.observe({ type: "mcp.tool_progress", server: "fx", tool: "copy", call_id: "c1", progress: 2, total: 5 });
+  line.observe({
+    type: "mcp.tool_progress",
+    server: "fx",
+    tool: "copy",
+    call_id: "c1",
+    progress: 2,
+    total: 5,
+  });
   line.clear();
   await flush();
   assert.match(written.at(-1)!, /fx copy: 2\/5 · 0s$/);
   line.pause();
   const count = written.length;
-  line.observe({ type: "mcp.tool_progress", server: "fx", tool: "copy", call_id: "c1", progress: 3, total: 5 });
+  line.observe({
+    type: "mcp.tool_progress",
+    server: "fx",
+    tool: "copy",
+    call_id: "c1",
+    progress: 3,
+    total: 5,
+  });
   await flush();
   assert.equal(written.length, count, "nothing is drawn while a prompt is open");
   line.resume();

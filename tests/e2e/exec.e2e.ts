@@ -80,9 +80,7 @@ Deno.test("writes through ../, outside absolute paths and outward symlinks are d
       cwd: s.workspace,
     });
     assert.equal(run.code, 0, run.stderr);
-    const calls = events(run.stdout).filter((e) =>
-      e.type === "item.completed" && "call_id" in e.item
-    );
+    const calls = events(run.stdout).filter((e) => e.type === "item.completed" && "call_id" in e.item);
     assert.deepEqual(calls.map((e) => e.item.call_status), ["denied", "denied", "denied"]);
     assert.equal(await Deno.readTextFile(`${s.root}/outside.txt`), "untouched");
   } finally {
@@ -234,7 +232,10 @@ Deno.test("a reasoning model keeps its chain: encrypted reasoning goes back acro
   const s = await setup();
   const server = await startFixtureModelServer({
     script: [
-      { reasoning: "Read the notes first.", tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }] },
+      {
+        reasoning: "Read the notes first.",
+        tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }],
+      },
       { text: "first answer" },
       { text: "second answer" },
     ],
@@ -278,7 +279,10 @@ Deno.test("a required MCP server that fails ends the --json stream with turn.fai
   );
   const server = await startFixtureModelServer({ script: [{ text: "never" }] });
   try {
-    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "hi"], { env: s.env, cwd: s.workspace });
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "hi"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
     assert.equal(run.code, 2, run.stderr);
     const last = events(run.stdout).at(-1);
     assert.equal(last?.type, "turn.failed");
@@ -368,7 +372,10 @@ Deno.test("exec -C with a missing directory and -o naming a directory are refuse
       cwd: s.workspace,
     });
     assert.deepEqual([intoDir.code, intoDir.stdout], [2, ""]);
-    assert.match(intoDir.stderr, new RegExp(`Cannot write the last message to "${s.root}": it is a directory`));
+    assert.match(
+      intoDir.stderr,
+      new RegExp(`Cannot write the last message to "${s.root}": it is a directory`),
+    );
     for (const run of [missing, intoDir]) assert.doesNotMatch(run.stderr, /internal error|\s+at\s/);
     assert.equal(server.requests.length, 0);
     assert.deepEqual(sessionFiles(s.env.TRELLIS_HOME), []);
@@ -391,9 +398,15 @@ Deno.test("-c and -p before the subcommand apply to it, as codex takes them (#16
       `${s.env.TRELLIS_HOME}/config.toml`,
       `[profiles.fx]\nmodel_provider = "fixture"\nmodel = "fixture-model"\n`,
     );
-    const viaProfile = await runTrellis(["-p", "fx", "-c", baseUrl, "exec", "hi"], { env: s.env, cwd: s.workspace });
+    const viaProfile = await runTrellis(["-p", "fx", "-c", baseUrl, "exec", "hi"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
     assert.deepEqual([viaProfile.code, viaProfile.stdout], [0, "from -p\n"], viaProfile.stderr);
-    assert.deepEqual(server.requests.map((r) => (r as { model: string }).model), ["fixture-model", "fixture-model"]);
+    assert.deepEqual(server.requests.map((r) => (r as { model: string }).model), [
+      "fixture-model",
+      "fixture-model",
+    ]);
   } finally {
     await server.close();
   }
@@ -405,5 +418,57 @@ Deno.test("--version prints the version, the runtime and the commit the binary w
   assert.equal(run.code, 0);
   // dist/trellis has its commit baked in by scripts/compile/bun_build.ts; the sources have none.
   const commit = Deno.env.get("TRELLIS_BIN") ? "[0-9a-f]{12}(-dirty)?" : "unknown";
-  assert.match(run.stdout, new RegExp(`^trellis \\d+\\.\\d+\\.\\d+ \\((bun|deno) \\d+\\.\\d+\\.\\d+[^,]*, commit ${commit}\\)\\n$`));
+  assert.match(
+    run.stdout,
+    new RegExp(`^trellis \\d+\\.\\d+\\.\\d+ \\((bun|deno) \\d+\\.\\d+\\.\\d+[^,]*, commit ${commit}\\)\\n$`),
+  );
+});
+
+Deno.test("an endless or keep-alive-only model stream fails the turn cleanly at its bound: exit 1, transcript resumable (#13)", async () => {
+  const cases = [
+    {
+      step: { text: "more ", endless: true },
+      limit: "stream_max_bytes=300000",
+      reason: /exceeded 300000 bytes/,
+    },
+    {
+      step: { text: "one two", stall_after_events: 3, keepalive_ms: 10 },
+      limit: "stream_idle_timeout_ms=400",
+      reason: /no data for 400 ms \(stream_idle_timeout_ms\)/,
+    },
+    {
+      step: { text: "one two", stall_after_events: 3, keepalive_ms: 10 },
+      limit: "stream_max_duration_ms=400",
+      reason: /took longer than 400 ms \(stream_max_duration_ms\)/,
+    },
+  ];
+  for (const { step, limit, reason } of cases) {
+    const s = await setup();
+    const server = await startFixtureModelServer({ script: [step, { text: "recovered" }] });
+    try {
+      const flags = [
+        ...s.flags(server.url),
+        "-c",
+        `model_providers.fixture.${limit}`,
+        "-c",
+        "model_providers.fixture.stream_max_retries=0",
+      ];
+      const run = await runTrellis(["exec", "--json", ...flags, "go"], {
+        env: s.env,
+        cwd: s.workspace,
+        timeoutMs: 30_000,
+      });
+      assert.equal(run.code, 1, `${limit}: ${run.stderr}`);
+      const last = events(run.stdout).at(-1);
+      assert.equal(last?.type, "turn.failed");
+      assert.match(last?.error.message, reason);
+      const resumed = await runTrellis(["exec", "resume", "--last", ...flags, "again"], {
+        env: s.env,
+        cwd: s.workspace,
+      });
+      assert.deepEqual([resumed.code, resumed.stdout], [0, "recovered\n"], resumed.stderr);
+    } finally {
+      await server.close();
+    }
+  }
 });

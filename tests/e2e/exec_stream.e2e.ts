@@ -126,8 +126,20 @@ Deno.test("exec --json gives tool calls Codex's item shapes and usage in Codex's
       },
     ]);
     assert.deepEqual(done.map(shape), [
-      { ...shape(started[0]), aggregated_output: "hi\n", exit_code: 0, status: "completed", call_status: "completed" },
-      { ...shape(started[1]), aggregated_output: "oops\n", exit_code: 3, status: "failed", call_status: "failed" },
+      {
+        ...shape(started[0]),
+        aggregated_output: "hi\n",
+        exit_code: 0,
+        status: "completed",
+        call_status: "completed",
+      },
+      {
+        ...shape(started[1]),
+        aggregated_output: "oops\n",
+        exit_code: 3,
+        status: "failed",
+        call_status: "failed",
+      },
       { ...shape(started[2]), status: "completed", call_status: "completed" },
       { ...shape(started[3]), status: "completed", call_status: "completed" },
       {
@@ -174,7 +186,12 @@ async function underHead(json: boolean, lines: number) {
     const child = new Deno.Command("bash", {
       args: ["-c", `"$@" 2>"$ERR" | head -n ${lines}; echo "\${PIPESTATUS[0]}" >"$CODE"`, "bash", ...argv],
       cwd: s.workspace,
-      env: { ...s.env, PATH: Deno.env.get("PATH") ?? "", ERR: `${s.root}/err.txt`, CODE: `${s.root}/code.txt` },
+      env: {
+        ...s.env,
+        PATH: Deno.env.get("PATH") ?? "",
+        ERR: `${s.root}/err.txt`,
+        CODE: `${s.root}/code.txt`,
+      },
       clearEnv: true,
       stdout: "piped",
       stderr: "inherit",

@@ -64,6 +64,7 @@ Deno.test("exec shows a spinner status line on stderr while the model works when
     assert.equal((await term.end()).code, 0);
     assert.ok(shown && whileHeld, `no status line while the model worked:\n${term.screen.text}`);
     // The line is erased (\r ESC[K) before the answer is written.
+    // deno-lint-ignore no-control-regex
     assert.match(term.screen.text, /thinking · \d+s\r\x1b\[KAll done\.\r\n/);
   } finally {
     held.release();
@@ -78,7 +79,9 @@ Deno.test("exec shows no status line and prints MCP progress as lines when stder
     `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "echo"]\nrequired = true\n`,
   );
   const server = await startFixtureModelServer({
-    script: [{ tool_calls: [{ name: "mcp__fx__progress", arguments: { steps: 3, ms: 10 } }] }, { text: "ok" }],
+    script: [{ tool_calls: [{ name: "mcp__fx__progress", arguments: { steps: 3, ms: 10 } }] }, {
+      text: "ok",
+    }],
   });
   try {
     const child = spawnTrellis(["exec", ...s.flags(server.url), "go"], { env: s.env, cwd: s.workspace });
@@ -86,6 +89,7 @@ Deno.test("exec shows no status line and prints MCP progress as lines when stder
     await Promise.all([out.toEnd(), err.toEnd()]);
     assert.equal((await child.status).code, 0, err.text);
     assert.equal(out.text, "ok\n");
+    // deno-lint-ignore no-control-regex
     assert.doesNotMatch(err.text, /\x1b\[K|thinking/);
     const progress = err.text.split("\n").filter((line) => line.startsWith("mcp: fx progress"));
     assert.deepEqual(progress, ["mcp: fx progress: 1/3", "mcp: fx progress: 2/3", "mcp: fx progress: 3/3"]);
@@ -121,7 +125,9 @@ Deno.test("exec answers an MCP elicitation form typed on the terminal (#15 item 
 Deno.test("exec asks for an approval on the terminal with the status line out of the way, and runs the call on yes", async () => {
   const s = await e2eSetup();
   const server = await startFixtureModelServer({
-    script: [{ tool_calls: [{ name: "shell", arguments: { command: "touch approved.txt" } }] }, { text: "ran" }],
+    script: [{ tool_calls: [{ name: "shell", arguments: { command: "touch approved.txt" } }] }, {
+      text: "ran",
+    }],
   });
   try {
     const term = onTerminal(["exec", "-a", "untrusted", ...s.flags(server.url), "touch it"], {
@@ -131,6 +137,7 @@ Deno.test("exec asks for an approval on the terminal with the status line out of
     const asked = await term.screen.until((text) => /Approve[^\n]*touch approved\.txt[\s\S]*: $/.test(text));
     assert.ok(asked, `no approval prompt on the terminal:\n${term.screen.text}`);
     const prompt = term.screen.text.slice(term.screen.text.lastIndexOf("Approve"));
+    // deno-lint-ignore no-control-regex
     assert.doesNotMatch(prompt, /\x1b\[K|thinking/);
     await term.type("y\r");
     await term.screen.toEnd();

@@ -55,12 +55,20 @@ Deno.test("completedCallItem() reports a denied shell call as Codex's declined, 
 
 Deno.test("completedCallItem() splits the shell's exit code from its output and maps aborted to failed", () => {
   const shell = context("shell", tool("shell", "Bash"), { command: "make" });
-  const done = completedCallItem(shell, output("Exit code: 2\nWall time: 0.1 seconds\nOutput:\nno rule\n", "error"), 1);
+  const done = completedCallItem(
+    shell,
+    output("Exit code: 2\nWall time: 0.1 seconds\nOutput:\nno rule\n", "error"),
+    1,
+  );
   assert.deepEqual(
     done.type === "command_execution" && [done.exit_code, done.aggregated_output, done.status],
     [2, "no rule\n", "failed"],
   );
-  const aborted = completedCallItem(shell, output("Command aborted after 0.2 seconds\nOutput:\n", "aborted"), 1);
+  const aborted = completedCallItem(
+    shell,
+    output("Command aborted after 0.2 seconds\nOutput:\n", "aborted"),
+    1,
+  );
   assert.deepEqual(
     aborted.type === "command_execution" && [aborted.exit_code, aborted.status, aborted.call_status],
     [undefined, "failed", "aborted"],
@@ -71,7 +79,11 @@ Deno.test("completedCallItem() gives edits absolute paths and tells a created fi
   const write = context("write_file", tool("write_file", "Write"), { path: "a/b.txt", content: "x" });
   const created = completedCallItem(write, output("Created /work/a/b.txt (1 bytes)"), 1);
   const overwritten = completedCallItem(write, output("Overwrote /work/a/b.txt (1 bytes)"), 1);
-  const edit = completedCallItem(context("edit_file", tool("edit_file", "Edit"), { path: "/etc/x" }), output("Edited"), 1);
+  const edit = completedCallItem(
+    context("edit_file", tool("edit_file", "Edit"), { path: "/etc/x" }),
+    output("Edited"),
+    1,
+  );
   assert.deepEqual([created, overwritten, edit].map((item) => item.type === "file_change" && item.changes), [
     [{ path: "/work/a/b.txt", kind: "add" }],
     [{ path: "/work/a/b.txt", kind: "update" }],
@@ -107,7 +119,10 @@ Deno.test("startedCallItem() keeps other tools, unknown ones and unparsable argu
   const items = [
     startedCallItem(context("read_file", tool("read_file", "Read"), { path: "x" })),
     startedCallItem(context("nope", undefined, {})),
-    startedCallItem({ ...context("shell", tool("shell", "Bash"), {}), call: { ...call("shell", {}), arguments: "{oops" } }),
+    startedCallItem({
+      ...context("shell", tool("shell", "Bash"), {}),
+      call: { ...call("shell", {}), arguments: "{oops" },
+    }),
   ];
   assert.deepEqual(items.map((item) => [item.type, "source" in item && item.source]), [
     ["tool_call", "builtin"],

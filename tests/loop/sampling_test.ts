@@ -26,7 +26,11 @@ Deno.test("sampleStep() emits each piece of the answer once as a delta, and the 
       { type: "completed", usage },
     ]),
     request,
-    { signal: new AbortController().signal, events: (e) => void events.push(e), nextItemId: () => `item_${n++}` },
+    {
+      signal: new AbortController().signal,
+      events: (e) => void events.push(e),
+      nextItemId: () => `item_${n++}`,
+    },
   );
   assert.deepEqual(events, [
     { type: "item.started", item: { id: "item_0", type: "agent_message", text: "" } },

@@ -22,7 +22,9 @@ Deno.test("TranscriptStore.create() writes no file until the first line, then th
     reasoningTokens: 1,
   });
   await transcript.close();
-  const lines = (await platform.fs.readTextFile(`${dir}/s1.jsonl`)).trim().split("\n").map((l) => JSON.parse(l));
+  const lines = (await platform.fs.readTextFile(`${dir}/s1.jsonl`)).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
   assert.deepEqual(lines, [
     { type: "session_meta", meta: meta("s1") },
     { type: "item", item: { type: "message", role: "user", content: "hi" } },

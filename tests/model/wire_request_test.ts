@@ -89,7 +89,10 @@ Deno.test("toResponsesJson() is byte-identical to stringifying toResponsesBody()
     input: [...conversation, { type: "message", role: "assistant", content: "Done." }],
   };
   assert.equal(toResponsesJson(longer), JSON.stringify(toResponsesBody(longer)));
-  assert.equal(toResponsesJson(longer, { reasoning }), JSON.stringify(toResponsesBody(longer, { reasoning })));
+  assert.equal(
+    toResponsesJson(longer, { reasoning }),
+    JSON.stringify(toResponsesBody(longer, { reasoning })),
+  );
   const empty: ModelRequest = { ...longer, input: [{ type: "reasoning", summary: "only" }] };
   assert.equal(toResponsesJson(empty), JSON.stringify(toResponsesBody(empty)));
 });

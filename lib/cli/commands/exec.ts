@@ -100,7 +100,10 @@ async function runExec(
   const canAsk = ctx.platform.isTerminal("stdin") && !promptFromStdin(args.prompt);
   const terminal = execTerminal(ctx, { json: Boolean(options.json) });
   const approver: Approver = canAsk
-    ? ttyApprover({ readLine: () => terminal.platform.readLine(), write: (t) => terminal.platform.writeStderr(t) })
+    ? ttyApprover({
+      readLine: () => terminal.platform.readLine(),
+      write: (t) => terminal.platform.writeStderr(t),
+    })
     : noTtyApprover;
   const controller = new AbortController();
   // The reader of stdout went away (`| head`): stop the turn, so no further tool runs for nobody.
@@ -124,7 +127,10 @@ async function runExec(
         ? { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 }
         : await session.runTurn({ prompt, maxSteps, signal: controller.signal, skills: options.skill ?? [] });
       if (start.stop) {
-        terminal.events({ type: "notice", message: `SessionStart hook stopped the session: ${start.stop.reason}` });
+        terminal.events({
+          type: "notice",
+          message: `SessionStart hook stopped the session: ${start.stop.reason}`,
+        });
       }
     } finally {
       await session.close();
@@ -186,7 +192,9 @@ async function writeOutputFile(ctx: CliContext, file: string, text: string): Pro
   try {
     await ctx.platform.fs.writeFileAtomic(file, text);
   } catch (error) {
-    throw new TrellisError("io", `Cannot write the last message to "${file}": ${describeError(error)}`, { file });
+    throw new TrellisError("io", `Cannot write the last message to "${file}": ${describeError(error)}`, {
+      file,
+    });
   }
 }
 

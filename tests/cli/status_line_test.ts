@@ -16,7 +16,8 @@ function recordedLine() {
 Deno.test("terminalStatusLine() draws only once queued stdout is out, and erases itself before the answer streams", async () => {
   const { line, written, flush } = recordedLine();
   line.observe({ type: "turn.started", turn_id: "t1" });
-  assert.deepEqual(written, []);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(written, [], "nothing is drawn while stdout still has queued text");
   await flush();
   // deno-lint-ignore no-control-regex
   assert.match(written.join(""), /^\r\x1b\[K⠋ thinking · 0s$/);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { events, runTrellis, trellisArgv } from "./_binary.ts";
+import { callItems, events, runTrellis, trellisArgv } from "./_binary.ts";
 import { e2eSetup, modelFixture } from "./_setup.ts";
 
 const setup = e2eSetup;
@@ -386,7 +386,14 @@ Deno.test("exec -C with a missing directory and -o naming a directory are refuse
 
 Deno.test("-c and -p before the subcommand apply to it, as codex takes them (#16 item 8)", async () => {
   const s = await setup();
-  const server = await startFixtureModelServer({ script: [{ text: "from -c" }, { text: "from -p" }] });
+  const server = await startFixtureModelServer({
+    script: [
+      { text: "from -c" },
+      { text: "from -p" },
+      { tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }] },
+      { text: "from -C" },
+    ],
+  });
   try {
     const [, , , baseUrl, , model] = s.flags(server.url);
     const viaConfig = await runTrellis(
@@ -403,10 +410,20 @@ Deno.test("-c and -p before the subcommand apply to it, as codex takes them (#16
       cwd: s.workspace,
     });
     assert.deepEqual([viaProfile.code, viaProfile.stdout], [0, "from -p\n"], viaProfile.stderr);
-    assert.deepEqual(server.requests.map((r) => (r as { model: string }).model), [
-      "fixture-model",
-      "fixture-model",
-    ]);
+    // -C before the command: notes.md is read from the workspace although the process runs above it.
+    const viaCd = await runTrellis(["-p", "fx", "-c", baseUrl, "-C", "workspace", "exec", "--json", "hi"], {
+      env: s.env,
+      cwd: s.root,
+    });
+    assert.equal(viaCd.code, 0, viaCd.stderr);
+    assert.deepEqual(callItems(viaCd.stdout).map((item) => [item.name, item.call_status]), [[
+      "read_file",
+      "completed",
+    ]]);
+    assert.deepEqual(
+      server.requests.map((r) => (r as { model: string }).model),
+      Array(4).fill("fixture-model"),
+    );
   } finally {
     await server.close();
   }

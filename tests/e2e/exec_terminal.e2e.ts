@@ -79,7 +79,7 @@ Deno.test("exec shows no status line and prints MCP progress as lines when stder
     `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "echo"]\nrequired = true\n`,
   );
   const server = await startFixtureModelServer({
-    script: [{ tool_calls: [{ name: "mcp__fx__progress", arguments: { steps: 3, ms: 10 } }] }, {
+    script: [{ tool_calls: [{ name: "mcp__fx__progress", arguments: { steps: 2, ms: 500 } }] }, {
       text: "ok",
     }],
   });
@@ -92,7 +92,9 @@ Deno.test("exec shows no status line and prints MCP progress as lines when stder
     // deno-lint-ignore no-control-regex
     assert.doesNotMatch(err.text, /\x1b\[K|thinking/);
     const progress = err.text.split("\n").filter((line) => line.startsWith("mcp: fx progress"));
-    assert.deepEqual(progress, ["mcp: fx progress: 1/3", "mcp: fx progress: 2/3", "mcp: fx progress: 3/3"]);
+    // Half a second apart: a notification read in the same chunk as the call's result is dropped
+    // by the MCP SDK (its response handler runs first), which a loaded machine can make happen.
+    assert.deepEqual(progress, ["mcp: fx progress: 1/2", "mcp: fx progress: 2/2"], err.text);
   } finally {
     await server.close();
   }

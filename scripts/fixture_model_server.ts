@@ -20,8 +20,16 @@
  *                          # then the step's normal reply; `times` omitted = every request fails
  *     garbage: true        # 200 with a body that is not valid SSE/JSON
  *     drop_after_events: 3 # close the stream after this many SSE events, before it completes
+ *     stall_after_events: 3 # after this many SSE events send only keep-alive comments, forever
+ *     keepalive_ms: 20     # a `: keep-alive` comment this often while stalled (default 20)
+ *     endless: true        # after the text, stream text deltas forever and never complete
  *     repeat: 200          # the step stands for this many identical consecutive steps
  * ```
+ *
+ * As the real API does, a Responses request with `include: ["reasoning.encrypted_content"]` gets
+ * its reasoning items with an `encrypted_content` (`enc:` + the base64 of the summary), and a
+ * request with `store: false` whose input carries a reasoning item with an `id` or without its
+ * `encrypted_content` is refused (HTTP 400): nothing is stored server-side to resolve it against.
  *
  * `usage` defaults to rough counts (characters / 4). Once the script is exhausted every request gets
  * the text "(fixture script exhausted)". Any other path answers 404.
@@ -60,6 +68,9 @@ const stepSchema = z.strictObject({
   }).optional(),
   garbage: z.boolean().optional(),
   drop_after_events: z.number().int().min(0).optional(),
+  stall_after_events: z.number().int().min(0).optional(),
+  keepalive_ms: z.number().int().positive().optional(),
+  endless: z.boolean().optional(),
   repeat: z.number().int().positive().optional(),
 });
 
@@ -90,6 +101,12 @@ export interface FixtureServerOptions {
    * response handed to the connection: the model side of a turn, for benchmarks.
    */
   onServed?: (ms: number) => void;
+  /**
+   * Awaited before each chunk of a streamed body is sent (`request` and `chunk` count from 0), so
+   * a test can hold a response mid-stream until something it observes has happened (output seen,
+   * a reader gone) instead of sleeping.
+   */
+  hold?: (request: number, chunk: number) => Promise<void> | void;
 }
 
 const EXHAUSTED: Step = { text: "(fixture script exhausted)" };
@@ -150,7 +167,10 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
       return jsonError(400, "Request body is not JSON");
     }
     requests.push(body);
+    const requestIndex = requests.length - 1;
     if (options.log) await platform.fs.appendTextFile(options.log, `${JSON.stringify(body)}\n`);
+    const refusal = wire === "responses" ? unresolvableReasoning(body) : undefined;
+    if (refusal) return jsonError(400, refusal);
     const index = cursor;
     const step = steps[index] ?? EXHAUSTED;
     if (step.delay_ms) await wait(step.delay_ms, shutdown.signal);
@@ -160,10 +180,13 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
       return failureResponse(step.fail);
     }
     if (index < steps.length) cursor++;
-    if (step.garbage) return sse(['<html>this is not an event stream</html>\n\ndata: {"type": oops\n\n']);
-    const events = wire === "responses" ? responsesEvents(step, body) : chatEvents(step, body);
-    const limit = step.drop_after_events ?? events.length;
-    return sse(events.slice(0, limit), step.event_delay_ms ?? 0, shutdown.signal);
+    if (step.garbage) {
+      return sse([{
+        text: '<html>this is not an event stream</html>\n\ndata: {"type": oops\n\n',
+        delayMs: 0,
+      }]);
+    }
+    return sse(stepChunks(wire, step, body), shutdown.signal, (chunk) => options.hold?.(requestIndex, chunk));
   };
 
   const server = await platform.serveHttp(handle, {
@@ -215,21 +238,87 @@ function failureResponse(fail: NonNullable<Step["fail"]>): Response {
   });
 }
 
-/** Streams the events, `delayMs` apart; stops early when the client goes away or the server closes. */
-function sse(events: string[], delayMs = 0, shutdown?: AbortSignal): Response {
+/** One piece of a streamed body, sent `delayMs` after the previous one. */
+interface Chunk {
+  text: string;
+  delayMs: number;
+}
+
+/**
+ * The step's body, produced lazily as the client reads: the scripted events (cut at
+ * `drop_after_events` or `stall_after_events`), then keep-alive comments or endless deltas.
+ */
+function* stepChunks(
+  wire: "responses" | "chat",
+  step: Step,
+  body: Record<string, unknown>,
+): Generator<Chunk> {
+  const events = wire === "responses" ? responsesEvents(step, body) : chatEvents(step, body);
+  const delayMs = step.event_delay_ms ?? 0;
+  const cut = step.drop_after_events ?? step.stall_after_events ??
+    (step.endless ? events.length - 2 : undefined);
+  for (const text of events.slice(0, cut)) yield { text, delayMs };
+  if (step.stall_after_events !== undefined) {
+    for (;;) yield { text: ": keep-alive\n\n", delayMs: step.keepalive_ms ?? 20 };
+  }
+  if (step.endless && step.drop_after_events === undefined) {
+    const text = step.text || "more ";
+    for (;;) yield { text: textDeltaEvent(wire, body, text), delayMs };
+  }
+}
+
+/** One more text delta in the wire's format (for endless streams). */
+function textDeltaEvent(wire: "responses" | "chat", body: Record<string, unknown>, delta: string): string {
+  if (wire === "chat") {
+    const chunk = {
+      object: "chat.completion.chunk",
+      model: body.model,
+      choices: [{ index: 0, delta: { content: delta } }],
+    };
+    return `data: ${JSON.stringify(chunk)}\n\n`;
+  }
+  const type = "response.output_text.delta";
+  return `event: ${type}\ndata: ${JSON.stringify({ type, output_index: 0, content_index: 0, delta })}\n\n`;
+}
+
+/** Why a Responses API server that stores nothing could not resolve this input, if it could not. */
+function unresolvableReasoning(body: Record<string, unknown>): string | undefined {
+  if (body.store !== false || !Array.isArray(body.input)) return undefined;
+  for (const item of body.input as Record<string, unknown>[]) {
+    if (item?.type !== "reasoning") continue;
+    if (typeof item.id === "string") {
+      return `Item with id '${item.id}' not found. Items are not persisted when \`store\` is set to false.`;
+    }
+    if (typeof item.encrypted_content !== "string") {
+      return "A reasoning item sent back with store: false needs its encrypted_content.";
+    }
+  }
+  return undefined;
+}
+
+/** Streams the chunks; stops early when the client goes away or the server closes. */
+function sse(
+  chunks: Iterable<Chunk>,
+  shutdown?: AbortSignal,
+  hold?: (chunk: number) => Promise<void> | void,
+): Response {
   const stop = new AbortController();
   const onShutdown = () => stop.abort();
   shutdown?.addEventListener("abort", onShutdown, { once: true });
-  let index = 0;
+  const source = chunks[Symbol.iterator]();
+  let sent = 0;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (index > 0 && delayMs > 0) await wait(delayMs, stop.signal);
-      if (index >= events.length || stop.signal.aborted) {
+      const next = source.next();
+      if (!next.done && sent > 0 && next.value.delayMs > 0) await wait(next.value.delayMs, stop.signal);
+      if (!next.done) await hold?.(sent);
+      sent++;
+      if (next.done || stop.signal.aborted) {
         shutdown?.removeEventListener("abort", onShutdown);
         controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(events[index++]));
+      controller.enqueue(encoder.encode(next.value.text));
     },
     cancel() {
       stop.abort();
@@ -316,7 +405,16 @@ function responsesEvents(step: Step, body: Record<string, unknown>): string[] {
         delta,
       });
     }
-    finishItem({ id, type: "reasoning", summary: [{ type: "summary_text", text: step.reasoning }] });
+    const include = Array.isArray(body.include) ? body.include : [];
+    const encrypted = include.includes("reasoning.encrypted_content")
+      ? { encrypted_content: `enc:${btoa(String.fromCharCode(...encoder.encode(step.reasoning)))}` }
+      : {};
+    finishItem({
+      id,
+      type: "reasoning",
+      summary: [{ type: "summary_text", text: step.reasoning }],
+      ...encrypted,
+    });
   }
   if (step.text !== undefined) {
     const id = randomId("msg");

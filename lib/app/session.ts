@@ -216,7 +216,7 @@ export class Session {
       cwd: loaded.paths.cwd,
       onCall: context.onCall,
     });
-    await this.transcript.recordTurn(turnId, result.status);
+    await this.transcript.recordTurn(turnId, result.status, result.usage);
     return result;
   }
 

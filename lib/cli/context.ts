@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { loadConfig, type LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import { type Diagnostic, terminalText } from "../shared/mod.ts";
+import { type Diagnostic, terminalText, UsageError } from "../shared/mod.ts";
 
 /** What every command handler gets: the platform, output, and config loading with the common flags. */
 export interface CliContext {
@@ -11,8 +11,15 @@ export interface CliContext {
   /** Loads config for the common flags (-c, -p/--profile, --cd), printing its diagnostics to stderr. */
   loadConfig(options: CommonOptions): Promise<LoadedConfig>;
   exitCode: number;
-  /** Resolves when everything written so far has reached stdout. */
+  /** Resolves when everything written so far has reached stdout (or stdout has gone). */
   flush(): Promise<void>;
+  /**
+   * Aborts when stdout can no longer be written: its reader went away (`trellis exec … | head`,
+   * EPIPE) or the write failed. Later output is dropped; a command stops its work and exits quietly.
+   */
+  readonly stdoutClosed: AbortSignal;
+  /** -c, -p and -C given before the command word (`trellis -c model=x exec …`), as Codex takes them. */
+  globalOptions: CommonOptions;
 }
 
 export interface CommonOptions {
@@ -52,9 +59,17 @@ export function createContext(platform: Platform): CliContext {
   // Text that arrives while a write is queued joins it: one write per burst of events, not per line.
   let pending = Promise.resolve();
   let queued: string | null = null;
+  const closed = new AbortController();
+  const stdoutFailed = (error: unknown) => {
+    if (closed.signal.aborted) return;
+    // A reader that went away is the normal end of `| head`: nothing to tell anyone.
+    if (!isBrokenPipe(error)) ctx.err(`error: cannot write to stdout: ${describeWriteError(error)}\n`);
+    closed.abort();
+  };
   const ctx: CliContext = {
     platform,
     out(text) {
+      if (closed.signal.aborted) return pending;
       if (queued !== null) {
         queued += text;
         return pending;
@@ -63,15 +78,18 @@ export function createContext(platform: Platform): CliContext {
       pending = pending.then(() => {
         const chunk = queued ?? "";
         queued = null;
-        return platform.writeStdout(chunk);
-      });
+        return closed.signal.aborted ? undefined : platform.writeStdout(chunk);
+      }).catch(stdoutFailed);
       return pending;
     },
     flush: () => pending,
+    stdoutClosed: closed.signal,
+    globalOptions: {},
     err: (text) => platform.writeStderr(text),
     exitCode: 0,
-    async loadConfig(options) {
-      const cwd = options.cd ? resolveCd(platform, options.cd) : platform.cwd();
+    async loadConfig(local) {
+      const options = withGlobalOptions(ctx.globalOptions, local);
+      const cwd = options.cd ? await resolveCd(platform, options.cd) : platform.cwd();
       const loaded = await loadConfig(platform.fs, {
         cwd,
         env: platform.env,
@@ -85,6 +103,31 @@ export function createContext(platform: Platform): CliContext {
   return ctx;
 }
 
-function resolveCd(platform: Platform, dir: string): string {
-  return dir.startsWith("/") ? dir : `${platform.cwd()}/${dir}`;
+/** A command's own flags win over the ones before the command word; -c values add up, globals first. */
+function withGlobalOptions(global: CommonOptions, local: CommonOptions): CommonOptions {
+  return {
+    ...local,
+    config: [...(global.config ?? []), ...(local.config ?? [])],
+    profile: local.profile ?? global.profile,
+    cd: local.cd ?? global.cd,
+  };
+}
+
+/** `--cd DIR` must name a directory: running somewhere else than asked is worse than not running. */
+async function resolveCd(platform: Platform, dir: string): Promise<string> {
+  const absolute = dir.startsWith("/") ? dir : `${platform.cwd()}/${dir}`;
+  const info = await platform.fs.stat(absolute).catch(() => null);
+  if (!info) throw new UsageError(`Cannot use --cd "${dir}": no such directory`, { field: "cd" });
+  if (!info.isDirectory) throw new UsageError(`Cannot use --cd "${dir}": not a directory`, { field: "cd" });
+  return absolute;
+}
+
+/** EPIPE as Bun reports it (`code`), or Deno's BrokenPipe. */
+function isBrokenPipe(error: unknown): boolean {
+  const e = error as { code?: unknown; name?: unknown; message?: unknown } | null;
+  return e?.code === "EPIPE" || e?.name === "BrokenPipe" || /broken pipe/i.test(String(e?.message ?? ""));
+}
+
+function describeWriteError(error: unknown): string {
+  return error instanceof Error ? error.message.split("\n")[0] : String(error);
 }

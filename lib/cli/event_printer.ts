@@ -1,17 +1,108 @@
-import { EVENT_SCHEMA_VERSION, type EventSink, terminalText, type TrellisEventBody } from "../shared/mod.ts";
+import {
+  EVENT_SCHEMA_VERSION,
+  type EventSink,
+  terminalText,
+  type ThreadItem,
+  type TrellisEventBody,
+} from "../shared/mod.ts";
 import type { CliContext } from "./context.ts";
+import { progressLabel, type StatusLine } from "./status_line.ts";
 
-/** `--json`: one versioned event per stdout line. */
+type Delta = TrellisEventBody & { type: "item.agent_message.delta" };
+
+/**
+ * `--json`: one versioned event per stdout line. Pieces of one message that arrive together (in
+ * one network read, before the event loop turns) leave as one delta line: the answer's text is
+ * written once as deltas and once in `item.completed`, whatever its length (#13 item 12).
+ */
 export function jsonEventPrinter(ctx: CliContext): EventSink {
-  return (event) => void ctx.out(JSON.stringify({ version: EVENT_SCHEMA_VERSION, ...event }) + "\n");
+  const line = (event: TrellisEventBody) =>
+    void ctx.out(JSON.stringify({ version: EVENT_SCHEMA_VERSION, ...event }) + "\n");
+  let held: Delta | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const release = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (held !== null) line(held);
+    held = null;
+  };
+  return (event) => {
+    if (event.type !== "item.agent_message.delta") {
+      release();
+      return line(event);
+    }
+    if (held?.item_id === event.item_id) {
+      held.delta += event.delta;
+      return;
+    }
+    release();
+    held = { ...event };
+    timer = setTimeout(release, 0);
+  };
 }
 
-/** Without --json: short progress lines on stderr; the final message goes to stdout separately. */
-export function humanEventPrinter(ctx: CliContext): EventSink {
+/**
+ * Without --json: the assistant's messages stream to stdout as they arrive; progress goes to
+ * stderr as short lines, and to the status line when stderr is a terminal.
+ */
+export function humanEventPrinter(ctx: CliContext, options: { status?: StatusLine } = {}): EventSink {
+  const { status } = options;
+  const answer = answerStream(ctx);
   return (event) => {
+    // Answer text is queued for stdout before the status line reacts: the line hides at once
+    // (stderr is written synchronously, stdout a moment later) and reappears only once the queued
+    // text, its final newline included, is out.
+    const answered = answer(event);
+    status?.observe(event);
+    if (answered) return;
+    if (event.type === "mcp.tool_progress" && !status) return ctx.err(`mcp: ${safe(progressLabel(event))}\n`);
     const line = describe(event);
-    if (line !== null) ctx.err(line + "\n");
+    if (line === null) return;
+    status?.clear();
+    ctx.err(line + "\n");
   };
+}
+
+/**
+ * Writes each message's text to stdout as it streams, ending it with a newline; true when it took the
+ * event. On a terminal the model's escape sequences print as visible text (#13 item 11; each control
+ * character is replaced on its own, so a sequence split across deltas is caught too); a pipe gets the
+ * exact bytes.
+ */
+function answerStream(ctx: CliContext): (event: TrellisEventBody) => boolean {
+  const streamed = new Map<string, string>();
+  const shown = ctx.platform.isTerminal("stdout")
+    ? (text: string) => terminalText(text)
+    : (text: string) => text;
+  return (event) => {
+    if (event.type === "item.agent_message.delta") {
+      if (event.delta === "") return true;
+      streamed.set(event.item_id, event.delta.at(-1)!);
+      void ctx.out(shown(event.delta));
+      return true;
+    }
+    if (event.type !== "item.completed" || event.item.type !== "agent_message") return false;
+    const last = streamed.get(event.item.id);
+    streamed.delete(event.item.id);
+    if (last === undefined) void ctx.out(event.item.text === "" ? "" : `${shown(event.item.text)}\n`);
+    else if (last !== "\n") void ctx.out("\n");
+    return true;
+  };
+}
+
+/** The fields the progress lines show for any tool-call item (command, file change, MCP, other). */
+function callView(
+  item: ThreadItem,
+): { name: string; args: string; status: string; output?: string; ms?: number } | null {
+  if (!("call_id" in item)) return null;
+  const args = item.type === "command_execution"
+    ? item.command
+    : item.type === "file_change"
+    ? item.changes.map((change) => change.path).join(", ")
+    : typeof item.arguments === "string"
+    ? item.arguments
+    : JSON.stringify(item.arguments);
+  return { name: item.name, args, status: item.call_status, output: item.output, ms: item.duration_ms };
 }
 
 /**
@@ -31,21 +122,21 @@ function describe(event: TrellisEventBody): string | null {
   switch (event.type) {
     case "thread.started":
       return `trellis: session ${safe(event.thread_id)}${event.resumed ? " (resumed)" : ""}`;
-    case "item.started":
-      return event.item.type === "tool_call"
-        ? `→ ${safe(event.item.name)} ${clip(event.item.arguments, 120)}`
-        : null;
-    case "item.completed":
-      if (event.item.type === "tool_call") {
-        const mark = event.item.status === "completed" ? "✓" : "✗";
-        const detail = event.item.status === "completed" ? "" : `: ${clip(event.item.output ?? "", 200)}`;
-        return `${mark} ${safe(event.item.name)} ${event.item.status} (${
-          event.item.duration_ms ?? 0
-        } ms)${detail}`;
+    case "item.started": {
+      const call = callView(event.item);
+      return call ? `→ ${safe(call.name)} ${clip(call.args, 120)}` : null;
+    }
+    case "item.completed": {
+      const call = callView(event.item);
+      if (call) {
+        const mark = call.status === "completed" ? "✓" : "✗";
+        const detail = call.status === "completed" ? "" : `: ${clip(call.output ?? "", 200)}`;
+        return `${mark} ${safe(call.name)} ${call.status} (${call.ms ?? 0} ms)${detail}`;
       }
       if (event.item.type === "reasoning") return `· ${clip(event.item.text)}`;
       if (event.item.type === "error") return `error: ${safe(event.item.message)}`;
       return null;
+    }
     case "turn.failed":
       return `turn failed: ${safe(event.error.message)}`;
     case "warning":
@@ -78,6 +169,7 @@ function describe(event: TrellisEventBody): string | null {
       return `skill: ${safe(event.name)} (${event.how})`;
     case "turn.started":
     case "item.updated":
+    case "item.agent_message.delta":
     case "turn.completed":
     case "approval.requested":
     case "mcp.startup_complete":

@@ -10,4 +10,4 @@
  * @module
  */
 export { runCli } from "./run_cli.ts";
-export { VERSION } from "./version.ts";
+export { COMMIT, VERSION, versionLine } from "./version.ts";

@@ -1,9 +1,9 @@
 import { Command, CommanderError } from "commander";
-import type { Platform } from "../platform/mod.ts";
+import { type Platform, quickRuntime } from "../platform/mod.ts";
 import { isTrellisError, terminalText } from "../shared/mod.ts";
-import { type CliContext, createContext } from "./context.ts";
+import { type CliContext, collect, type CommonOptions, createContext } from "./context.ts";
 import { commandsFor } from "./command_table.ts";
-import { VERSION } from "./version.ts";
+import { versionLine } from "./version.ts";
 
 /** Runs the CLI and returns the exit code; user mistakes print one line, never a stack. */
 export async function runCli(argv: string[], platform: Platform): Promise<number> {
@@ -18,7 +18,16 @@ export async function runCli(argv: string[], platform: Platform): Promise<number
 async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
   const program = new Command("trellis")
     .description("A single-binary agent runtime with MCP, Skills, Plugins and Hooks")
-    .version(VERSION, "-V, --version")
+    .version(versionLine(quickRuntime()), "-V, --version")
+    // -c/-p/-C before the command word, as `codex -c model=x exec …` takes them; after it they are
+    // the command's own (positional options keep the two apart).
+    .enablePositionalOptions()
+    .option("-c, --config <key=value>", "override a config value for any command; repeatable", collect)
+    .option("-p, --profile <name>", "use [profiles.<name>] from config")
+    .option("-C, --cd <dir>", "run as if started in <dir>")
+    .hook("preSubcommand", (command) => {
+      ctx.globalOptions = command.opts<CommonOptions>();
+    })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => void ctx.out(text),

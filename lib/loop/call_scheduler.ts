@@ -1,4 +1,5 @@
-import type { ConversationItem, EventSink, ThreadItem, ToolDefinition } from "../shared/mod.ts";
+import type { ConversationItem, EventSink, ToolDefinition } from "../shared/mod.ts";
+import { completedCallItem, startedCallItem } from "./call_items.ts";
 import type { CallOutcome } from "./tool_call.ts";
 
 type Call = ConversationItem & { type: "function_call" };
@@ -7,6 +8,8 @@ interface ScheduleOptions {
   run: (call: Call) => Promise<CallOutcome>;
   events: EventSink;
   nextItemId: () => string;
+  /** Resolves the paths file-change items name. */
+  cwd: string;
   onCall?: (tool: ToolDefinition, args: string) => void;
 }
 
@@ -39,45 +42,12 @@ async function observed(
   tool: ToolDefinition | undefined,
   options: ScheduleOptions,
 ): Promise<CallOutcome> {
-  const id = options.nextItemId();
-  const base: ThreadItem & { type: "tool_call" } = {
-    id,
-    type: "tool_call",
-    name: call.name,
-    call_id: call.callId,
-    arguments: call.arguments,
-    source: tool ? describeSource(tool) : "unknown",
-    status: "in_progress",
-  };
-  options.events({ type: "item.started", item: base });
+  const context = { id: options.nextItemId(), call, tool, cwd: options.cwd };
+  options.events({ type: "item.started", item: startedCallItem(context) });
   const started = performance.now();
   const outcome = await options.run(call);
-  const status = outcome.output.status;
-  options.events({
-    type: "item.completed",
-    item: {
-      ...base,
-      status: status === "success" ? "completed" : status === "error" ? "failed" : status,
-      output: outcome.output.output,
-      duration_ms: Math.round(performance.now() - started),
-    },
-  });
+  const durationMs = Math.round(performance.now() - started);
+  options.events({ type: "item.completed", item: completedCallItem(context, outcome.output, durationMs) });
   if (tool && options.onCall) options.onCall(tool, call.arguments);
   return outcome;
-}
-
-function describeSource(tool: ToolDefinition): string {
-  switch (tool.source.kind) {
-    case "mcp":
-      return `mcp:${tool.source.server}`;
-    case "builtin":
-    case "mcp_resource":
-    case "skills":
-    case "plugins":
-      return tool.source.kind;
-    default: {
-      const never: never = tool.source;
-      return String(never);
-    }
-  }
 }

@@ -30,5 +30,5 @@ export type {
   SessionScope,
   StepToolCatalog,
 } from "./ports.ts";
-export { Transcript, TranscriptStore } from "./transcript.ts";
+export { checkSessionId, Transcript, TranscriptStore } from "./transcript.ts";
 export type { SessionMeta } from "./transcript.ts";

@@ -9,7 +9,9 @@ export interface SampledStep {
 
 /**
  * Streams one sampling. Items are returned only when the response completed: a stream that breaks
- * midway leaves nothing half-recorded, so the transcript stays resumable.
+ * midway leaves nothing half-recorded, so the transcript stays resumable. The answer streams as
+ * `item.agent_message.delta` events, each carrying only its new text: the whole text goes out once,
+ * in `item.completed` (#13: re-sending it with every piece made the output quadratic).
  */
 export async function sampleStep(
   model: ModelClient,
@@ -19,7 +21,6 @@ export async function sampleStep(
   const items: ConversationItem[] = [];
   let usage = emptyUsage();
   let messageId: string | null = null;
-  let text = "";
   for await (const event of model.stream(request, options.signal)) {
     switch (event.type) {
       case "text_delta":
@@ -27,8 +28,7 @@ export async function sampleStep(
           messageId = options.nextItemId();
           options.events({ type: "item.started", item: { id: messageId, type: "agent_message", text: "" } });
         }
-        text += event.delta;
-        options.events({ type: "item.updated", item: { id: messageId, type: "agent_message", text } });
+        options.events({ type: "item.agent_message.delta", item_id: messageId, delta: event.delta });
         break;
       case "reasoning_delta":
         break;
@@ -37,7 +37,6 @@ export async function sampleStep(
         if (event.item.type === "message" && event.item.role === "assistant") {
           const id = messageId ?? options.nextItemId();
           messageId = null;
-          text = "";
           options.events({
             type: "item.completed",
             item: { id, type: "agent_message", text: event.item.content },

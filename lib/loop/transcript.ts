@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { AppendHandle, FileSystem } from "../platform/mod.ts";
-import { type ConversationItem, UsageError } from "../shared/mod.ts";
+import { type ConversationItem, type EventUsage, eventUsage, type Usage, UsageError } from "../shared/mod.ts";
 
 export interface SessionMeta {
   id: string;
@@ -12,11 +12,25 @@ export interface SessionMeta {
 type Line =
   | { type: "session_meta"; meta: SessionMeta }
   | { type: "item"; item: ConversationItem }
-  | { type: "turn"; turn_id: string; status: string };
+  | { type: "turn"; turn_id: string; status: string; usage?: EventUsage };
+
+/** What a session id may look like: a file name in the sessions folder, never a path. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Refuses what cannot be a session id (`../x`, `/tmp/x`), before anything else is loaded. */
+export function checkSessionId(id: string, sessionsDir = "$TRELLIS_HOME/sessions"): void {
+  if (SESSION_ID.test(id)) return;
+  throw new UsageError(
+    `Cannot resume session "${id}": not a session id (a session id names a transcript in ${sessionsDir})`,
+    { field: "session_id" },
+  );
+}
 
 /**
  * The thread's transcript: JSONL under $TRELLIS_HOME/sessions/, appended line by line as items
  * exist, so a crash loses at most the line being written and a resume sees a consistent prefix.
+ * The file appears with the first item: a session that ends before anything happened (a usage
+ * error, a required MCP server that failed) leaves no empty transcript for `resume --last` to pick.
  */
 export class TranscriptStore {
   constructor(private readonly fs: FileSystem, private readonly dir: string) {}
@@ -26,22 +40,30 @@ export class TranscriptStore {
   }
 
   /** An ephemeral transcript keeps items in memory only (previews). */
-  async create(options: { ephemeral?: boolean }, meta: SessionMeta): Promise<Transcript> {
-    if (options.ephemeral) return new Transcript(this.fs, null, meta, []);
-    this.fs.sync.mkdir(this.dir); // blocking, like the line writes: one call on the way to the first request
+  create(options: { ephemeral?: boolean }, meta: SessionMeta): Promise<Transcript> {
+    if (options.ephemeral) return Promise.resolve(new Transcript(this.fs, null, meta, []));
     const transcript = new Transcript(this.fs, this.fileOf(meta.id), meta, []);
-    await transcript.append({ type: "session_meta", meta });
-    return transcript;
+    transcript.unwritten = { dir: this.dir, meta };
+    return Promise.resolve(transcript);
   }
 
-  /** Opens `id`, or the most recently written session for `"--last"`. */
+  /**
+   * Opens `id`, or the most recently written session for `"--last"`. An id is a name in the
+   * sessions folder: a path (`../x`, `/tmp/x.jsonl`) or a symlink out of it is refused.
+   */
   async open(id: string | "--last"): Promise<Transcript> {
+    if (id !== "--last") checkSessionId(id, this.dir);
     const file = id === "--last" ? await this.latest() : this.fileOf(id);
+    const info = await this.fs.lstat(file);
+    if (!info?.isFile) {
+      const state = info ? "its transcript is not a regular file" : "no such session";
+      throw new UsageError(`Cannot resume session "${id}": ${state} in ${this.dir}`, { file });
+    }
     let text: string;
     try {
       text = await this.fs.readTextFile(file);
     } catch {
-      throw new UsageError(`Cannot resume session "${id}": no transcript at ${file}`, { file });
+      throw new UsageError(`Cannot resume session "${id}": cannot read ${file}`, { file });
     }
     const lines = text.split("\n").filter((l) => l.trim() !== "").flatMap((l) => {
       try {
@@ -63,7 +85,7 @@ export class TranscriptStore {
   private async latest(): Promise<string> {
     let best: { file: string; mtime: number } | null = null;
     for (const entry of await this.fs.readDir(this.dir).catch(() => [])) {
-      if (!entry.name.endsWith(".jsonl")) continue;
+      if (!entry.name.endsWith(".jsonl") || !entry.isFile) continue;
       const file = path.join(this.dir, entry.name);
       const info = await this.fs.stat(file);
       if (info && (!best || info.mtimeMs > best.mtime)) best = { file, mtime: info.mtimeMs };
@@ -81,14 +103,24 @@ export class Transcript {
     readonly items: ConversationItem[],
   ) {}
 
+  /** A new thread's folder and header, written with its first line (TranscriptStore.create). */
+  unwritten: { dir: string; meta: SessionMeta } | null = null;
+
   // One handle for the whole thread: each line is still written (and awaited) as its item exists,
   // without an open/close pair per line.
   private handle: Promise<AppendHandle> | null = null;
 
   async append(line: Line): Promise<void> {
     if (this.file === null) return;
+    let text = JSON.stringify(line) + "\n";
+    if (this.unwritten) {
+      // Blocking, like the line writes: one call on the way to the first request.
+      this.fs.sync.mkdir(this.unwritten.dir);
+      text = JSON.stringify({ type: "session_meta", meta: this.unwritten.meta }) + "\n" + text;
+      this.unwritten = null;
+    }
     this.handle ??= this.fs.openAppend(this.file);
-    await (await this.handle).append(JSON.stringify(line) + "\n");
+    await (await this.handle).append(text);
   }
 
   async close(): Promise<void> {
@@ -102,8 +134,14 @@ export class Transcript {
     await this.append({ type: "item", item });
   }
 
-  async recordTurn(turnId: string, status: string): Promise<void> {
-    await this.append({ type: "turn", turn_id: turnId, status });
+  /** The turn's end, with what it consumed (per turn, as `turn.completed` reports it). */
+  async recordTurn(turnId: string, status: string, usage?: Usage): Promise<void> {
+    await this.append({
+      type: "turn",
+      turn_id: turnId,
+      status,
+      ...(usage ? { usage: eventUsage(usage) } : {}),
+    });
   }
 
   /** A process killed mid-call leaves calls without outputs; give each an aborted one (SPEC §8). */

@@ -8,7 +8,14 @@ import type {
   ToolDefinition,
   Usage,
 } from "../shared/mod.ts";
-import { addUsage, CancelledError, describeError, emptyUsage, isTrellisError } from "../shared/mod.ts";
+import {
+  addUsage,
+  CancelledError,
+  describeError,
+  emptyUsage,
+  eventUsage,
+  isTrellisError,
+} from "../shared/mod.ts";
 import type { Approver, ItemRecorder, ModelClient, StepToolCatalog } from "./ports.ts";
 import { sampleStep } from "./sampling.ts";
 import { type CallOutcome, runToolCall } from "./tool_call.ts";
@@ -76,6 +83,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const developer = (content: string) => record({ type: "message", role: "developer", content });
   let usage = emptyUsage();
   let steps = 0;
+  let samplings = 0; // samplings that completed: what `usage` has counted
   let lastMessage: string | null = null;
   options.events({ type: "turn.started", turn_id: options.turnId });
 
@@ -115,6 +123,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           parallelToolCalls: true,
         }, { signal, events: options.events, nextItemId });
         usage = addUsage(usage, sampled.usage);
+        samplings++;
         for (const item of sampled.items) await record(item);
         const calls = sampled.items.filter((i): i is ConversationItem & { type: "function_call" } =>
           i.type === "function_call"
@@ -138,6 +147,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
             }),
           events: options.events,
           nextItemId,
+          cwd: options.cwd,
           onCall: options.onCall,
         });
         for (const o of outcomes) await record(o.output);
@@ -197,9 +207,14 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
 
   function finish(status: TurnStatus, error?: { message: string; code?: string }): TurnResult {
     if (status === "completed" || status === "blocked" || status === "stopped") {
-      options.events({ type: "turn.completed", turn_id: options.turnId, usage, steps });
+      options.events({ type: "turn.completed", turn_id: options.turnId, usage: eventUsage(usage), steps });
     } else {
-      options.events({ type: "turn.failed", turn_id: options.turnId, error: error ?? { message: status } });
+      options.events({
+        type: "turn.failed",
+        turn_id: options.turnId,
+        error: error ?? { message: status },
+        ...(samplings > 0 ? { usage: eventUsage(usage) } : {}),
+      });
     }
     return { status, lastMessage, usage, steps, ...(error ? { error } : {}) };
   }

@@ -1,5 +1,13 @@
 import type { ResolvedProvider } from "./provider.ts";
 
+/**
+ * A response larger than this is not an answer: 128k output tokens stream as ~30 MB of SSE (one
+ * event of ~200 bytes per token, the completed response repeating the output once more).
+ */
+export const DEFAULT_STREAM_MAX_BYTES = 64 * 1024 * 1024;
+/** Long enough for the slowest reasoning effort; short enough that a stuck stream ends the turn. */
+export const DEFAULT_STREAM_MAX_DURATION_MS = 60 * 60 * 1000;
+
 /** What a retry is about, for progress output ("reconnecting… 2/4"). */
 export interface RetryInfo {
   /** 1 for the first retry. */
@@ -20,8 +28,12 @@ export interface ModelClientOptions {
   streamMaxRetries?: number;
   /** First backoff step; default 200 ms, doubling per attempt, ±10% jitter. */
   baseDelayMs?: number;
-  /** Silence that ends a stream; default `stream_idle_timeout_ms` ?? 300 000 ms. */
+  /** Silence (no data lines; comments do not count) that ends a stream; default `stream_idle_timeout_ms` ?? 300 000 ms. */
   idleTimeoutMs?: number;
+  /** Bytes one response may stream before the turn fails; default `stream_max_bytes` ?? 64 MiB. */
+  maxResponseBytes?: number;
+  /** Time one response may stream before the turn fails; default `stream_max_duration_ms` ?? 1 hour. */
+  maxResponseMs?: number;
   onRetry?: (info: RetryInfo) => void;
   /**
    * Reasoning controls, sent only when set (non-reasoning models reject them): Responses gets
@@ -37,6 +49,8 @@ export interface ClientSettings {
   streamMaxRetries: number;
   baseDelayMs: number;
   idleTimeoutMs: number;
+  maxResponseBytes: number;
+  maxResponseMs: number;
   onRetry: (info: RetryInfo) => void;
   reasoning?: { effort?: string; summary?: "auto" | "concise" | "detailed" };
 }
@@ -49,6 +63,8 @@ export function clientSettings(provider: ResolvedProvider, options: ModelClientO
     streamMaxRetries: options.streamMaxRetries ?? provider.streamMaxRetries ?? 5,
     baseDelayMs: options.baseDelayMs ?? 200,
     idleTimeoutMs: options.idleTimeoutMs ?? provider.streamIdleTimeoutMs ?? 300_000,
+    maxResponseBytes: options.maxResponseBytes ?? provider.streamMaxBytes ?? DEFAULT_STREAM_MAX_BYTES,
+    maxResponseMs: options.maxResponseMs ?? provider.streamMaxDurationMs ?? DEFAULT_STREAM_MAX_DURATION_MS,
     onRetry: options.onRetry ?? (() => {}),
     reasoning: options.reasoning,
   };

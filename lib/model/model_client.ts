@@ -47,6 +47,8 @@ async function* streamModel(
       const decoder = newDecoder(settings, target);
       const events = readModelStream(response, decoder, target, {
         idleTimeoutMs: settings.idleTimeoutMs,
+        maxBytes: settings.maxResponseBytes,
+        maxDurationMs: settings.maxResponseMs,
         signal,
       });
       for await (const event of events) {

@@ -19,6 +19,8 @@ export interface ResolvedProvider {
   requestMaxRetries?: number;
   streamMaxRetries?: number;
   streamIdleTimeoutMs?: number;
+  streamMaxBytes?: number;
+  streamMaxDurationMs?: number;
 }
 
 type ProviderEntry = NonNullable<TrellisConfig["model_providers"]>[string];
@@ -61,6 +63,8 @@ export function resolveProvider(
     requestMaxRetries: entry.request_max_retries,
     streamMaxRetries: entry.stream_max_retries,
     streamIdleTimeoutMs: entry.stream_idle_timeout_ms,
+    streamMaxBytes: entry.stream_max_bytes,
+    streamMaxDurationMs: entry.stream_max_duration_ms,
   };
 }
 

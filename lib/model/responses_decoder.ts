@@ -69,6 +69,7 @@ export function toConversationItem(item: any): ConversationItem | undefined {
       return {
         type: "reasoning",
         summary: summary.map((part) => String(part?.text ?? "")).join("\n\n"),
+        ...(typeof item.encrypted_content === "string" ? { encryptedContent: item.encrypted_content } : {}),
         ...id,
       };
     }

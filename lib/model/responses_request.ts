@@ -3,24 +3,42 @@ import type { ConversationItem, ModelRequest, OutputPart } from "../shared/mod.t
 
 type WireItem = Record<string, unknown>;
 
-export function toResponsesBody(request: ModelRequest): Record<string, unknown> {
+export interface ResponsesOptions {
+  /**
+   * Reasoning controls (`model_reasoning_effort`), sent only when set: non-reasoning models reject
+   * them. Set, the request also asks for `reasoning.encrypted_content` and sends recorded reasoning
+   * items back with it, as Codex does, so the model keeps its chain across tool calls and turns.
+   * Unset, reasoning items are left out (a non-reasoning model refuses encrypted content).
+   */
+  reasoning?: { effort?: string; summary?: "auto" | "concise" | "detailed" };
+}
+
+export function toResponsesBody(
+  request: ModelRequest,
+  options: ResponsesOptions = {},
+): Record<string, unknown> {
+  const keep = options.reasoning !== undefined;
   return {
     model: request.model,
     instructions: request.instructions,
-    input: request.input.flatMap(toResponsesItem),
-    ...bodyTail(request),
+    input: request.input.flatMap((item) => item.type === "reasoning" && !keep ? [] : toResponsesItem(item)),
+    ...bodyTail(request, options),
   };
 }
 
 /**
- * `JSON.stringify(toResponsesBody(request))` (plus `extra` at the end) without re-converting and
- * re-serializing the whole history on every step: each item's JSON is kept beside the item, so a
- * turn of n steps costs O(n) conversions instead of O(n²). Recorded items are never mutated.
+ * `JSON.stringify(toResponsesBody(request, options))` without re-converting and re-serializing the
+ * whole history on every step: each item's JSON is kept beside the item, so a turn of n steps
+ * costs O(n) conversions instead of O(n²). Recorded items are never mutated.
  */
-export function toResponsesJson(request: ModelRequest, extra: Record<string, unknown> = {}): string {
+export function toResponsesJson(request: ModelRequest, options: ResponsesOptions = {}): string {
+  const keep = options.reasoning !== undefined;
   const head = JSON.stringify({ model: request.model, instructions: request.instructions });
-  const input = request.input.map(itemJson).filter((json) => json !== "").join(",");
-  const tail = JSON.stringify({ ...bodyTail(request), ...extra });
+  const input = request.input
+    .map((item) => item.type === "reasoning" && !keep ? "" : itemJson(item))
+    .filter((json) => json !== "")
+    .join(",");
+  const tail = JSON.stringify(bodyTail(request, options));
   const open = head === "{}" ? "{" : `${head.slice(0, -1)},`;
   return `${open}"input":[${input}],${tail.slice(1)}`;
 }
@@ -36,7 +54,7 @@ function itemJson(item: ConversationItem): string {
   return json;
 }
 
-function bodyTail(request: ModelRequest): Record<string, unknown> {
+function bodyTail(request: ModelRequest, options: ResponsesOptions): Record<string, unknown> {
   const body: Record<string, unknown> = {
     stream: true,
     // Nothing is stored server-side, so items are sent in full and without server ids.
@@ -53,12 +71,17 @@ function bodyTail(request: ModelRequest): Record<string, unknown> {
     body.tool_choice = "auto";
     body.parallel_tool_calls = request.parallelToolCalls;
   }
+  if (options.reasoning) {
+    body.reasoning = options.reasoning;
+    body.include = ["reasoning.encrypted_content"];
+  }
   return body;
 }
 
 /**
- * Reasoning items are left out: with `store: false` the API only accepts them back with the
- * encrypted content Trellis does not keep, and their summaries are for people, not the model.
+ * With `store: false` the API accepts a reasoning item back only with its encrypted content and
+ * without its id (nothing server-side to resolve the id against), which is how Codex sends it;
+ * a reasoning item without encrypted content (Chat Completions, older transcripts) is left out.
  */
 export function toResponsesItem(item: ConversationItem): WireItem[] {
   switch (item.type) {
@@ -69,7 +92,12 @@ export function toResponsesItem(item: ConversationItem): WireItem[] {
         content: [{ type: item.role === "assistant" ? "output_text" : "input_text", text: item.content }],
       }];
     case "reasoning":
-      return [];
+      if (item.encryptedContent === undefined) return [];
+      return [{
+        type: "reasoning",
+        summary: item.summary ? [{ type: "summary_text", text: item.summary }] : [],
+        encrypted_content: item.encryptedContent,
+      }];
     case "function_call":
       return [{ type: "function_call", call_id: item.callId, name: item.name, arguments: item.arguments }];
     case "function_call_output":

@@ -16,6 +16,11 @@ export interface SseParser {
   push(text: string): SseEvent[];
   /** Ends the stream; an event without its blank line is discarded, as the standard says. */
   end(): SseEvent[];
+  /**
+   * Field lines (`data:`, `event:`, …) read so far. Comment lines (`: keep-alive`) and blank lines
+   * do not count: a server that sends only comments is sending no data, however often it sends.
+   */
+  readonly fieldLines: number;
 }
 
 export function createSseParser(): SseParser {
@@ -23,6 +28,7 @@ export function createSseParser(): SseParser {
   let event = "";
   let data: string[] = [];
   let id: string | undefined;
+  let fieldLines = 0;
 
   const takeLine = (line: string, out: SseEvent[]): void => {
     if (line === "") {
@@ -34,6 +40,7 @@ export function createSseParser(): SseParser {
       return;
     }
     if (line.startsWith(":")) return;
+    fieldLines++;
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? "" : line.slice(colon + 1);
@@ -44,6 +51,9 @@ export function createSseParser(): SseParser {
   };
 
   return {
+    get fieldLines() {
+      return fieldLines;
+    },
     push(text) {
       buffer += text;
       const out: SseEvent[] = [];

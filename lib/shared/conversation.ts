@@ -15,7 +15,18 @@ export type CallOutputStatus = "success" | "error" | "denied" | "aborted";
 
 export type ConversationItem =
   | { type: "message"; role: "user" | "developer" | "system" | "assistant"; content: string; id?: string }
-  | { type: "reasoning"; summary: string; id?: string }
+  | {
+    type: "reasoning";
+    /** The summary people may read (empty when the provider gave none). */
+    summary: string;
+    /**
+     * The Responses API's opaque `encrypted_content`: the reasoning itself, sent back on later
+     * requests so a reasoning model keeps its chain across tool calls and turns (nothing is stored
+     * server-side). Absent for providers and models that do not return it.
+     */
+    encryptedContent?: string;
+    id?: string;
+  }
   | { type: "function_call"; callId: string; name: string; arguments: string; id?: string }
   | {
     type: "function_call_output";

@@ -14,6 +14,7 @@ export type TrellisErrorCode =
   | "model_unreachable"
   | "model_http"
   | "model_protocol"
+  | "model_stream_limit"
   | "tool_arguments"
   | "permission_denied"
   | "mcp_config"

@@ -1,6 +1,9 @@
 /**
- * The event stream: one versioned JSON object per line in `trellis exec --json`, modelled on
- * `codex exec --json`. Every subsystem reports through an EventSink; only the CLI prints.
+ * The event stream: one versioned JSON object per line in `trellis exec --json`, readable by
+ * anything written for `codex exec --json` (codex-rs/exec/src/exec_events.rs): the same
+ * `thread.*`/`turn.*`/`item.*` events, item types and `usage` fields. Trellis-only events and fields
+ * are additions a Codex reader can ignore. Every subsystem reports through an EventSink; only the
+ * CLI prints.
  */
 
 import type { ApprovalSubject } from "./approval_subject.ts";
@@ -8,20 +11,74 @@ import type { Usage } from "./conversation.ts";
 
 export const EVENT_SCHEMA_VERSION = 1;
 
+/** Token counts as Codex reports them; `reasoning_output_tokens` is Trellis's addition. */
+export interface EventUsage {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+}
+
+export function eventUsage(usage: Usage): EventUsage {
+  return {
+    input_tokens: usage.inputTokens,
+    cached_input_tokens: usage.cachedInputTokens,
+    output_tokens: usage.outputTokens,
+    reasoning_output_tokens: usage.reasoningTokens,
+  };
+}
+
+/** How a tool call ended, in Trellis's words (Codex's item `status` has fewer values). */
+export type CallStatus = "in_progress" | "completed" | "failed" | "denied" | "aborted";
+
+/** Trellis's fields on every tool-call item, beside the Codex shape of its type. */
+export interface CallFields {
+  /** The model-facing tool name. */
+  name: string;
+  call_id: string;
+  /** builtin | mcp:<server> | mcp_resource | skills | plugins | unknown */
+  source: string;
+  call_status: CallStatus;
+  /** The text the model got back. */
+  output?: string;
+  duration_ms?: number;
+}
+
 export type ThreadItem =
   | { id: string; type: "agent_message"; text: string }
   | { id: string; type: "reasoning"; text: string }
-  | {
+  | (CallFields & {
+    id: string;
+    type: "command_execution";
+    command: string;
+    aggregated_output: string;
+    exit_code?: number;
+    status: "in_progress" | "completed" | "failed" | "declined";
+  })
+  | (CallFields & {
+    id: string;
+    type: "file_change";
+    changes: { path: string; kind: "add" | "delete" | "update" }[];
+    status: "in_progress" | "completed" | "failed";
+  })
+  | (CallFields & {
+    id: string;
+    type: "mcp_tool_call";
+    server: string;
+    tool: string;
+    arguments: unknown;
+    result?: { content: unknown[]; structured_content: unknown };
+    error?: { message: string };
+    status: "in_progress" | "completed" | "failed";
+  })
+  /** Trellis-only: a call of a tool Codex has no item type for (read_file, grep, skills …). */
+  | (CallFields & {
     id: string;
     type: "tool_call";
-    name: string;
-    call_id: string;
     arguments: string;
-    source: string;
-    status: "in_progress" | "completed" | "failed" | "denied" | "aborted";
-    output?: string;
-    duration_ms?: number;
-  }
+    status: CallStatus;
+  })
+  | { id: string; type: "todo_list"; items: { text: string; completed: boolean }[] }
   | { id: string; type: "error"; message: string };
 
 export type TrellisEventBody =
@@ -30,8 +87,16 @@ export type TrellisEventBody =
   | { type: "item.started"; item: ThreadItem }
   | { type: "item.updated"; item: ThreadItem }
   | { type: "item.completed"; item: ThreadItem }
-  | { type: "turn.completed"; turn_id: string; usage: Usage; steps: number }
-  | { type: "turn.failed"; turn_id: string; error: { message: string; code?: string } }
+  /** Trellis-only, modelled on Codex's `item.plan.delta`: the next piece of an agent message. */
+  | { type: "item.agent_message.delta"; item_id: string; delta: string }
+  | { type: "turn.completed"; turn_id: string; usage: EventUsage; steps: number }
+  | {
+    type: "turn.failed";
+    turn_id: string;
+    error: { message: string; code?: string };
+    /** What the turn consumed before it failed (absent when it never reached the model). */
+    usage?: EventUsage;
+  }
   | { type: "warning"; message: string; subject?: string }
   | { type: "notice"; message: string }
   | { type: "sandbox.unavailable"; reason: string }

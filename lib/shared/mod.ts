@@ -34,8 +34,16 @@ export type {
 export type { ApprovalSubject, CommandSandbox, SessionScope } from "./approval_subject.ts";
 export { terminalText } from "./terminal_text.ts";
 export type { TerminalTextOptions } from "./terminal_text.ts";
-export { discardEvents, EVENT_SCHEMA_VERSION } from "./events.ts";
-export type { EventSink, ThreadItem, TrellisEvent, TrellisEventBody } from "./events.ts";
+export { discardEvents, EVENT_SCHEMA_VERSION, eventUsage } from "./events.ts";
+export type {
+  CallFields,
+  CallStatus,
+  EventSink,
+  EventUsage,
+  ThreadItem,
+  TrellisEvent,
+  TrellisEventBody,
+} from "./events.ts";
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";
 export type {
   BackgroundResults,

@@ -18,6 +18,7 @@ interface BunBuildPlugin {
 }
 interface BunBuildApi {
   file(path: string): { text(): Promise<string> };
+  spawnSync(cmd: string[], options: { cwd: string }): { exitCode: number; stdout: Uint8Array };
   build(config: Record<string, unknown> & { plugins?: BunBuildPlugin[] }): Promise<{
     success: boolean;
     logs: unknown[];
@@ -25,7 +26,7 @@ interface BunBuildApi {
 }
 const { Bun, process } = globalThis as unknown as {
   Bun: BunBuildApi;
-  process: { argv: string[]; exit(code: number): never };
+  process: { argv: string[]; env: Record<string, string | undefined>; exit(code: number): never };
 };
 
 const [outfile, entry = new URL("../../main.ts", import.meta.url).pathname] = process.argv.slice(2);
@@ -55,6 +56,22 @@ const lazyCommanderBuiltins: BunBuildPlugin = {
   },
 };
 
+/**
+ * The commit `trellis --version` names: $TRELLIS_BUILD_COMMIT when set (a CI build of a tarball),
+ * else `git rev-parse` of the tree being built, with "-dirty" when it has uncommitted changes.
+ */
+function buildCommit(): string {
+  const given = process.env.TRELLIS_BUILD_COMMIT;
+  if (given) return given;
+  const git = (...args: string[]) => {
+    const run = Bun.spawnSync(["git", ...args], { cwd: new URL("../..", import.meta.url).pathname });
+    return run.exitCode === 0 ? new TextDecoder().decode(run.stdout).trim() : null;
+  };
+  const sha = git("rev-parse", "--short=12", "HEAD");
+  if (sha === null) return "unknown";
+  return git("status", "--porcelain", "--untracked-files=no") ? `${sha}-dirty` : sha;
+}
+
 const result = await Bun.build({
   entrypoints: [entry],
   target: "bun",
@@ -75,6 +92,8 @@ const result = await Bun.build({
     // listing -30 ms on the 2-core bench machine); long sessions still reach the JIT for hot code.
     jitPolicy: 64,
   },
+  // lib/cli/version.ts reads this name; from the sources it is undefined ("unknown").
+  define: { TRELLIS_BUILD_COMMIT: JSON.stringify(buildCommit()) },
   plugins: [lazyCommanderBuiltins],
 });
 if (!result.success) {

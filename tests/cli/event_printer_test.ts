@@ -1,124 +1,101 @@
 import assert from "node:assert/strict";
-import type { CliContext } from "../../lib/cli/context.ts";
-import { humanEventPrinter } from "../../lib/cli/event_printer.ts";
-import { platform } from "../../lib/platform/mod.ts";
+import { createContext } from "../../lib/cli/context.ts";
+import { humanEventPrinter, jsonEventPrinter } from "../../lib/cli/event_printer.ts";
+import { type Platform, platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
-import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 
-/** The human printer's stderr for `events`. */
-function printed(events: TrellisEventBody[]): string {
-  let stderr = "";
-  const ctx = { err: (text: string) => void (stderr += text) } as unknown as CliContext;
-  const print = humanEventPrinter(ctx);
-  for (const event of events) print(event);
-  return stderr;
+/** A context whose stdout and stderr are strings; `fail` makes every stdout write throw it. */
+function captured(fail?: unknown) {
+  const out = { stdout: "", stderr: "", writes: 0 };
+  const fake: Platform = {
+    ...platform,
+    writeStdout: (text) => {
+      out.writes++;
+      if (fail) return Promise.reject(fail);
+      out.stdout += text;
+      return Promise.resolve();
+    },
+    writeStderr: (text) => void (out.stderr += text),
+  };
+  return { ctx: createContext(fake), out };
 }
 
-const ESC = "\x1b";
+const delta = (delta: string, item_id = "item_1"): TrellisEventBody => ({
+  type: "item.agent_message.delta",
+  item_id,
+  delta,
+});
+const message = (text: string, id = "item_1"): TrellisEventBody => ({
+  type: "item.completed",
+  item: { id, type: "agent_message", text },
+});
+const lines = (stdout: string) => stdout.trim().split("\n").map((line) => JSON.parse(line));
 
-Deno.test("humanEventPrinter() prints model, server and hook text with its escape sequences made visible (#13 item 11)", () => {
-  const tool = {
-    id: "i1",
-    type: "tool_call" as const,
-    name: "shell",
-    call_id: "c1",
-    arguments: `{"command":"echo ${ESC}]52;c;aGk=${ESC}\\\\"}`,
-    source: "builtin",
-  };
-  const out = printed([
-    { type: "item.started", item: { ...tool, status: "in_progress" } },
+Deno.test("jsonEventPrinter() joins the deltas that arrive together into one line and keeps event order", async () => {
+  const { ctx, out } = captured();
+  const print = jsonEventPrinter(ctx);
+  print({ type: "turn.started", turn_id: "t1" });
+  for (const piece of ["Hel", "lo ", "there"]) print(delta(piece));
+  print(message("Hello there"));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await ctx.flush();
+  assert.deepEqual(lines(out.stdout), [
+    { version: 1, type: "turn.started", turn_id: "t1" },
+    { version: 1, type: "item.agent_message.delta", item_id: "item_1", delta: "Hello there" },
     {
+      version: 1,
       type: "item.completed",
-      item: { ...tool, status: "failed", output: `${ESC}[2J\rboom`, duration_ms: 3 },
+      item: { id: "item_1", type: "agent_message", text: "Hello there" },
     },
-    { type: "item.completed", item: { id: "r", type: "reasoning", text: `think ${ESC}[31mred` } },
-    { type: "item.completed", item: { id: "e", type: "error", message: `bad\n${ESC}[1Aup` } },
-    { type: "warning", message: `server says ${ESC}[?1049h` },
-    { type: "notice", message: "\u202eevil" },
-    { type: "mcp.server_status", server: "docs", status: "failed", error: `${ESC}c reset` },
-    {
-      type: "mcp.elicitation",
-      server: "docs",
-      id: "e1",
-      mode: "form",
-      message: `fill ${ESC}]0;title${ESC}\\`,
-    },
-    {
-      type: "hook.completed",
-      run_id: "h1",
-      event: "PreToolUse",
-      source: "/h/guard.sh",
-      status: "blocked",
-      duration_ms: 1,
-      display_order: 0,
-      entries: [{ kind: "feedback", text: `no ${ESC}[8mhidden` }, { kind: "context", text: "for the model" }],
-    },
-    { type: "turn.failed", turn_id: "t1", error: { message: `fail ${ESC}[K` } },
   ]);
-  assert.equal(
-    out,
-    [
-      '→ shell {"command":"echo ␛]52;c;aGk=␛\\\\"}',
-      "✗ shell failed (3 ms): ␛[2J boom",
-      "· think ␛[31mred",
-      "error: bad␊␛[1Aup",
-      "warning: server says ␛[?1049h",
-      "note: \\u202eevil",
-      "mcp: docs failed: ␛c reset",
-      "mcp: docs asks: fill ␛]0;title␛\\",
-      "hook PreToolUse blocked (/h/guard.sh)",
-      "  feedback: no ␛[8mhidden",
-      "turn failed: fail ␛[K",
-      "",
-    ].join("\n"),
-  );
 });
 
-Deno.test("humanEventPrinter() prints a denial once: no 'denied: denied:' (#16 item 8)", () => {
-  const out = printed([
-    {
-      type: "approval.decided",
-      call_id: "c1",
-      decision: "denied",
-      by: "policy",
-      reason: 'writing "/x" outside the writable roots (approval_policy = "never" does not ask)',
-    },
-    { type: "approval.decided", call_id: "c2", decision: "denied", by: "user" },
-    { type: "approval.decided", call_id: "c3", decision: "approved", by: "session" },
+Deno.test("jsonEventPrinter() writes a held delta once the event loop turns, without waiting for the next event", async () => {
+  const { ctx, out } = captured();
+  const print = jsonEventPrinter(ctx);
+  print(delta("first"));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await ctx.flush();
+  print(delta("second"));
+  print(delta("!", "item_2"));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await ctx.flush();
+  assert.deepEqual(lines(out.stdout).map((e) => [e.item_id, e.delta]), [
+    ["item_1", "first"],
+    ["item_1", "second"],
+    ["item_2", "!"],
   ]);
-  assert.equal(
-    out,
-    'denied: writing "/x" outside the writable roots (approval_policy = "never" does not ask)\n' +
-      "denied: by user\n",
-  );
 });
 
-Deno.test("a warning quoting a config's server name prints its escape sequences as text (#13 item 11)", async () => {
-  const { root, env } = await makeSandboxHome();
-  await platform.fs.writeTextFile(
-    `${env.TRELLIS_HOME}/config.toml`,
-    '[mcp_servers."a\\u001b]52;c;aGk=\\u0007\\u001b[2Jb"]\ncommand = "x"\n',
-  );
-  const run = await runCliCaptured(["debug", "prompt", "--json", "hi"], { env, cwd: root });
-  // A bad server entry is reported and that server is not started; the command still runs (#13).
-  assert.equal(run.code, 0);
-  assert.match(run.stderr, /invalid server name "a␛\]52;c;aGk=␇␛\[2Jb"/);
-  // deno-lint-ignore no-control-regex -- no raw control may reach stderr
-  assert.doesNotMatch(run.stderr, /[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+Deno.test("humanEventPrinter() streams message text to stdout and ends each message with one newline", async () => {
+  const { ctx, out } = captured();
+  const print = humanEventPrinter(ctx);
+  print(delta("Hello "));
+  print(delta("world"));
+  print(message("Hello world"));
+  print(delta("Ends with newline\n", "item_2"));
+  print(message("Ends with newline\n", "item_2"));
+  // A message that never streamed (a provider without deltas) is written whole.
+  print(message("whole", "item_3"));
+  await ctx.flush();
+  assert.equal(out.stdout, "Hello world\nEnds with newline\nwhole\n");
+  assert.equal(out.stderr, "");
 });
 
-Deno.test("a config note naming a directory with escape sequences prints them as text (#13 item 11)", async () => {
-  const { root, env } = await makeSandboxHome();
-  const project = `${root}/p\x1b[2J`;
-  await platform.fs.mkdir(`${project}/.git`);
-  await platform.fs.mkdir(`${project}/.trellis`);
-  await platform.fs.writeTextFile(`${project}/.trellis/config.toml`, 'model = "x"\n');
-  const run = await runCliCaptured(["debug", "prompt", "--json", "hi"], { env, cwd: project });
-  assert.equal(run.code, 0, run.stderr);
-  assert.match(
-    run.stderr,
-    /^note: Skipped .*\/p␛\[2J\/\.trellis\/config\.toml: this project is not trusted/m,
-  );
-  // deno-lint-ignore no-control-regex -- no raw control may reach stderr
-  assert.doesNotMatch(run.stderr, /[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+Deno.test("createContext() drops later output quietly and aborts stdoutClosed when stdout's reader is gone", async () => {
+  const epipe = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+  const { ctx, out } = captured(epipe);
+  await ctx.out("one\n");
+  assert.equal(ctx.stdoutClosed.aborted, true);
+  await ctx.out("two\n");
+  await ctx.flush();
+  assert.deepEqual(out, { stdout: "", stderr: "", writes: 1 });
+});
+
+Deno.test("createContext() says once on stderr why stdout failed when the failure is not a closed reader", async () => {
+  const { ctx, out } = captured(new Error("No space left on device (os error 28)"));
+  await ctx.out("one\n");
+  await ctx.out("two\n");
+  assert.equal(ctx.stdoutClosed.aborted, true);
+  assert.equal(out.stderr, "error: cannot write to stdout: No space left on device (os error 28)\n");
 });

@@ -48,3 +48,73 @@ export async function runTrellis(
 export function events(stdout: string): Record<string, any>[] {
   return stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
+
+/**
+ * The completed tool-call items of an `exec --json` stream, whatever their Codex type
+ * (command_execution, file_change, mcp_tool_call, or Trellis's tool_call): each has `call_id`,
+ * `name` and `call_status` (completed | failed | denied | aborted).
+ */
+export function callItems(stdout: string): Record<string, any>[] {
+  return events(stdout).filter((e) => e.type === "item.completed" && "call_id" in e.item).map((e) => e.item);
+}
+
+/** The binary as a child process, for tests that read its output piece by piece as it runs. */
+export function spawnTrellis(
+  args: string[],
+  options: { env: Record<string, string>; cwd: string },
+): Deno.ChildProcess {
+  return new Deno.Command(trellisArgv()[0], {
+    args: [...trellisArgv().slice(1), ...args],
+    cwd: options.cwd,
+    env: { PATH: platform.env("PATH") ?? "/usr/bin:/bin", ...options.env },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Reads a byte stream as text, as far as the test needs, keeping everything read so far. */
+export class PipeReader {
+  text = "";
+  bytes = 0;
+  done = false;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #decoder = new TextDecoder();
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#reader = stream.getReader();
+  }
+
+  /** Reads until `enough(text)` holds or the stream ends; true when it held. */
+  async until(enough: (text: string) => boolean): Promise<boolean> {
+    while (!enough(this.text)) {
+      if (!await this.#next()) return enough(this.text);
+    }
+    return true;
+  }
+
+  /** Reads to the end, stopping early (and returning false) once more than `maxBytes` arrived. */
+  async toEnd(maxBytes = Infinity): Promise<boolean> {
+    while (this.bytes <= maxBytes) {
+      if (!await this.#next()) return true;
+    }
+    return false;
+  }
+
+  /** Stops reading and closes the pipe: the writer's next write fails (EPIPE). */
+  async close(): Promise<void> {
+    await this.#reader.cancel();
+  }
+
+  async #next(): Promise<boolean> {
+    const { value, done } = await this.#reader.read();
+    if (done) {
+      this.done = true;
+      return false;
+    }
+    this.bytes += value.byteLength;
+    this.text += this.#decoder.decode(value, { stream: true });
+    return true;
+  }
+}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { events, runTrellis, trellisArgv } from "./_binary.ts";
+import { callItems, events, runTrellis, trellisArgv } from "./_binary.ts";
 import { e2eSetup, modelFixture } from "./_setup.ts";
 
 const setup = e2eSetup;
@@ -21,8 +21,8 @@ Deno.test("exec --json runs a read + edit turn and streams versioned events", as
     assert.equal(types[0], "thread.started");
     assert.equal(types[1], "turn.started");
     assert.equal(types.at(-1), "turn.completed");
-    const calls = stream.filter((e) => e.type === "item.completed" && e.item.type === "tool_call");
-    assert.deepEqual(calls.map((e) => [e.item.name, e.item.status]), [
+    const calls = stream.filter((e) => e.type === "item.completed" && "call_id" in e.item);
+    assert.deepEqual(calls.map((e) => [e.item.name, e.item.call_status]), [
       ["read_file", "completed"],
       ["edit_file", "completed"],
     ]);
@@ -80,10 +80,8 @@ Deno.test("writes through ../, outside absolute paths and outward symlinks are d
       cwd: s.workspace,
     });
     assert.equal(run.code, 0, run.stderr);
-    const calls = events(run.stdout).filter((e) =>
-      e.type === "item.completed" && e.item.type === "tool_call"
-    );
-    assert.deepEqual(calls.map((e) => e.item.status), ["denied", "denied", "denied"]);
+    const calls = events(run.stdout).filter((e) => e.type === "item.completed" && "call_id" in e.item);
+    assert.deepEqual(calls.map((e) => e.item.call_status), ["denied", "denied", "denied"]);
     assert.equal(await Deno.readTextFile(`${s.root}/outside.txt`), "untouched");
   } finally {
     await server.close();
@@ -104,8 +102,8 @@ Deno.test("a shell command writing outside the writable roots fails under bwrap"
       cwd: s.workspace,
     });
     assert.equal(run.code, 0, run.stderr);
-    const call = events(run.stdout).find((e) => e.type === "item.completed" && e.item.type === "tool_call");
-    assert.notEqual(call?.item.status, "completed");
+    const call = events(run.stdout).find((e) => e.type === "item.completed" && "call_id" in e.item);
+    assert.notEqual(call?.item.call_status, "completed");
     assert.equal(await Deno.readTextFile(`${s.root}/outside.txt`), "untouched");
   } finally {
     await server.close();
@@ -177,8 +175,8 @@ Deno.test("SIGINT during a tool call aborts it, exits 130 and keeps call/output 
     const status = await child.status;
     await child.stderr.cancel();
     assert.equal(status.code, 130);
-    const call = events(seen).find((e) => e.type === "item.completed" && e.item.type === "tool_call");
-    assert.equal(call?.item.status, "aborted");
+    const call = events(seen).find((e) => e.type === "item.completed" && "call_id" in e.item);
+    assert.equal(call?.item.call_status, "aborted");
     const sessions = `${s.env.TRELLIS_HOME}/sessions`;
     const file = [...Deno.readDirSync(sessions)][0].name;
     const lines = (await Deno.readTextFile(`${sessions}/${file}`)).trim().split("\n").map((l) =>
@@ -224,6 +222,268 @@ Deno.test("an HTTP 500, garbage or a stream dropped midway gives turn.failed; th
       });
       assert.equal(resumed.code, 0, resumed.stderr);
       assert.equal(resumed.stdout, "recovered\n");
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+Deno.test("a reasoning model keeps its chain: encrypted reasoning goes back across tool calls and a resume (#15 item 6)", async () => {
+  const s = await setup();
+  const server = await startFixtureModelServer({
+    script: [
+      {
+        reasoning: "Read the notes first.",
+        tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }],
+      },
+      { text: "first answer" },
+      { text: "second answer" },
+    ],
+  });
+  try {
+    const flags = [...s.flags(server.url), "-c", "model_reasoning_effort=low"];
+    const first = await runTrellis(["exec", ...flags, "read notes"], { env: s.env, cwd: s.workspace });
+    assert.equal(first.code, 0, first.stderr);
+    const second = await runTrellis(["exec", "resume", "--last", ...flags, "again"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(second.code, 0, second.stderr);
+    // The fixture, like the API with store: false, refuses a reasoning item with an id or without
+    // its encrypted content; here it is sent back on the tool-output request and after the resume.
+    const sent = (server.requests as { include?: string[]; input: Record<string, unknown>[] }[]).map((r) => ({
+      include: r.include,
+      reasoning: r.input.filter((item) => item.type === "reasoning"),
+    }));
+    const reasoning = {
+      type: "reasoning",
+      summary: [{ type: "summary_text", text: "Read the notes first." }],
+      encrypted_content: `enc:${btoa("Read the notes first.")}`,
+    };
+    const include = ["reasoning.encrypted_content"];
+    assert.deepEqual(sent, [
+      { include, reasoning: [] },
+      { include, reasoning: [reasoning] },
+      { include, reasoning: [reasoning] },
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a required MCP server that fails ends the --json stream with turn.failed, exit 2, and leaves no transcript", async () => {
+  const s = await setup();
+  await Deno.writeTextFile(
+    `${s.env.TRELLIS_HOME}/config.toml`,
+    `[mcp_servers.broken]\ncommand = "${s.root}/no-such-server"\nrequired = true\n`,
+  );
+  const server = await startFixtureModelServer({ script: [{ text: "never" }] });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "hi"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 2, run.stderr);
+    const last = events(run.stdout).at(-1);
+    assert.equal(last?.type, "turn.failed");
+    assert.equal(last?.error.code, "mcp_required_failed");
+    assert.match(last?.error.message, /Cannot start required MCP server "broken"/);
+    assert.equal(server.requests.length, 0);
+    assert.deepEqual(sessionFiles(s.env.TRELLIS_HOME), []);
+  } finally {
+    await server.close();
+  }
+});
+
+function sessionFiles(home: string): string[] {
+  try {
+    return [...Deno.readDirSync(`${home}/sessions`)].map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+Deno.test("a usage error after the thread started leaves no empty transcript for resume --last to pick", async () => {
+  const s = await setup();
+  const server = await startFixtureModelServer({ script: [{ text: "never" }] });
+  try {
+    const run = await runTrellis(["exec", ...s.flags(server.url), "--skill", "no-such-skill", "hi"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /no-such-skill/);
+    assert.deepEqual(sessionFiles(s.env.TRELLIS_HOME), []);
+    const resumed = await runTrellis(["exec", "resume", "--last", ...s.flags(server.url), "again"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(resumed.code, 2);
+    assert.match(resumed.stderr, /no sessions in/);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("exec resume refuses an id that is a path or names no session, and touches no file outside sessions", async () => {
+  const s = await setup();
+  // A well-formed transcript two folders above the sessions folder: `../../x` reached it before.
+  const planted = `${s.root}/home/x.jsonl`;
+  const content = JSON.stringify({
+    type: "session_meta",
+    meta: { id: "x", created: "2025-01-01T00:00:00Z", cwd: s.workspace, model: "m" },
+  }) + "\n";
+  await Deno.writeTextFile(planted, content);
+  const server = await startFixtureModelServer({ script: [{ text: "never" }] });
+  try {
+    const cases: [string, RegExp][] = [
+      ["../../x", /Cannot resume session "\.\.\/\.\.\/x": not a session id/],
+      [planted.slice(0, -".jsonl".length), /not a session id/],
+      ["20250101000000-deadbeef", /Cannot resume session "20250101000000-deadbeef": no such session in /],
+    ];
+    for (const [id, message] of cases) {
+      const run = await runTrellis(["exec", "resume", id, ...s.flags(server.url), "hi"], {
+        env: s.env,
+        cwd: s.workspace,
+      });
+      assert.equal(run.code, 2, `${id}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.doesNotMatch(run.stderr, /\s+at\s/);
+    }
+    assert.equal(await Deno.readTextFile(planted), content);
+    assert.equal(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("exec -C with a missing directory and -o naming a directory are refused before anything runs", async () => {
+  const s = await setup();
+  const server = await startFixtureModelServer({ script: [{ text: "never" }] });
+  try {
+    const missing = await runTrellis(["exec", "-C", "missing/", ...s.flags(server.url), "hi"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.deepEqual([missing.code, missing.stdout], [2, ""]);
+    assert.match(missing.stderr, /Cannot use --cd "missing\/": no such directory/);
+    const intoDir = await runTrellis(["exec", "-o", s.root, ...s.flags(server.url), "hi"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.deepEqual([intoDir.code, intoDir.stdout], [2, ""]);
+    assert.match(
+      intoDir.stderr,
+      new RegExp(`Cannot write the last message to "${s.root}": it is a directory`),
+    );
+    for (const run of [missing, intoDir]) assert.doesNotMatch(run.stderr, /internal error|\s+at\s/);
+    assert.equal(server.requests.length, 0);
+    assert.deepEqual(sessionFiles(s.env.TRELLIS_HOME), []);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("-c and -p before the subcommand apply to it, as codex takes them (#16 item 8)", async () => {
+  const s = await setup();
+  const server = await startFixtureModelServer({
+    script: [
+      { text: "from -c" },
+      { text: "from -p" },
+      { tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }] },
+      { text: "from -C" },
+    ],
+  });
+  try {
+    const [, , , baseUrl, , model] = s.flags(server.url);
+    const viaConfig = await runTrellis(
+      ["-c", "model_provider=fixture", "-c", baseUrl, "exec", "-m", model, "hi"],
+      { env: s.env, cwd: s.workspace },
+    );
+    assert.deepEqual([viaConfig.code, viaConfig.stdout], [0, "from -c\n"], viaConfig.stderr);
+    await Deno.writeTextFile(
+      `${s.env.TRELLIS_HOME}/config.toml`,
+      `[profiles.fx]\nmodel_provider = "fixture"\nmodel = "fixture-model"\n`,
+    );
+    const viaProfile = await runTrellis(["-p", "fx", "-c", baseUrl, "exec", "hi"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.deepEqual([viaProfile.code, viaProfile.stdout], [0, "from -p\n"], viaProfile.stderr);
+    // -C before the command: notes.md is read from the workspace although the process runs above it.
+    const viaCd = await runTrellis(["-p", "fx", "-c", baseUrl, "-C", "workspace", "exec", "--json", "hi"], {
+      env: s.env,
+      cwd: s.root,
+    });
+    assert.equal(viaCd.code, 0, viaCd.stderr);
+    assert.deepEqual(callItems(viaCd.stdout).map((item) => [item.name, item.call_status]), [[
+      "read_file",
+      "completed",
+    ]]);
+    assert.deepEqual(
+      server.requests.map((r) => (r as { model: string }).model),
+      Array(4).fill("fixture-model"),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("--version prints the version, the runtime and the commit the binary was built from", async () => {
+  const s = await setup();
+  const run = await runTrellis(["--version"], { env: s.env, cwd: s.workspace });
+  assert.equal(run.code, 0);
+  // dist/trellis has its commit baked in by scripts/compile/bun_build.ts; the sources have none.
+  const commit = Deno.env.get("TRELLIS_BIN") ? "[0-9a-f]{12}(-dirty)?" : "unknown";
+  assert.match(
+    run.stdout,
+    new RegExp(`^trellis \\d+\\.\\d+\\.\\d+ \\((bun|deno) \\d+\\.\\d+\\.\\d+[^,]*, commit ${commit}\\)\\n$`),
+  );
+});
+
+Deno.test("an endless or keep-alive-only model stream fails the turn cleanly at its bound: exit 1, transcript resumable (#13)", async () => {
+  const cases = [
+    {
+      step: { text: "more ", endless: true },
+      limit: "stream_max_bytes=300000",
+      reason: /exceeded 300000 bytes/,
+    },
+    {
+      step: { text: "one two", stall_after_events: 3, keepalive_ms: 10 },
+      limit: "stream_idle_timeout_ms=400",
+      reason: /no data for 400 ms \(stream_idle_timeout_ms\)/,
+    },
+    {
+      step: { text: "one two", stall_after_events: 3, keepalive_ms: 10 },
+      limit: "stream_max_duration_ms=400",
+      reason: /took longer than 400 ms \(stream_max_duration_ms\)/,
+    },
+  ];
+  for (const { step, limit, reason } of cases) {
+    const s = await setup();
+    const server = await startFixtureModelServer({ script: [step, { text: "recovered" }] });
+    try {
+      const flags = [
+        ...s.flags(server.url),
+        "-c",
+        `model_providers.fixture.${limit}`,
+        "-c",
+        "model_providers.fixture.stream_max_retries=0",
+      ];
+      const run = await runTrellis(["exec", "--json", ...flags, "go"], {
+        env: s.env,
+        cwd: s.workspace,
+        timeoutMs: 30_000,
+      });
+      assert.equal(run.code, 1, `${limit}: ${run.stderr}`);
+      const last = events(run.stdout).at(-1);
+      assert.equal(last?.type, "turn.failed");
+      assert.match(last?.error.message, reason);
+      const resumed = await runTrellis(["exec", "resume", "--last", ...flags, "again"], {
+        env: s.env,
+        cwd: s.workspace,
+      });
+      assert.deepEqual([resumed.code, resumed.stdout], [0, "recovered\n"], resumed.stderr);
     } finally {
       await server.close();
     }

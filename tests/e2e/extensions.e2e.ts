@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { events, runTrellis } from "./_binary.ts";
+import { callItems, events, runTrellis } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
 import alwaysOn from "../../fixtures/mcp/everything_always_on.json" with { type: "json" };
 
@@ -9,8 +9,7 @@ const EVERYTHING =
   new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
     .pathname;
 
-const toolCalls = (stdout: string) =>
-  events(stdout).filter((e) => e.type === "item.completed" && e.item.type === "tool_call").map((e) => e.item);
+const toolCalls = callItems;
 
 Deno.test("MCP-13 exec calls MCP tools (fixture and server-everything) through PreToolUse and PostToolUse", async () => {
   const s = await e2eSetup();
@@ -60,7 +59,7 @@ Deno.test("MCP-13 exec calls MCP tools (fixture and server-everything) through P
     });
     assert.equal(run.code, 0, run.stderr);
     const calls = toolCalls(run.stdout);
-    assert.deepEqual(calls.map((c) => [c.name, c.status, c.source]), [
+    assert.deepEqual(calls.map((c) => [c.name, c.call_status, c.source]), [
       ["mcp__fx__echo", "completed", "mcp:fx"],
       ["mcp__fx__echo", "denied", "mcp:fx"],
       ["mcp__everything__echo", "completed", "mcp:everything"],
@@ -337,7 +336,7 @@ Deno.test("MCP-9 every always-on server-everything tool works through an exec tu
     });
     assert.equal(run.code, 0, run.stderr);
     const done = toolCalls(run.stdout);
-    assert.deepEqual(done.map((c) => [c.name, c.status]), calls.map((c) => [c.name, "completed"]));
+    assert.deepEqual(done.map((c) => [c.name, c.call_status]), calls.map((c) => [c.name, "completed"]));
     assert.match(done.find((c) => c.name === "mcp__ev__get_sum")!.output, /5/);
   } finally {
     await server.close();

@@ -63,8 +63,8 @@ Deno.test("HK-3 an untrusted user hook never runs; after `trellis hooks trust --
     });
     assert.equal(guarded.code, 0, guarded.stderr);
     const stream = events(guarded.stdout);
-    const call = stream.find((e) => e.type === "item.completed" && e.item.type === "tool_call");
-    assert.equal(call?.item.status, "denied");
+    const call = stream.find((e) => e.type === "item.completed" && "call_id" in e.item);
+    assert.equal(call?.item.call_status, "denied");
     assert.match(call?.item.output, /Tool call blocked by PreToolUse hook: edits are frozen/);
     assert.equal(await Deno.readTextFile(`${s.workspace}/notes.md`), "# Notes\n- TODO: ship\n");
     const stdin = JSON.parse(await Deno.readTextFile(`${s.env.TMPDIR}/pre.json`));

@@ -123,3 +123,48 @@ Deno.test("startFixtureModelServer() reports each request's serving time once it
   assert.ok(served[0] >= 20, `streamed response served in ${served[0]} ms`);
   assert.ok(served[1] >= 0);
 });
+
+Deno.test("startFixtureModelServer() refuses reasoning items a store: false server could not resolve, as the API does", async () => {
+  await withServer([{ text: "a" }, { text: "b" }, { text: "c" }], async (server) => {
+    const post = (input: unknown[]) =>
+      fetch(`${server.url}/responses`, {
+        method: "POST",
+        body: JSON.stringify({ model: "m", store: false, stream: true, input }),
+      }).then(async (response) => ({ status: response.status, text: await response.text() }));
+    const withId = await post([{ type: "reasoning", id: "rs_1", summary: [], encrypted_content: "e" }]);
+    const withoutContent = await post([{ type: "reasoning", summary: [] }]);
+    const sound = await post([{ type: "reasoning", summary: [], encrypted_content: "e" }]);
+    assert.deepEqual([withId.status, withoutContent.status, sound.status], [400, 400, 200]);
+    assert.match(withId.text, /Item with id 'rs_1' not found/);
+  });
+});
+
+Deno.test("startFixtureModelServer() holds a response mid-stream while hold() has not resolved", async () => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  const seen: number[] = [];
+  const server = await startFixtureModelServer({
+    script: [{ text: "one two three" }],
+    hold: (request, chunk) => {
+      seen.push(chunk);
+      return request === 0 && chunk === 2 ? held : undefined;
+    },
+  });
+  try {
+    const response = await fetch(`${server.url}/responses`, { method: "POST", body: "{}" });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("output_item.added")) text += (await reader.read()).value;
+    assert.doesNotMatch(text, /output_text\.delta/);
+    release();
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    assert.match(text, /response\.completed/);
+    assert.deepEqual(seen.slice(0, 3), [0, 1, 2]);
+  } finally {
+    await server.close();
+  }
+});

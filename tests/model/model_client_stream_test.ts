@@ -129,3 +129,35 @@ Deno.test("createModelClient().stream() sends the reasoning options in each wire
     assert.deepEqual([responses.reasoning, chat.reasoning_effort], [reasoning, "high"]);
   });
 });
+
+Deno.test("createModelClient().stream() keeps the encrypted reasoning the Responses API returns when reasoning is set", async () => {
+  await withServer("reasoning_reply", async (server) => {
+    const client = createModelClient(providerFor(server.url, "responses"), { reasoning: { effort: "low" } });
+    const events = await collect(client.stream(request(), signal()));
+    const reasoning = events.flatMap((event) =>
+      event.type === "item_done" && event.item.type === "reasoning" ? [event.item] : []
+    );
+    assert.deepEqual(reasoning.map(({ id: _, ...item }) => item), [{
+      type: "reasoning",
+      summary: "Thinking it through.",
+      encryptedContent: `enc:${btoa("Thinking it through.")}`,
+    }]);
+    assert.deepEqual((server.requests[0] as { include?: string[] }).include, ["reasoning.encrypted_content"]);
+  });
+});
+
+Deno.test("createModelClient().stream() asks for no encrypted reasoning and sends none back when reasoning is unset", async () => {
+  await withServer("reasoning_reply", async (server) => {
+    const input = [
+      { type: "message" as const, role: "user" as const, content: "hi" },
+      { type: "reasoning" as const, summary: "earlier", encryptedContent: "enc:earlier" },
+    ];
+    const events = await collect(
+      createModelClient(providerFor(server.url, "responses")).stream(request({ input }), signal()),
+    );
+    const item = events.find((event) => event.type === "item_done" && event.item.type === "reasoning");
+    assert.equal(item?.type === "item_done" && "encryptedContent" in item.item, false);
+    const body = server.requests[0] as { include?: unknown; input: { type: string }[] };
+    assert.deepEqual([body.include, body.input.map((i) => i.type)], [undefined, ["message"]]);
+  });
+});

@@ -26,6 +26,8 @@ Deno.test("resolveProvider() resolves the built-in openai provider when OPENAI_A
     requestMaxRetries: undefined,
     streamMaxRetries: undefined,
     streamIdleTimeoutMs: undefined,
+    streamMaxBytes: undefined,
+    streamMaxDurationMs: undefined,
   });
 });
 
@@ -60,6 +62,8 @@ Deno.test("resolveProvider() reads a user provider with headers, env headers and
         request_max_retries: 2,
         stream_max_retries: 1,
         stream_idle_timeout_ms: 5000,
+        stream_max_bytes: 1_000_000,
+        stream_max_duration_ms: 600_000,
       },
     },
   };
@@ -75,6 +79,8 @@ Deno.test("resolveProvider() reads a user provider with headers, env headers and
     requestMaxRetries: 2,
     streamMaxRetries: 1,
     streamIdleTimeoutMs: 5000,
+    streamMaxBytes: 1_000_000,
+    streamMaxDurationMs: 600_000,
   });
 });
 

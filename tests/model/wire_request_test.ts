@@ -6,6 +6,7 @@ const conversation: ConversationItem[] = [
   { type: "message", role: "developer", content: "Use tools." },
   { type: "message", role: "user", content: "Read a.md" },
   { type: "reasoning", summary: "thinking", id: "rs_1" },
+  { type: "reasoning", summary: "the file first", encryptedContent: "enc-1", id: "rs_2" },
   { type: "message", role: "assistant", content: "Reading.", id: "msg_1" },
   { type: "function_call", callId: "call_1", name: "read_file", arguments: '{"path":"a.md"}', id: "fc_1" },
   { type: "function_call", callId: "call_2", name: "list_dir", arguments: "{}" },
@@ -61,9 +62,24 @@ Deno.test("toResponsesBody() maps items to Responses input, images to input_imag
   });
 });
 
+Deno.test("toResponsesBody() asks for encrypted reasoning and sends it back without ids when reasoning is set", () => {
+  const body = toResponsesBody(request, { reasoning: { effort: "high", summary: "auto" } });
+  assert.deepEqual(body.reasoning, { effort: "high", summary: "auto" });
+  assert.deepEqual(body.include, ["reasoning.encrypted_content"]);
+  assert.deepEqual((body.input as { type: string }[]).slice(1, 4), [
+    { type: "message", role: "user", content: [{ type: "input_text", text: "Read a.md" }] },
+    {
+      type: "reasoning",
+      summary: [{ type: "summary_text", text: "the file first" }],
+      encrypted_content: "enc-1",
+    },
+    { type: "message", role: "assistant", content: [{ type: "output_text", text: "Reading." }] },
+  ]);
+});
+
 Deno.test("toResponsesJson() is byte-identical to stringifying toResponsesBody() when called again and again", () => {
-  const reasoning = { effort: "low", summary: "auto" };
-  const expected = JSON.stringify({ ...toResponsesBody(request), reasoning });
+  const reasoning = { effort: "low", summary: "auto" as const };
+  const expected = JSON.stringify(toResponsesBody(request, { reasoning }));
   assert.equal(toResponsesJson(request, { reasoning }), expected);
   // The second call reads the per-item cache; a longer history reuses it for the shared prefix.
   assert.equal(toResponsesJson(request, { reasoning }), expected);
@@ -73,6 +89,10 @@ Deno.test("toResponsesJson() is byte-identical to stringifying toResponsesBody()
     input: [...conversation, { type: "message", role: "assistant", content: "Done." }],
   };
   assert.equal(toResponsesJson(longer), JSON.stringify(toResponsesBody(longer)));
+  assert.equal(
+    toResponsesJson(longer, { reasoning }),
+    JSON.stringify(toResponsesBody(longer, { reasoning })),
+  );
   const empty: ModelRequest = { ...longer, input: [{ type: "reasoning", summary: "only" }] };
   assert.equal(toResponsesJson(empty), JSON.stringify(toResponsesBody(empty)));
 });

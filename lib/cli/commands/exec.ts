@@ -1,9 +1,23 @@
+import * as nodePath from "node:path";
 import type { Command } from "commander";
-import { Session } from "../../app/mod.ts";
-import { type Approver, noTtyApprover, ttyApprover, type TurnResult } from "../../loop/mod.ts";
-import { emptyUsage, terminalText, UsageError } from "../../shared/mod.ts";
+import { Session, type SessionOptions } from "../../app/mod.ts";
+import {
+  type Approver,
+  checkSessionId,
+  noTtyApprover,
+  ttyApprover,
+  type TurnResult,
+} from "../../loop/mod.ts";
+import {
+  describeError,
+  emptyUsage,
+  type EventSink,
+  isTrellisError,
+  TrellisError,
+  UsageError,
+} from "../../shared/mod.ts";
 import { type CliContext, collect, type CommonOptions, withCommonOptions } from "../context.ts";
-import { humanEventPrinter, jsonEventPrinter } from "../event_printer.ts";
+import { execTerminal } from "../exec_terminal.ts";
 
 interface ExecOptions extends CommonOptions {
   json?: boolean;
@@ -74,51 +88,115 @@ async function runExec(
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new UsageError(`Cannot use --max-steps "${options.maxSteps}": expected a positive whole number`);
   }
+  if (args.resume !== undefined && args.resume !== "--last") checkSessionId(args.resume);
+  if (options.outputLastMessage) await checkOutputFile(ctx, options.outputLastMessage);
   const overrides = [...(options.config ?? [])];
   if (options.model) overrides.push(`model=${JSON.stringify(options.model)}`);
   if (options.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(options.sandbox)}`);
   if (options.askForApproval) overrides.push(`approval_policy=${JSON.stringify(options.askForApproval)}`);
   const loaded = await ctx.loadConfig({ ...options, config: overrides });
   const prompt = await readPrompt(ctx, args.prompt);
-  const events = options.json ? jsonEventPrinter(ctx) : humanEventPrinter(ctx);
-  const approver: Approver = ctx.platform.isTerminal("stdin") && !promptFromStdin(args.prompt)
+  // A person can answer on the terminal when stdin is one and is not where the prompt came from.
+  const canAsk = ctx.platform.isTerminal("stdin") && !promptFromStdin(args.prompt);
+  const terminal = execTerminal(ctx, { json: Boolean(options.json) });
+  const approver: Approver = canAsk
     ? ttyApprover({
-      readLine: () => ctx.platform.readLine(),
-      write: (t) => ctx.err(t),
+      readLine: () => terminal.platform.readLine(),
+      write: (t) => terminal.platform.writeStderr(t),
       columns: () => ctx.platform.terminalColumns("stderr"),
     })
     : noTtyApprover;
-  const session = await Session.open({
-    platform: ctx.platform,
-    loaded,
-    events,
-    approver,
-    resume: args.resume,
-  });
   const controller = new AbortController();
+  // The reader of stdout went away (`| head`): stop the turn, so no further tool runs for nobody.
+  const stopOnClosedStdout = () => controller.abort();
+  ctx.stdoutClosed.addEventListener("abort", stopOnClosedStdout, { once: true });
   const removeSigint = ctx.platform.onSignal("SIGINT", () => controller.abort());
   let result: TurnResult;
   try {
-    const start = await session.start(controller.signal);
-    result = start.stop
-      ? { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 }
-      : await session.runTurn({ prompt, maxSteps, signal: controller.signal, skills: options.skill ?? [] });
-    if (start.stop) {
-      events({ type: "notice", message: `SessionStart hook stopped the session: ${start.stop.reason}` });
+    const session = await openSession(ctx, {
+      platform: terminal.platform,
+      loaded,
+      events: terminal.events,
+      approver,
+      // Elicitation forms too; `exec --json` declines them (its stdout is for a program).
+      interactive: canAsk && !options.json,
+      resume: args.resume,
+    });
+    try {
+      const start = await session.start(controller.signal);
+      result = start.stop
+        ? { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 }
+        : await session.runTurn({ prompt, maxSteps, signal: controller.signal, skills: options.skill ?? [] });
+      if (start.stop) {
+        terminal.events({
+          type: "notice",
+          message: `SessionStart hook stopped the session: ${start.stop.reason}`,
+        });
+      }
+    } finally {
+      await session.close();
     }
   } finally {
+    terminal.close();
     removeSigint();
-    await session.close();
-  }
-  if (!options.json && result.lastMessage !== null) {
-    // On a terminal the model's escape sequences print as visible text (#13 item 11); a pipe gets the bytes.
-    const shown = ctx.platform.isTerminal("stdout") ? terminalText(result.lastMessage) : result.lastMessage;
-    await ctx.out(shown + "\n");
+    ctx.stdoutClosed.removeEventListener("abort", stopOnClosedStdout);
   }
   if (options.outputLastMessage && result.lastMessage !== null) {
-    await ctx.platform.fs.writeFileAtomic(options.outputLastMessage, result.lastMessage + "\n");
+    await writeOutputFile(ctx, options.outputLastMessage, result.lastMessage + "\n");
   }
-  ctx.exitCode = exitCodeOf(result);
+  await ctx.flush();
+  ctx.exitCode = ctx.stdoutClosed.aborted ? EXIT_STDOUT_CLOSED : exitCodeOf(result);
+}
+
+/** What a process killed by SIGPIPE reports (128 + 13), as `yes | head` does: quiet, but not success. */
+const EXIT_STDOUT_CLOSED = 141;
+
+/**
+ * Opens the session; when it cannot start after the thread did (a required MCP server failed,
+ * MCP-7), the stream still ends with `turn.failed`, as a `codex exec --json` reader expects.
+ */
+async function openSession(ctx: CliContext, options: SessionOptions): Promise<Session> {
+  let threadId: string | null = null;
+  const events: EventSink = (event) => {
+    if (event.type === "thread.started") threadId = event.thread_id;
+    options.events(event);
+  };
+  try {
+    return await Session.open({ ...options, events });
+  } catch (error) {
+    if (threadId !== null) {
+      options.events({
+        type: "turn.failed",
+        turn_id: `${threadId}-t1`,
+        error: { message: describeError(error), code: isTrellisError(error) ? error.code : "internal" },
+      });
+      await ctx.flush();
+    }
+    throw error;
+  }
+}
+
+/** `-o FILE` must be writable as a file: refused before the turn runs, not after it. */
+async function checkOutputFile(ctx: CliContext, file: string): Promise<void> {
+  const info = await ctx.platform.fs.stat(file).catch(() => null);
+  if (info?.isDirectory) {
+    throw new UsageError(`Cannot write the last message to "${file}": it is a directory`, { file });
+  }
+  const parent = await ctx.platform.fs.stat(nodePath.dirname(nodePath.resolve(ctx.platform.cwd(), file)))
+    .catch(() => null);
+  if (!parent?.isDirectory) {
+    throw new UsageError(`Cannot write the last message to "${file}": its folder does not exist`, { file });
+  }
+}
+
+async function writeOutputFile(ctx: CliContext, file: string, text: string): Promise<void> {
+  try {
+    await ctx.platform.fs.writeFileAtomic(file, text);
+  } catch (error) {
+    throw new TrellisError("io", `Cannot write the last message to "${file}": ${describeError(error)}`, {
+      file,
+    });
+  }
 }
 
 function exitCodeOf(result: TurnResult): number {

@@ -15,6 +15,8 @@ const modelProviderSchema = memo(() =>
     request_max_retries: z.optional(z.number().check(z.int(), z.minimum(0))),
     stream_max_retries: z.optional(z.number().check(z.int(), z.minimum(0))),
     stream_idle_timeout_ms: z.optional(z.number().check(z.int(), z.positive())),
+    stream_max_bytes: z.optional(z.number().check(z.int(), z.positive())),
+    stream_max_duration_ms: z.optional(z.number().check(z.int(), z.positive())),
   })
 );
 

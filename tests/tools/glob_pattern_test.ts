@@ -75,10 +75,11 @@ for (
   });
 }
 
-Deno.test("glob and grep include: an unbalanced { is searched for literally, not an error", async () => {
+Deno.test("glob and grep include: an unbalanced { is searched for literally, not an error; grep skips files outside include", async () => {
   const box = await makeWorkspace();
   try {
     await platform.fs.writeTextFile(`${box.ws}/docs/{draft`, "draft text\n");
+    await platform.fs.writeTextFile(`${box.ws}/docs/draft.md`, "draft text\n"); // not included
     const { glob, grep } = toolsFor(box);
     const found = await call(glob, box, { pattern: "{draft" });
     const grepped = await call(grep, box, { pattern: "draft", include: "{draft" });

@@ -64,9 +64,8 @@ export async function runTests(dir: string, tests: string[], options: TestRunOpt
   return done(true, "all passed");
 }
 
-/** "2 failed (first: <test name>)" from deno test's output, or its type-check error. */
-export function failureSummary(output: string): string {
-  const text = output.replace(/\x1b\[[0-9;]*m/g, "");
+/** "2 failed (first: <test name>)" from deno test's output (NO_COLOR), or its type-check error. */
+export function failureSummary(text: string): string {
   const summary = text.match(/^FAILED \| \d+ passed(?: \(\d+ steps?\))? \| (\d+) failed/m);
   if (summary) {
     const errors = text.slice(text.lastIndexOf(" ERRORS "));

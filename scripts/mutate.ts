@@ -51,6 +51,7 @@ try {
 Deno.exit(interrupt.signal.aborted ? 130 : code);
 
 async function main(): Promise<number> {
+  const started = performance.now();
   const testsOf = (m: Mutant) => values["all-tests"] ? allTests(root) : m.tests;
   const options = { timeoutMs, signal: interrupt.signal };
   const lists = new Set(mutants.map((m) => m.id.split("#")[0]));
@@ -90,7 +91,8 @@ async function main(): Promise<number> {
   const killed = mutants.length - survivors.length;
   const percent = (100 * killed) / mutants.length;
   console.log(
-    `\n${killed}/${mutants.length} mutants killed (${percent.toFixed(1)} %), ${survivors.length} survived`,
+    `\n${killed}/${mutants.length} mutants killed (${percent.toFixed(1)} %), ${survivors.length} survived ` +
+      `(${seconds(performance.now() - started)})`,
   );
   for (const m of survivors) console.log(`  survived: ${m.id} ${m.file}: ${m.why}`);
   if (percent < THRESHOLD) {

@@ -76,7 +76,13 @@ interface SessionParts {
  * one turn at a time. `Session.open` is the composition root; the CLI only drives what it builds.
  */
 export class Session {
-  private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {}
+  private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
+    this.turnsStarted = parts.transcript.recordedTurns;
+  }
+
+  // Turn ids count turns (t1, t2, …), carried over a resume from the transcript's turn lines; never
+  // the user messages, which skill bodies and Stop-hook prompts add to (#16).
+  private turnsStarted: number;
 
   get threadId(): string {
     return this.parts.threadId;
@@ -191,7 +197,7 @@ export class Session {
   }
 
   async runTurn(request: TurnRequest): Promise<TurnResult> {
-    const turnId = `${this.threadId}-t${this.priorTurns() + 1}`;
+    const turnId = `${this.threadId}-t${++this.turnsStarted}`;
     const { loaded, events } = this.options;
     const context = await this.turnContext(request.prompt, request.skills ?? []);
     const result = await runTurn({
@@ -267,10 +273,6 @@ export class Session {
       permissionMode: loaded.config.approval_policy === "never" ? "bypassPermissions" : "default",
       transcriptPath: this.transcript.file,
     };
-  }
-
-  private priorTurns(): number {
-    return this.transcript.items.filter((i) => i.type === "message" && i.role === "user").length;
   }
 }
 

@@ -77,7 +77,8 @@ export class TranscriptStore {
       throw new UsageError(`Cannot resume session "${id}": ${file} has no session header`, { file });
     }
     const items = lines.flatMap((l) => l.type === "item" ? [l.item] : []);
-    const transcript = new Transcript(this.fs, file, meta.meta, items);
+    const turns = lines.filter((l) => l.type === "turn").length;
+    const transcript = new Transcript(this.fs, file, meta.meta, items, turns);
     await transcript.closeDanglingCalls();
     return transcript;
   }
@@ -101,6 +102,8 @@ export class Transcript {
     readonly file: string | null,
     readonly meta: SessionMeta,
     readonly items: ConversationItem[],
+    /** Turns recorded so far (the `turn` lines): what numbers the next turn's id. */
+    readonly recordedTurns = 0,
   ) {}
 
   /** A new thread's folder and header, written with its first line (TranscriptStore.create). */

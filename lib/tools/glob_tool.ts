@@ -2,7 +2,7 @@ import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
-import { globToRegExp } from "./glob_pattern.ts";
+import { globMatcher } from "./glob_pattern.ts";
 import { compareTreePaths, walkTree } from "./walk_tree.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
@@ -34,9 +34,9 @@ export function globTool(env: ToolEnv): BuiltinTool {
       const target = access(args);
       const denied = deniedUnlessEscalated(target, "search", ctx.escalated);
       if (denied) return denied;
-      const matcher = globToRegExp(args.pattern);
+      const matchesGlob = await globMatcher(args.pattern);
       const { entries, truncated } = await walkTree(env.platform.fs, target.path, { maxEntries: MAX_WALK });
-      const matches = entries.filter((e) => matcher.test(e.relative)).map((e) => e.relative).sort(
+      const matches = entries.filter((e) => matchesGlob(e.relative)).map((e) => e.relative).sort(
         compareTreePaths,
       );
       const lines = matches.slice(0, MAX_RESULTS);

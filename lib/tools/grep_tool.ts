@@ -4,7 +4,7 @@ import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
-import { globToRegExp } from "./glob_pattern.ts";
+import { globMatcher } from "./glob_pattern.ts";
 import { isBinary, statQuietly } from "./file_errors.ts";
 import { compareTreePaths, walkTree } from "./walk_tree.ts";
 import type { ToolEnv } from "./tool_env.ts";
@@ -91,10 +91,10 @@ export function grepTool(env: ToolEnv): BuiltinTool {
 }
 
 async function candidateFiles(fs: FileSystem, root: string, include?: string) {
-  const matcher = include ? globToRegExp(include) : undefined;
+  const matches = include ? await globMatcher(include) : undefined;
   const { entries } = await walkTree(fs, root, { skipDirs: [".git", "node_modules"] });
   return entries
-    .filter((e) => !e.isDirectory && !e.isSymlink && (!matcher || matcher.test(e.relative)))
+    .filter((e) => !e.isDirectory && !e.isSymlink && (!matches || matches(e.relative)))
     .map((e) => ({ path: e.path, shown: e.relative }))
     .sort((a, b) => compareTreePaths(a.shown, b.shown));
 }

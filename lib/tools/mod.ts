@@ -35,4 +35,5 @@ export type { AccessKind, PathAccess } from "./path_access.ts";
 export { isKnownSafeCommand } from "./known_safe_command.ts";
 export { DEFAULT_OUTPUT_MAX_BYTES, truncateOutput } from "./output_budget.ts";
 export { DEFAULT_SHELL_TIMEOUT_MS } from "./shell_tool.ts";
-export { globToRegExp } from "./glob_pattern.ts";
+export { globMatcher } from "./glob_pattern.ts";
+export type { GlobMatcher } from "./glob_pattern.ts";

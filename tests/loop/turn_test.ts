@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { noTtyApprover, runTurn, type TurnOptions } from "../../lib/loop/mod.ts";
+import { noTtyApprover, runTurn, TranscriptStore, type TurnOptions } from "../../lib/loop/mod.ts";
+import { platform } from "../../lib/platform/mod.ts";
 import type { ConversationItem } from "../../lib/shared/mod.ts";
 import {
   call,
@@ -75,6 +76,53 @@ Deno.test("runTurn() gives every call exactly one output, in call order, when pa
   });
   await runTurn(opts);
   assert.deepEqual(outputsOf(rec.items), [["1", "success"], ["2", "success"], ["3", "error"]]);
+});
+
+Deno.test("runTurn() runs a run of parallel-safe calls together and any other call alone, in order", async () => {
+  const log: string[] = [];
+  // Each parallel "read" waits (bounded) for a second one to start: a pair overlaps or says it ran alone.
+  let waiting: (() => void)[] = [];
+  const paired = {
+    ...fakeTool("read", { parallel: true }),
+    run: async (args: unknown) => {
+      const id = (args as { id: string }).id;
+      log.push(`start ${id}`);
+      const together = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), 2_000);
+        waiting.push(() => (clearTimeout(timer), resolve(true)));
+        if (waiting.length === 2) (waiting.forEach((release) => release()), waiting = []);
+      });
+      log.push(together ? `end ${id}` : `end ${id} (ran alone)`);
+      return { output: "ok", status: "success" as const };
+    },
+  };
+  const alone = {
+    ...fakeTool("write"),
+    run: async (args: unknown) => {
+      const id = (args as { id: string }).id;
+      log.push(`start ${id}`);
+      await new Promise((r) => setTimeout(r, 0));
+      log.push(`end ${id}`);
+      return { output: "ok", status: "success" as const };
+    },
+  };
+  const calls = [call("read", { id: "a" }), call("read", { id: "b" }), call("write", { id: "c" })];
+  const { opts } = options([[...calls, call("read", { id: "d" }), call("read", { id: "e" })], [say("ok")]], {
+    captureTools: catalogOf([paired, alone]),
+  });
+  await runTurn(opts);
+  assert.deepEqual(log, [
+    "start a",
+    "start b",
+    "end a",
+    "end b",
+    "start c",
+    "end c",
+    "start d",
+    "start e",
+    "end d",
+    "end e",
+  ]);
 });
 
 Deno.test("runTurn() turns bad JSON arguments into an error output, not a crash", async () => {
@@ -291,4 +339,42 @@ Deno.test("runTurn() aborts a call cancelled while its PreToolUse guard ran, eve
   });
   const result = await runTurn(opts);
   assert.deepStrictEqual([result.status, runs, outputsOf(rec.items)], ["aborted", [], [["c1", "aborted"]]]);
+});
+
+Deno.test("resume gives each call left without an output an aborted one, written to the transcript once (SPEC §8)", async () => {
+  const dir = await platform.fs.makeTempDir("trellis-resume-");
+  try {
+    const store = new TranscriptStore(platform.fs, dir);
+    const killed = await store.create({}, {
+      id: "s1",
+      created: "2026-01-01T00:00:00Z",
+      cwd: "/w",
+      model: "m",
+    });
+    await killed.recordItem({ type: "message", role: "user", content: "go" });
+    await killed.recordItem(call("read", {}, "done"));
+    await killed.recordItem({
+      type: "function_call_output",
+      callId: "done",
+      output: "ok",
+      status: "success",
+    });
+    await killed.recordItem(call("shell", {}, "cut"));
+    await killed.close(); // as a SIGKILL mid-call leaves it: a call without an output
+    const aborted = {
+      type: "function_call_output",
+      callId: "cut",
+      output: "aborted: the session ended before this call finished",
+      status: "aborted",
+    };
+    const resumed = await store.open("s1");
+    await resumed.close();
+    assert.deepEqual(outputsOf(resumed.items), [["done", "success"], ["cut", "aborted"]]);
+    assert.deepEqual(resumed.items.at(-1), aborted);
+    const again = await store.open("s1");
+    await again.close();
+    assert.deepEqual(outputsOf(again.items), [["done", "success"], ["cut", "aborted"]]);
+  } finally {
+    await platform.fs.remove(dir, { recursive: true });
+  }
 });

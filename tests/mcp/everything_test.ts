@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { childEnv, platform } from "../../lib/platform/mod.ts";
 import { serverConfigFromTable, ttyElicitationResponder } from "../../lib/mcp/mod.ts";
 import type { ToolDefinition } from "../../lib/shared/mod.ts";
 import { EVERYTHING, FILESYSTEM, runContext, startRuntime, stdio } from "./_helpers.ts";
+import { startHttpEverything } from "./_http_everything.ts";
 import alwaysOn from "../../fixtures/mcp/everything_always_on.json" with { type: "json" };
 
 // Always-on tools of server-everything with arguments that make each succeed offline.
@@ -14,23 +14,63 @@ async function run(tools: ToolDefinition[], name: string, args: unknown) {
   return await tool.run(tool.parseArguments(args), runContext().ctx);
 }
 
-/** Starts server-everything over streamable HTTP on a free-ish port; resolves once it listens. */
-async function startHttpEverything() {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = platform.spawn({
-    cmd: ["node", EVERYTHING, "streamableHttp"],
-    env: childEnv(platform.envAll(), { set: { PORT: String(port) } }),
-  });
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("listening")) {
-    const chunk = await reader.read();
-    if (chunk.done) throw new Error(`server-everything http did not start: ${seen}`);
-    seen += chunk.value;
+// The tools of the pinned server-everything (package.json) for a client that declares sampling,
+// elicitation and roots, and of the pinned server-filesystem: a new or lost tool is seen here.
+const EVERYTHING_TOOLS = [
+  "echo",
+  "get_annotated_message",
+  "get_env",
+  "get_resource_links",
+  "get_resource_reference",
+  "get_roots_list",
+  "get_structured_content",
+  "get_sum",
+  "get_tiny_image",
+  "gzip_file_as_resource",
+  "simulate_research_query",
+  "toggle_simulated_logging",
+  "toggle_subscriber_updates",
+  "trigger_elicitation_request",
+  "trigger_long_running_operation",
+  "trigger_sampling_request",
+  "trigger_url_elicitation",
+];
+const FILESYSTEM_TOOLS = [
+  "create_directory",
+  "directory_tree",
+  "edit_file",
+  "get_file_info",
+  "list_allowed_directories",
+  "list_directory",
+  "list_directory_with_sizes",
+  "move_file",
+  "read_file",
+  "read_media_file",
+  "read_multiple_files",
+  "read_text_file",
+  "search_files",
+  "write_file",
+];
+
+const toolsOf = (tools: ToolDefinition[], server: string) =>
+  tools.flatMap((t) => t.name.startsWith(`mcp__${server}__`) ? [t.name.slice(`mcp__${server}__`.length)] : [])
+    .sort();
+
+Deno.test("startHttpEverything() retries on another port when its port is taken (EADDRINUSE)", async () => {
+  const taken = Deno.listen({ hostname: "0.0.0.0", port: 0 });
+  try {
+    const port = (taken.addr as Deno.NetAddr).port;
+    const http = await startHttpEverything([port, port]);
+    try {
+      assert.deepStrictEqual(http.attempts, 3);
+      assert.notEqual(http.port, port);
+    } finally {
+      await http.stop();
+    }
+  } finally {
+    taken.close();
   }
-  void reader.cancel().catch(() => {});
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: async () => (child.kill(), await child.status) };
-}
+});
 
 Deno.test("server-everything over stdio and streamable HTTP: tools, resources, templates, elicitation (MCP-9/14/15)", async (t) => {
   const http = await startHttpEverything();
@@ -100,6 +140,10 @@ Deno.test("server-everything over stdio and streamable HTTP: tools, resources, t
       },
     );
     await t.step("every always-on tool is callable on both transports", async () => {
+      assert.deepStrictEqual([toolsOf(step.tools, "ev"), toolsOf(step.tools, "evhttp")], [
+        EVERYTHING_TOOLS,
+        EVERYTHING_TOOLS,
+      ]);
       for (const server of ["ev", "evhttp"]) {
         for (const [tool, args] of Object.entries(ALWAYS_ON)) {
           const result = await run(step.tools, `mcp__${server}__${tool.replaceAll("-", "_")}`, args);
@@ -136,8 +180,7 @@ Deno.test("server-everything over stdio and streamable HTTP: tools, resources, t
       assert.ok(events.some((e) => e.type === "mcp.elicitation" && e.mode === "url"), url.output);
     });
     await t.step("server-filesystem reads the fixture tree", async () => {
-      const tools = step.tools.filter((x) => x.name.startsWith("mcp__fs__"));
-      assert.ok(tools.length > 5);
+      assert.deepStrictEqual(toolsOf(step.tools, "fs"), FILESYSTEM_TOOLS);
       const listing = await run(step.tools, "mcp__fs__list_directory", { path: tree });
       assert.deepStrictEqual(listing.status, "success", listing.output);
     });

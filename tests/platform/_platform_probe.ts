@@ -16,13 +16,19 @@ const timeout = await runCommand(platform, { cmd: ["sh", "-c", "sleep 30 & sleep
 const timeoutMs = performance.now() - started;
 await platform.fs.writeFileAtomic(`${dir}/f.txt`, "one");
 await platform.fs.writeFileAtomic(`${dir}/f.txt`, "two");
-const events: string[] = [];
-const watcher = platform.watch([dir], (e) => events.push(...e.paths));
-await new Promise((r) => setTimeout(r, 100));
+// The watcher is armed when watch() returns: wait for the write's event itself, bounded (10 s).
+let sawWatched!: () => void;
+const watchedEvent = new Promise<void>((resolve) => (sawWatched = resolve));
+const watcher = platform.watch([dir], (e) => {
+  if (e.paths.some((p) => p.endsWith("watched.txt"))) sawWatched();
+});
 await platform.fs.writeTextFile(`${dir}/watched.txt`, "x");
-for (let i = 0; i < 40 && !events.some((p) => p.endsWith("watched.txt")); i++) {
-  await new Promise((r) => setTimeout(r, 50));
-}
+let bound: ReturnType<typeof setTimeout> | undefined;
+const watched = await Promise.race([
+  watchedEvent.then(() => true),
+  new Promise<false>((resolve) => (bound = setTimeout(() => resolve(false), 10_000))),
+]);
+clearTimeout(bound);
 watcher.close();
 const listing = (await platform.fs.readDir(dir)).map((e) => e.name).sort();
 const sync = platform.fs.sync;
@@ -54,7 +60,7 @@ console.log(JSON.stringify({
   echo: { code: echo.code, stdout: echo.stdout, stderr: echo.stderr },
   timeout: { timedOut: timeout.timedOut, fast: timeoutMs < 5_000 },
   file: listing,
-  watched: events.some((p) => p.endsWith("watched.txt")),
+  watched,
   sync: syncFacet,
   digest: [digestHex("sha1", "abc"), digestHex("sha256", new Uint8Array([1, 2]))],
   contents: { bomText, bomTextSync, fifoText, missing, directory },

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { platform } from "../../lib/platform/mod.ts";
-import { globToRegExp } from "../../lib/tools/mod.ts";
 import { call, makeWorkspace, removeWorkspace, toolsFor } from "./_workspace.ts";
 
 Deno.test("list_dir() prints an indented tree with / for directories and @ for symlinks", async () => {
@@ -98,23 +97,4 @@ Deno.test("grep.parseArguments() throws a readable error when the pattern is not
     name: "TrellisError",
     message: 'Cannot parse arguments for "grep": pattern: not a valid regular expression',
   });
-});
-
-Deno.test("globToRegExp() matches base names at any depth when the pattern has no slash", () => {
-  const cases: [string, string, boolean][] = [
-    ["*.ts", "a/b/c.ts", true],
-    ["*.ts", "c.tsx", false],
-    ["src/**/*.ts", "src/x.ts", true],
-    ["src/**/*.ts", "src/a/b/x.ts", true],
-    ["src/*.ts", "src/a/x.ts", false],
-    ["src/**", "src/a/b", true],
-    ["f?.[ch]", "f1.c", true],
-    ["f?.[!ch]", "f1.c", false],
-    ["*.{js,ts}", "x.js", true],
-    ["a+b.txt", "a+b.txt", true],
-  ];
-  assert.deepStrictEqual(
-    cases.map(([glob, path]) => [glob, path, globToRegExp(glob).test(path)]),
-    cases,
-  );
 });

@@ -1,8 +1,8 @@
 import type { LoadedConfig } from "../config/mod.ts";
 import { createHookEngine, loadHooks, type PluginHookSource, reviewNotice } from "../hooks/mod.ts";
-import { type Platform, sandboxArgv, type SandboxStatus } from "../platform/mod.ts";
+import { type Platform, sandboxArgv, SandboxProfileError, type SandboxStatus } from "../platform/mod.ts";
 import { type EventSink, type LifecycleHooks, noLifecycleHooks } from "../shared/mod.ts";
-import type { PermissionProfile } from "../tools/mod.ts";
+import { type PermissionProfile, sandboxPolicyFor } from "../tools/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 
 /**
@@ -26,13 +26,16 @@ export async function wireHooks(options: {
   // Nothing to dispatch: the loop then skips building hook payloads for every call.
   if (loadedHooks.handlers.length === 0) return noLifecycleHooks;
   const wrapCommand = sandbox.available && profile.sandboxMode !== "danger-full-access"
-    ? (argv: string[]) =>
-      sandboxArgv(argv, {
-        mode: profile.sandboxMode,
-        writableRoots: profile.writableRoots,
-        networkAccess: profile.networkAccess,
-        cwd: loaded.paths.cwd,
-      }, sandbox.bwrap)
+    ? (argv: string[]) => {
+      try {
+        return sandboxArgv(argv, sandboxPolicyFor(profile, loaded.paths.cwd, platform.envAll()), sandbox);
+      } catch (error) {
+        if (!(error instanceof SandboxProfileError)) throw error;
+        // The runner never throws: the hook fails (126, not run), with the reason on its stderr.
+        const why = `sandbox unavailable (${error.message})`;
+        return ["/bin/sh", "-c", 'printf "%s\\n" "$0" >&2; exit 126', why];
+      }
+    }
     : undefined;
   return createHookEngine({
     handlers: loadedHooks.handlers,

@@ -1,0 +1,139 @@
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import * as nodePath from "node:path";
+import process from "node:process";
+
+/**
+ * bubblewrap needs a mount point to keep a missing protected name (`.mcp.json`) from being created, so
+ * it creates an empty file there, in the user's workspace, for as long as the sandbox runs. The file
+ * is removed when the last sandbox using it ends — in this process (a count) and in any other Trellis
+ * process (a marker file named after its pid, under a directory no sandbox can write). Removing it
+ * earlier would detach the mount in a sandbox that is still running.
+ */
+
+interface Lease {
+  placeholders: string[];
+  markerDir: string;
+}
+
+const leases = new WeakMap<readonly string[], Lease>();
+const users = new Map<string, number>();
+
+/** Remembers which placeholders the sandbox argv `argv` creates (called by the profile builder). */
+export function registerPlaceholders(
+  argv: readonly string[],
+  placeholders: string[],
+  markerDir: string,
+): void {
+  if (placeholders.length > 0) leases.set(argv, { placeholders, markerDir });
+}
+
+/**
+ * Marks the placeholders of a sandbox argv in use until the returned function is called, after the
+ * process has ended. `runCommand` does this for every command it runs; a caller that spawns a
+ * sandbox argv by other means must do it too.
+ */
+export function holdSandboxMounts(argv: readonly string[]): () => void {
+  const lease = leases.get(argv);
+  if (!lease) return () => {};
+  for (const path of lease.placeholders) acquire(path, lease.markerDir);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const path of lease.placeholders) release(path, lease.markerDir);
+  };
+}
+
+function markerDirFor(markerDir: string, path: string): string {
+  // FNV-1a: a stable short name per placeholder; the path itself is written inside for people.
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(path)) {
+    hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return nodePath.join(markerDir, hash.toString(16).padStart(16, "0"));
+}
+
+function acquire(path: string, markerDir: string): void {
+  const count = users.get(path) ?? 0;
+  users.set(path, count + 1);
+  if (count > 0) return;
+  const dir = markerDirFor(markerDir, path);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(nodePath.join(dir, "path"), path);
+    writeFileSync(nodePath.join(dir, String(process.pid)), "");
+  } catch {
+    // no marker: another process may remove the placeholder early; the mount still holds until then
+  }
+}
+
+function release(path: string, markerDir: string): void {
+  const count = (users.get(path) ?? 1) - 1;
+  if (count > 0) {
+    users.set(path, count);
+    return;
+  }
+  users.delete(path);
+  const dir = markerDirFor(markerDir, path);
+  quietly(() => unlinkSync(nodePath.join(dir, String(process.pid))));
+  if (otherUsers(dir)) return;
+  removeIfPlaceholder(path);
+  quietly(() => unlinkSync(nodePath.join(dir, "path")));
+  quietly(() => rmdirSync(dir));
+}
+
+/** Whether a live process other than this one still holds a marker; stale markers are removed. */
+function otherUsers(dir: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  let live = false;
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    if (existsSync(`/proc/${name}`)) live = true;
+    else quietly(() => unlinkSync(nodePath.join(dir, name)));
+  }
+  return live;
+}
+
+/** Only an empty regular file is a placeholder; anything else was made by someone and is kept. */
+function removeIfPlaceholder(path: string): void {
+  quietly(() => {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (info?.isFile() && info.size === 0) unlinkSync(path);
+  });
+}
+
+/**
+ * A protected path that exists as an empty file with a marker directory is a placeholder a killed
+ * process left behind: the builder treats it as one again, so the next sandbox to end removes it.
+ */
+export function isLeftoverPlaceholder(path: string, markerDir: string): boolean {
+  try {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info?.isFile() || info.size !== 0) return false;
+    return readFileSync(nodePath.join(markerDirFor(markerDir, path), "path"), "utf8") === path;
+  } catch {
+    return false;
+  }
+}
+
+function quietly(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // already gone, or not ours to remove
+  }
+}

@@ -75,11 +75,42 @@ function isMasked(out: string[], path: string): boolean {
 
 /** Sockets (and socket directories by name) at the top of `dir`. */
 function maskSocketsIn(dir: string, options: MaskOptions, out: string[], socketDirs?: RegExp): void {
+  const found = topLevelSockets(dir, socketDirs);
+  for (const path of found.sockets) maskSocket(path, options, out);
+  for (const path of found.dirs) maskTree(path, options, out);
+}
+
+interface TopLevel {
+  mtimeMs: number;
+  sockets: string[];
+  dirs: string[];
+}
+
+// A shared /tmp can hold thousands of entries, and every sandboxed command is built afresh: a
+// directory's listing is read again only when its mtime says an entry came or went.
+const scans = new Map<string, TopLevel>();
+
+function topLevelSockets(dir: string, socketDirs?: RegExp): TopLevel {
+  let mtimeMs: number;
+  try {
+    mtimeMs = lstatSync(dir).mtimeMs;
+  } catch {
+    return { mtimeMs: 0, sockets: [], dirs: [] };
+  }
+  const key = `${dir}\0${socketDirs?.source ?? ""}`;
+  const cached = scans.get(key);
+  if (cached?.mtimeMs === mtimeMs) return cached;
+  const found: TopLevel = { mtimeMs, sockets: [], dirs: [] };
   for (const entry of entriesOf(dir)) {
     const path = nodePath.join(dir, entry.name);
-    if (isSocketEntry(entry, path)) maskSocket(path, options, out);
-    else if (socketDirs && entry.isDirectory() && socketDirs.test(entry.name)) maskTree(path, options, out);
+    if (isSocketEntry(entry, path)) found.sockets.push(path);
+    else if (socketDirs && entry.isDirectory() && socketDirs.test(entry.name)) found.dirs.push(path);
   }
+  // mtime ticks coarsely (a few ms): a listing taken within a second of the last change may have
+  // raced a change in the same tick, so it is not reused.
+  if (Date.now() - mtimeMs > 1000) scans.set(key, found);
+  else scans.delete(key);
+  return found;
 }
 
 /** Mount arguments that hide the host's UNIX sockets; they go after every bind they must win over. */

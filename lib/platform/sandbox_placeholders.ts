@@ -4,7 +4,6 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  rmdirSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -15,8 +14,9 @@ import process from "node:process";
  * bubblewrap needs a mount point to keep a missing protected name (`.mcp.json`) from being created, so
  * it creates an empty file there, in the user's workspace, for as long as the sandbox runs. The file
  * is removed when the last sandbox using it ends — in this process (a count) and in any other Trellis
- * process (a marker file named after its pid, under a directory no sandbox can write). Removing it
- * earlier would detach the mount in a sandbox that is still running.
+ * process (a marker file named after its pid, in a directory per placeholder under `$TRELLIS_HOME`,
+ * which no sandbox can write). Removing it earlier would detach the mount in a sandbox that is
+ * still running.
  */
 
 interface Lease {
@@ -62,17 +62,34 @@ function markerDirFor(markerDir: string, path: string): string {
   return nodePath.join(markerDir, hash.toString(16).padStart(16, "0"));
 }
 
+const madeRoots = new Set<string>();
+
 function acquire(path: string, markerDir: string): void {
   const count = users.get(path) ?? 0;
   users.set(path, count + 1);
   if (count > 0) return;
   const dir = markerDirFor(markerDir, path);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(nodePath.join(dir, "path"), path);
+    if (!madeRoots.has(markerDir)) {
+      mkdirSync(markerDir, { recursive: true, mode: 0o700 });
+      madeRoots.add(markerDir);
+    }
+    if (mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
     writeFileSync(nodePath.join(dir, String(process.pid)), "");
   } catch {
     // no marker: another process may remove the placeholder early; the mount still holds until then
+  }
+}
+
+/** True when this call made the directory (false: it was there). */
+function mkdirQuietly(dir: string): boolean {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    if ((error as { code?: string }).code === "ENOENT") madeRoots.clear(); // the root went away: make it again
+    throw error;
   }
 }
 
@@ -85,10 +102,8 @@ function release(path: string, markerDir: string): void {
   users.delete(path);
   const dir = markerDirFor(markerDir, path);
   quietly(() => unlinkSync(nodePath.join(dir, String(process.pid))));
-  if (otherUsers(dir)) return;
-  removeIfPlaceholder(path);
-  quietly(() => unlinkSync(nodePath.join(dir, "path")));
-  quietly(() => rmdirSync(dir));
+  // The directory and its `path` stay (an rmdir costs milliseconds here): a few bytes per name.
+  if (!otherUsers(dir)) removeIfPlaceholder(path);
 }
 
 /** Whether a live process other than this one still holds a marker; stale markers are removed. */
@@ -117,14 +132,17 @@ function removeIfPlaceholder(path: string): void {
 }
 
 /**
- * A protected path that exists as an empty file with a marker directory is a placeholder a killed
- * process left behind: the builder treats it as one again, so the next sandbox to end removes it.
+ * A protected path that exists as an empty file whose marker directory still holds a pid marker is a
+ * placeholder a killed process left behind (one that ended normally removed its marker): the builder
+ * treats it as one again, so the next sandbox to end removes it.
  */
 export function isLeftoverPlaceholder(path: string, markerDir: string): boolean {
   try {
     const info = lstatSync(path, { throwIfNoEntry: false });
     if (!info?.isFile() || info.size !== 0) return false;
-    return readFileSync(nodePath.join(markerDirFor(markerDir, path), "path"), "utf8") === path;
+    const dir = markerDirFor(markerDir, path);
+    if (readFileSync(nodePath.join(dir, "path"), "utf8") !== path) return false;
+    return readdirSync(dir).some((name) => /^\d+$/.test(name));
   } catch {
     return false;
   }

@@ -186,7 +186,7 @@ Deno.test("runCommand() keeps a placeholder while another sandbox still uses it 
   }
 });
 
-Deno.test("runCommand() leaves a placeholder another live process holds, and a later sandbox removes it", async () => {
+Deno.test("runCommand() leaves a placeholder another live process holds, and a later sandbox removes it once that process is gone", async () => {
   const box = await makeBox();
   try {
     const home = `${box.root}/home`;
@@ -209,7 +209,9 @@ Deno.test("runCommand() leaves a placeholder another live process holds, and a l
     await platform.fs.writeTextFile(`${box.ws}/go`, "");
     await running;
     assert.deepStrictEqual(await names(box.ws), [".mcp.json", "go"]);
-    await platform.fs.remove(`${held}/1`);
+    // That process is killed without releasing: its marker stays, naming a pid no longer alive.
+    const gone = await runCommand(platform, { cmd: ["/bin/sh", "-c", "echo $$"], env: {} });
+    await platform.fs.rename(`${held}/1`, `${held}/${gone.stdout.trim()}`);
     await runInSandbox(policy, "true");
     assert.deepStrictEqual(await names(box.ws), ["go"]);
   } finally {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { detectSandbox, type Platform, platform } from "../../lib/platform/mod.ts";
+import { createBuiltinTools } from "../../lib/tools/mod.ts";
 
 // Issue #13 item 1: the sandbox is reported available only when its self-check probe, run inside the
 // exact profile, cannot get out; the verdict is cached on disk, keyed by the profile's arguments.
@@ -88,6 +89,30 @@ Deno.test("detectSandbox() caches a verdict that holds on disk and probes again 
     );
     assert.deepStrictEqual(await detectSandbox(platformWith(fake.dir), { cacheFile }), first);
     assert.equal(await runs(fake.log), probed * 2);
+  } finally {
+    await platform.fs.remove(fake.dir, { recursive: true });
+  }
+});
+
+Deno.test("shell() needs approval naming the failed self-check when the probe got out", async () => {
+  const fake = await fakeBwrap(IGNORES_HARDENING);
+  try {
+    const status = await detectSandbox(platformWith(fake.dir));
+    const profile = {
+      sandboxMode: "workspace-write" as const,
+      approvalPolicy: "on-request" as const,
+      workspace: fake.dir,
+      writableRoots: [fake.dir],
+      readableRoots: [],
+      networkAccess: false,
+    };
+    const shell = createBuiltinTools({ platform, profile, sandbox: status }).find((t) => t.name === "shell")!;
+    const need = shell.approval(shell.parseArguments({ command: "ls" }), { cwd: fake.dir });
+    assert.equal(need.kind, "required");
+    assert.match(
+      (need as { reason: string }).reason,
+      /^sandbox unavailable \(bwrap does not hold here: the self-check probe remounted \/ read-write;/,
+    );
   } finally {
     await platform.fs.remove(fake.dir, { recursive: true });
   }

@@ -1,5 +1,6 @@
 import { type Dirent, existsSync, lstatSync, readdirSync } from "node:fs";
 import * as nodePath from "node:path";
+import process from "node:process";
 import { isWithinPath } from "./sandbox_protected.ts";
 
 /**
@@ -76,41 +77,63 @@ function isMasked(out: string[], path: string): boolean {
 /** Sockets (and socket directories by name) at the top of `dir`. */
 function maskSocketsIn(dir: string, options: MaskOptions, out: string[], socketDirs?: RegExp): void {
   const found = topLevelSockets(dir, socketDirs);
-  for (const path of found.sockets) maskSocket(path, options, out);
-  for (const path of found.dirs) maskTree(path, options, out);
+  // The listing may be a second old: a mask on a path gone since would make bwrap create it (in a
+  // writable root) or fail (elsewhere), so each is looked at again.
+  for (const path of found.sockets) if (isSocket(path)) maskSocket(path, options, out);
+  for (const path of found.dirs) if (isRealDirectory(path)) maskTree(path, options, out);
 }
 
 interface TopLevel {
   mtimeMs: number;
+  takenAt: number;
   sockets: string[];
   dirs: string[];
 }
 
-// A shared /tmp can hold thousands of entries, and every sandboxed command is built afresh: a
-// directory's listing is read again only when its mtime says an entry came or went.
+/**
+ * A shared /tmp can hold thousands of entries (2,000–3,000 on the machine this was measured on,
+ * where one listing took 5–15 ms), and every sandboxed command is built afresh. So a listing is
+ * reused while the directory's mtime has not moved (taken over a second after the last change: mtime
+ * ticks coarsely) or, when it keeps moving, for a second: a socket that appeared at the top of /tmp
+ * within the last second can be missed. The well-known socket directories are looked up by name on
+ * every call (hostSocketArgs), never from a listing.
+ */
 const scans = new Map<string, TopLevel>();
+const REUSE_MS = 1000;
 
 function topLevelSockets(dir: string, socketDirs?: RegExp): TopLevel {
   let mtimeMs: number;
   try {
     mtimeMs = lstatSync(dir).mtimeMs;
   } catch {
-    return { mtimeMs: 0, sockets: [], dirs: [] };
+    return { mtimeMs: 0, takenAt: 0, sockets: [], dirs: [] };
   }
   const key = `${dir}\0${socketDirs?.source ?? ""}`;
   const cached = scans.get(key);
-  if (cached?.mtimeMs === mtimeMs) return cached;
-  const found: TopLevel = { mtimeMs, sockets: [], dirs: [] };
+  const now = Date.now();
+  const settled = cached?.mtimeMs === mtimeMs && cached.takenAt - mtimeMs > REUSE_MS;
+  if (cached && (settled || now - cached.takenAt < REUSE_MS)) return cached;
+  const found: TopLevel = { mtimeMs, takenAt: now, sockets: [], dirs: [] };
   for (const entry of entriesOf(dir)) {
     const path = nodePath.join(dir, entry.name);
     if (isSocketEntry(entry, path)) found.sockets.push(path);
     else if (socketDirs && entry.isDirectory() && socketDirs.test(entry.name)) found.dirs.push(path);
   }
-  // mtime ticks coarsely (a few ms): a listing taken within a second of the last change may have
-  // raced a change in the same tick, so it is not reused.
-  if (Date.now() - mtimeMs > 1000) scans.set(key, found);
-  else scans.delete(key);
+  scans.set(key, found);
   return found;
+}
+
+/** Socket directories a temp dir holds under fixed names (this user's tmux among them). */
+function knownTempSocketDirs(temp: string): string[] {
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const names = [
+    ".X11-unix",
+    ".ICE-unix",
+    ".XIM-unix",
+    ".font-unix",
+    ...(uid === undefined ? [] : [`tmux-${uid}`]),
+  ];
+  return names.map((name) => nodePath.join(temp, name)).filter(isRealDirectory);
 }
 
 /** Mount arguments that hide the host's UNIX sockets; they go after every bind they must win over. */
@@ -123,7 +146,10 @@ export function hostSocketArgs(options: MaskOptions): string[] {
     if (isRealDirectory(dir)) maskTree(dir, opts, out);
   }
   const temps = new Set(["/tmp", options.env.TMPDIR].filter((d): d is string => !!d?.startsWith("/")));
-  for (const temp of temps) maskSocketsIn(temp, opts, out, TEMP_SOCKET_DIR);
+  for (const temp of temps) {
+    for (const dir of knownTempSocketDirs(temp)) maskTree(dir, opts, out);
+    maskSocketsIn(temp, opts, out, TEMP_SOCKET_DIR);
+  }
   const home = options.env.HOME;
   if (home?.startsWith("/")) {
     for (const dir of HOME_SOCKET_DIRS) maskSocketsIn(nodePath.join(home, dir), opts, out);

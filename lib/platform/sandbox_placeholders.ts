@@ -1,7 +1,9 @@
 import {
+  closeSync,
   existsSync,
   lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   unlinkSync,
@@ -75,7 +77,7 @@ function acquire(path: string, markerDir: string): void {
       madeRoots.add(markerDir);
     }
     if (mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
-    writeFileSync(nodePath.join(dir, String(process.pid)), "");
+    closeSync(openSync(nodePath.join(dir, String(process.pid)), "w"));
   } catch {
     // no marker: another process may remove the placeholder early; the mount still holds until then
   }

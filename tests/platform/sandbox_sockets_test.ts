@@ -78,7 +78,11 @@ Deno.test("sandboxArgv() reaches a socket listed in allow_unix_sockets and no ot
         policyFor(box, { env: { SSH_AUTH_SOCK: sockets[1] }, allowUnixSockets: [sockets[0]] }),
         probeScript(sockets),
       );
-      assert.equal(result.stdout, `${sockets[0]} connected\n${sockets[1]} ConnectionRefused\n`);
+      assert.equal(
+        result.stdout,
+        `${sockets[0]} connected\n${sockets[1]} ConnectionRefused\n`,
+        result.stderr,
+      );
     },
   );
 });
@@ -91,7 +95,7 @@ Deno.test("sandboxArgv() shows an empty /run, where host daemons keep their sock
       policyFor(box),
       'echo "$(ls -A /run | wc -l) $(ls -A /var/run/ | wc -l)"',
     );
-    assert.deepStrictEqual([host > 0, result.stdout], [true, "0 0\n"]);
+    assert.deepStrictEqual([host > 0, result.stdout], [true, "0 0\n"], result.stderr);
   } finally {
     await removeBox(box);
   }

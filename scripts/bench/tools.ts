@@ -164,6 +164,8 @@ export async function bench(): Promise<BenchRow[]> {
  * over the wrapper before it, and what that wrapper cost over a plain spawn. Plain, old and hardened
  * runs of `/bin/true` alternate, and each overhead is the median of its pairs' differences.
  */
+const RUNS = 50;
+
 async function hardeningRows(sandbox: { bwrap: string; flags: string[] }, root: string, ws: string) {
   const home = `${root}/home`;
   await platform.fs.mkdir(home);
@@ -193,7 +195,7 @@ async function hardeningRows(sandbox: { bwrap: string; flags: string[] }, root: 
   const plain: number[] = [];
   const wrapper: number[] = [];
   const hardening: number[] = [];
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < RUNS; i++) {
     const p = await time(() => ["/bin/true"]);
     const o = await time(old);
     const h = await time(hardened);
@@ -202,15 +204,15 @@ async function hardeningRows(sandbox: { bwrap: string; flags: string[] }, root: 
     hardening.push(h - o);
   }
   return [
-    row("tools: plain spawn of /bin/true, median of 30", median(plain), "ms", 50),
+    row(`tools: plain spawn of /bin/true, median of ${RUNS}`, median(plain), "ms", 50),
     row(
-      "tools: pre-#13 bwrap wrapper over a plain spawn, median of 30 alternating runs",
+      `tools: pre-#13 bwrap wrapper over a plain spawn, median of ${RUNS} alternating runs`,
       median(wrapper),
       "ms",
       50,
     ),
     row(
-      "tools: hardened profile over the pre-#13 wrapper, median of 30 alternating runs",
+      `tools: hardened profile over the pre-#13 wrapper, median of ${RUNS} alternating runs`,
       median(hardening),
       "ms",
       3,

@@ -98,3 +98,22 @@ Deno.test("write_file() writes a protected path without asking when the sandbox 
   assert.deepStrictEqual([got.approval, got.result.status], [{ kind: "none" }, "success"]);
   await removeWorkspace(box);
 });
+
+Deno.test("shell() needs approval, naming it, when a protected name is a symbolic link the sandbox cannot hold", async () => {
+  const box = await makeWorkspace();
+  try {
+    await platform.fs.mkdir(`${box.ws}/dotfiles`);
+    await platform.fs.symlink("dotfiles", `${box.ws}/.claude`);
+    const { shell } = toolsFor(box, { sandbox: { available: true, bwrap: "/usr/bin/bwrap", flags: [] } });
+    const why = `sandbox unavailable (protected path "${box.ws}/.claude" is a symbolic link, ` +
+      "which the sandbox cannot keep read-only)";
+    const got = await call(shell, box, { command: "rm .claude && mkdir .claude" });
+    assert.deepStrictEqual(got, {
+      approval: { kind: "required", reason: why },
+      result: { status: "denied", output: `Cannot run "rm .claude && mkdir .claude": ${why}` },
+    });
+    assert.equal((await platform.fs.lstat(`${box.ws}/.claude`))?.isSymlink, true);
+  } finally {
+    await removeWorkspace(box);
+  }
+});

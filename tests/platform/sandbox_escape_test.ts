@@ -119,6 +119,8 @@ Deno.test("runHookCommand() wrapped in the session's profile (as hooks are) cann
     });
     assert.match(result.stdout, /status=[12]\n$/);
     assert.equal(await exists(`${box.outside}/file`), false);
+    // The hook runner passes the profile's argv to runCommand, which removed its placeholders.
+    assert.deepStrictEqual(await platform.fs.readDir(box.ws), []);
   } finally {
     await removeBox(box);
   }

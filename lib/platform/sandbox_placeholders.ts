@@ -6,6 +6,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  rmdirSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -65,6 +66,9 @@ function markerDirFor(markerDir: string, path: string): string {
 }
 
 const madeRoots = new Set<string>();
+/** A sweep's bounds (a few milliseconds each removal): leftovers go over several processes' starts. */
+const SWEEP_LOOKS = 256;
+const SWEEP_REMOVALS = 16;
 
 function acquire(path: string, markerDir: string): void {
   const count = users.get(path) ?? 0;
@@ -75,6 +79,7 @@ function acquire(path: string, markerDir: string): void {
     if (!madeRoots.has(markerDir)) {
       mkdirSync(markerDir, { recursive: true, mode: 0o700 });
       madeRoots.add(markerDir);
+      sweepStale(markerDir);
     }
     if (mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
     closeSync(openSync(nodePath.join(dir, String(process.pid)), "w"));
@@ -123,6 +128,31 @@ function otherUsers(dir: string): boolean {
     else quietly(() => unlinkSync(nodePath.join(dir, name)));
   }
   return live;
+}
+
+/**
+ * Marker directories stay after use (an rmdir costs milliseconds here), so once per process those of
+ * placeholders whose directory is gone (a deleted workspace or temp dir) and that no one holds are
+ * removed: the markers grow with the workspaces in use, not with every one ever sandboxed.
+ */
+function sweepStale(markerDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(markerDir);
+  } catch {
+    return;
+  }
+  let removed = 0;
+  for (const name of names.slice(0, SWEEP_LOOKS)) {
+    const dir = nodePath.join(markerDir, name);
+    quietly(() => {
+      const path = readFileSync(nodePath.join(dir, "path"), "utf8");
+      if (removed >= SWEEP_REMOVALS || existsSync(nodePath.dirname(path)) || otherUsers(dir)) return;
+      unlinkSync(nodePath.join(dir, "path"));
+      rmdirSync(dir);
+      removed++;
+    });
+  }
 }
 
 /** Only an empty regular file is a placeholder; anything else was made by someone and is kept. */

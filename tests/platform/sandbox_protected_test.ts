@@ -218,3 +218,20 @@ Deno.test("runCommand() leaves a placeholder another live process holds, and a l
     await removeBox(box);
   }
 });
+
+Deno.test("sandboxArgv() markers of placeholders in directories that are gone are swept, those in use are kept", async () => {
+  const box = await makeBox();
+  try {
+    const home = `${box.root}/home`;
+    const stale = `${home}/cache/sandbox-mounts/00000000deadbeef`;
+    await platform.fs.mkdir(stale);
+    await platform.fs.writeTextFile(`${stale}/path`, `${box.root}/deleted-workspace/.mcp.json`);
+    await runInSandbox(policyFor(box, { trellisHome: home }), "true");
+    const left = await names(`${home}/cache/sandbox-mounts`);
+    assert.equal(left.includes("00000000deadbeef"), false);
+    assert.equal(left.length, 6); // .git .trellis .codex .claude .agents .mcp.json of this workspace
+    assert.deepStrictEqual(await names(box.ws), []);
+  } finally {
+    await removeBox(box);
+  }
+});

@@ -30,15 +30,16 @@ export interface SandboxRuntime {
 }
 
 /**
- * A user namespace of its own with no way to make another (so no nested namespace can remount the
- * file system), every capability dropped — root in the sandbox is root without privileges — and the
- * strongest first: the self-check picks the first of these this bwrap and kernel accept.
+ * The namespace flags, strongest first: a user namespace of its own with no way to make another (no
+ * nested namespace to remount the file system from), else a user namespace (bwrap before 0.8), else
+ * none (no unprivileged user namespaces). The self-check picks the first this bwrap and kernel accept.
  */
 export const NAMESPACE_CANDIDATES: readonly (readonly string[])[] = [
   ["--unshare-user", "--disable-userns"],
   ["--unshare-user"],
   [],
 ];
+/** Always: root in the sandbox is root without a single capability, alone in its session. */
 const HARDENING = [
   "--cap-drop",
   "ALL",

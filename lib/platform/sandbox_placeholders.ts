@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import * as nodePath from "node:path";
 import process from "node:process";
+import { digestHex } from "./digest.ts";
 
 /**
  * bubblewrap needs a mount point to keep a missing protected name (`.mcp.json`) from being created, so
@@ -56,16 +57,18 @@ export function holdSandboxMounts(argv: readonly string[]): () => void {
   };
 }
 
+const markerNames = new Map<string, string>();
+
+/** A stable short directory name per placeholder (its path itself is written inside, for people). */
 function markerDirFor(markerDir: string, path: string): string {
-  // FNV-1a: a stable short name per placeholder; the path itself is written inside for people.
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of new TextEncoder().encode(path)) {
-    hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return nodePath.join(markerDir, hash.toString(16).padStart(16, "0"));
+  let name = markerNames.get(path);
+  if (!name) markerNames.set(path, name = digestHex("sha1", path).slice(0, 16));
+  return nodePath.join(markerDir, name);
 }
 
 const madeRoots = new Set<string>();
+/** Marker directories known to exist (an mkdir that fails with EEXIST costs an exception each call). */
+const madeDirs = new Set<string>();
 /** A sweep's bounds (a few milliseconds each removal): leftovers go over several processes' starts. */
 const SWEEP_LOOKS = 256;
 const SWEEP_REMOVALS = 16;
@@ -81,10 +84,14 @@ function acquire(path: string, markerDir: string): void {
       madeRoots.add(markerDir);
       sweepStale(markerDir);
     }
-    if (mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
+    if (!madeDirs.has(dir) && mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
+    madeDirs.add(dir);
     closeSync(openSync(nodePath.join(dir, String(process.pid)), "w"));
   } catch {
-    // no marker: another process may remove the placeholder early; the mount still holds until then
+    // No marker this time (its directory went away: made again next time). Another process may
+    // then remove the placeholder early, detaching this one mount; the others still hold.
+    madeRoots.delete(markerDir);
+    madeDirs.delete(dir);
   }
 }
 
@@ -95,7 +102,6 @@ function mkdirQuietly(dir: string): boolean {
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return false;
-    if ((error as { code?: string }).code === "ENOENT") madeRoots.clear(); // the root went away: make it again
     throw error;
   }
 }

@@ -6,9 +6,9 @@ import {
   type PluginHookSource,
   reviewNotice,
 } from "../hooks/mod.ts";
-import { type Platform, sandboxArgv, type SandboxStatus } from "../platform/mod.ts";
+import { type Platform, sandboxArgv, SandboxProfileError, type SandboxStatus } from "../platform/mod.ts";
 import { type EventSink, type LifecycleHooks, noLifecycleHooks } from "../shared/mod.ts";
-import type { PermissionProfile } from "../tools/mod.ts";
+import { type PermissionProfile, sandboxPolicyFor } from "../tools/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 
 /**
@@ -38,7 +38,7 @@ export async function wireHooks(options: {
     events,
     home: loaded.paths.home,
     threadId: options.threadId,
-    confine: hookConfinement(loaded, options.sandbox, options.profile),
+    confine: hookConfinement(loaded, options.sandbox, options.profile, platform.envAll()),
   });
 }
 
@@ -51,6 +51,7 @@ export function hookConfinement(
   loaded: LoadedConfig,
   sandbox: SandboxStatus,
   profile: PermissionProfile,
+  env: Record<string, string | undefined> = {},
 ): (handler: HookHandlerInfo) => ((argv: string[]) => string[]) | undefined {
   const all = loaded.layers.some((layer) => layer.table.hooks?.sandbox === "shell");
   const plugins = loaded.config.plugins ?? {};
@@ -59,23 +60,30 @@ export function hookConfinement(
       (handler.plugin !== undefined && plugins[handler.plugin.pluginId]?.hooks_sandbox === true);
     if (!wanted || !sandbox.available || profile.sandboxMode === "danger-full-access") return undefined;
     const dataDir = handler.plugin?.dataDir;
+    // The shell tool's policy (protected paths, masked sockets and secrets), with PLUGIN_DATA writable.
+    const base = sandboxPolicyFor(profile, loaded.paths.cwd, env);
     // read-only plus one writable directory is workspace-write with that directory as its only root.
     const policy = profile.sandboxMode === "read-only"
       ? {
+        ...base,
         mode: dataDir ? "workspace-write" as const : "read-only" as const,
         writableRoots: [],
         networkAccess: false,
       }
-      : {
-        mode: profile.sandboxMode,
-        writableRoots: profile.writableRoots,
-        networkAccess: profile.networkAccess,
-      };
-    return (argv) =>
-      sandboxArgv(argv, {
-        ...policy,
-        writableRoots: dataDir ? [...policy.writableRoots, dataDir] : policy.writableRoots,
-        cwd: loaded.paths.cwd,
-      }, sandbox.bwrap);
+      : base;
+    const withData = {
+      ...policy,
+      writableRoots: dataDir ? [...policy.writableRoots, dataDir] : policy.writableRoots,
+    };
+    return (argv) => {
+      try {
+        return sandboxArgv(argv, withData, sandbox);
+      } catch (error) {
+        if (!(error instanceof SandboxProfileError)) throw error;
+        // The runner never throws: the hook fails (126, not run), with the reason on its stderr.
+        const why = `sandbox unavailable (${error.message})`;
+        return ["/bin/sh", "-c", 'printf "%s\\n" "$0" >&2; exit 126', why];
+      }
+    };
   };
 }

@@ -122,6 +122,7 @@ export class Session {
       fs: platform.fs,
       tempDir: platform.tempDir(),
       extraReadableRoots: snapshot.readableRoots(),
+      trellisHome: loaded.paths.home,
     });
     if (!sandbox.available && profile.sandboxMode !== "danger-full-access") {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });

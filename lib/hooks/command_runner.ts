@@ -1,4 +1,4 @@
-import type { CommandResult, FileSystem, Platform } from "../platform/mod.ts";
+import { type CommandResult, type FileSystem, holdSandboxMounts, type Platform } from "../platform/mod.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { readStreamText } from "./stream_text.ts";
 
@@ -48,10 +48,13 @@ export async function runHookCommand(
   const command = substitutePluginVars(handler.command, vars);
   const shell = parent.SHELL && parent.SHELL.startsWith("/") ? parent.SHELL : "/bin/sh";
   const argv = [shell, "-lc", command];
+  const cmd = options.wrapCommand ? options.wrapCommand(argv) : argv;
+  // A confined hook's sandbox placeholders stay until the hook has ended, also in the background.
+  const release = holdSandboxMounts(cmd);
   let child;
   try {
     child = options.platform.spawn({
-      cmd: options.wrapCommand ? options.wrapCommand(argv) : argv,
+      cmd,
       cwd: options.cwd,
       env: { ...parent, ...vars },
       stdin: "piped",
@@ -59,6 +62,7 @@ export async function runHookCommand(
       signal: options.signal,
     });
   } catch (error) {
+    release();
     return { ...noOutput(started), error: error instanceof Error ? error.message : String(error) };
   }
   const proc = child;
@@ -88,7 +92,7 @@ export async function runHookCommand(
     timedOut: status.timedOut || asyncTimedOut,
     aborted: status.aborted,
     durationMs: performance.now() - started,
-  }));
+  })).finally(release);
   const first = await Promise.race([declaration, full.then(() => null)]);
   if (!first) return await full;
   const timer = first.asyncTimeoutMs !== undefined

@@ -36,13 +36,20 @@ export type { IncrementalDigest } from "./digest.ts";
 export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
 export { quickRuntime } from "./quick_process.ts";
+export { NotRegularFileError, readRegularChunks, readRegularFile } from "./regular_file.ts";
 export type { CommandResult } from "./run_command.ts";
 export {
   canonicalPath,
   detectSandbox,
+  holdSandboxMounts,
+  PROTECTED_NAMES,
   sandboxArgv,
   type SandboxPolicy,
+  SandboxProfileError,
+  sandboxProfileProblem,
+  type SandboxRuntime,
   type SandboxStatus,
+  TRELLIS_HOME_SECRETS,
 } from "./sandbox.ts";
 
 /** The platform of the running process: Bun inside the compiled binary, Deno otherwise. */

@@ -1,4 +1,5 @@
 import type { Platform, SpawnOptions } from "./platform.ts";
+import { holdSandboxMounts } from "./sandbox_placeholders.ts";
 
 export interface CommandResult {
   code: number | null;
@@ -47,6 +48,19 @@ async function collect(stream: ReadableStream<Uint8Array>, maxBytes: number) {
  * timeout or an abort is data in the result, for callers (the hook runner, `shell`) to interpret.
  */
 export async function runCommand(
+  platform: Platform,
+  options: SpawnOptions & { input?: string; maxOutputBytes?: number },
+): Promise<CommandResult> {
+  // A sandbox argv's placeholders stay until its process has ended (sandbox_placeholders.ts).
+  const release = holdSandboxMounts(options.cmd);
+  try {
+    return await runToEnd(platform, options);
+  } finally {
+    release();
+  }
+}
+
+async function runToEnd(
   platform: Platform,
   options: SpawnOptions & { input?: string; maxOutputBytes?: number },
 ): Promise<CommandResult> {

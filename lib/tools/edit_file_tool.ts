@@ -1,13 +1,15 @@
 import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { pathArgument } from "./path_argument.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
-import { describeFsError } from "./file_errors.ts";
+import { readRegularFile } from "../platform/mod.ts";
+import { fsErrorResult } from "./file_errors.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
 const schema = memo(() =>
   z.object({
     path: describeSchema(
-      z.string().check(z.minLength(1)),
+      pathArgument(),
       "File to edit, absolute or relative to the workspace",
     ),
     old_string: describeSchema(
@@ -22,6 +24,11 @@ const schema = memo(() =>
   }))
 );
 type Args = z.infer<ReturnType<typeof schema>>;
+
+/** Edits rewrite the whole file in memory; past this size a shell tool (sed, a patch) is the better fit. */
+const MAX_EDIT_BYTES = 64 * 1024 * 1024;
+// As the file system's readTextFile: invalid bytes become U+FFFD, a byte-order mark is kept.
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** `edit_file` / Edit: exact string replacement, refusing ambiguous or missing matches. */
 export function editFileTool(env: ToolEnv): BuiltinTool {
@@ -40,9 +47,10 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       if (denied) return denied;
       let text: string;
       try {
-        text = await env.platform.fs.readTextFile(target.path);
+        const bytes = await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES });
+        text = utf8.decode(bytes);
       } catch (error) {
-        return { status: "error", output: describeFsError("edit", args.path, error) };
+        return fsErrorResult("edit", args.path, error);
       }
       const count = text.split(args.old_string).length - 1;
       const problem = count === 0
@@ -54,13 +62,14 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       const updated = args.replace_all
         ? text.split(args.old_string).join(args.new_string)
         : text.replace(args.old_string, () => args.new_string);
+      if (ctx.signal.aborted) return { status: "aborted", output: `Cannot edit "${args.path}": aborted` };
       const info = await env.platform.fs.stat(target.path);
       try {
         await env.platform.fs.writeFileAtomic(target.path, updated, {
           mode: info ? info.mode & 0o7777 : 0o644,
         });
       } catch (error) {
-        return { status: "error", output: describeFsError("edit", args.path, error) };
+        return fsErrorResult("edit", args.path, error);
       }
       const what = count === 1 ? "1 replacement" : `${count} replacements`;
       return { status: "success", output: `Edited ${target.path} (${what})` };

@@ -1,4 +1,5 @@
 import type { FileInfo, FileSystem } from "../platform/mod.ts";
+import type { ToolResult } from "../shared/mod.ts";
 
 /** One readable line for a failed file operation, in the house form `Cannot <action> "<path>": <state>`. */
 export function describeFsError(action: string, path: string, error: unknown): string {
@@ -11,6 +12,8 @@ export function describeFsError(action: string, path: string, error: unknown): s
     ? "not a directory"
     : code === "EACCES" || code === "EPERM"
     ? "permission denied"
+    : code === "ENOTREG" || code === "EFBIG"
+    ? (error as Error).message
     : error instanceof Error
     ? error.message
     : String(error);
@@ -31,4 +34,14 @@ export async function statQuietly(fs: FileSystem, path: string): Promise<FileInf
   } catch {
     return null;
   }
+}
+
+export function isAbort(error: unknown): boolean {
+  return (error as { name?: string })?.name === "AbortError";
+}
+
+/** The result for a failed file operation: aborted when the signal ended it, else an error naming the path. */
+export function fsErrorResult(action: string, path: string, error: unknown): ToolResult {
+  if (isAbort(error)) return { status: "aborted", output: `Cannot ${action} "${path}": aborted` };
+  return { status: "error", output: describeFsError(action, path, error) };
 }

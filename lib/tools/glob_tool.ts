@@ -1,5 +1,6 @@
 import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { pathArgument } from "./path_argument.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
 import { globMatcher } from "./glob_pattern.ts";
@@ -13,7 +14,7 @@ const schema = memo(() =>
   z.object({
     pattern: describeSchema(z.string().check(z.minLength(1)), "Glob such as '**/*.ts' or 'src/*.{js,ts}'"),
     path: describeSchema(
-      z.optional(z.string().check(z.minLength(1))),
+      z.optional(pathArgument()),
       "Directory to search (default: the workspace)",
     ),
   })
@@ -35,7 +36,9 @@ export function globTool(env: ToolEnv): BuiltinTool {
       const denied = deniedUnlessEscalated(target, "search", ctx.escalated);
       if (denied) return denied;
       const matchesGlob = await globMatcher(args.pattern);
-      const { entries, truncated } = await walkTree(env.platform.fs, target.path, { maxEntries: MAX_WALK });
+      const walk = { maxEntries: MAX_WALK, signal: ctx.signal };
+      const { entries, truncated, aborted } = await walkTree(env.platform.fs, target.path, walk);
+      if (aborted) return { status: "aborted", output: `Cannot search "${args.pattern}": aborted` };
       const matches = entries.filter((e) => matchesGlob(e.relative)).map((e) => e.relative).sort(
         compareTreePaths,
       );

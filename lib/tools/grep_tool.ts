@@ -1,7 +1,8 @@
 import * as nodePath from "node:path";
-import type { FileSystem } from "../platform/mod.ts";
+import { type FileSystem, readRegularFile } from "../platform/mod.ts";
 import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { pathArgument } from "./path_argument.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
 import { globMatcher } from "./glob_pattern.ts";
@@ -21,7 +22,7 @@ const schema = memo(() =>
       "JavaScript regular expression to search for",
     ),
     path: describeSchema(
-      z.optional(z.string().check(z.minLength(1))),
+      z.optional(pathArgument()),
       "File or directory to search (default: the workspace)",
     ),
     include: describeSchema(
@@ -59,18 +60,20 @@ export function grepTool(env: ToolEnv): BuiltinTool {
       if (!info) {
         return { status: "error", output: `Cannot search "${args.path}": no such file or directory` };
       }
+      if (!info.isDirectory && !info.isFile) {
+        return { status: "error", output: `Cannot search "${args.path}": not a regular file` };
+      }
       const files = info.isDirectory
-        ? await candidateFiles(env.platform.fs, target.path, args.include)
+        ? await candidateFiles(env.platform.fs, target.path, args.include, ctx.signal)
         : [{ path: target.path, shown: nodePath.basename(target.path) }];
+      if (ctx.signal.aborted) return { status: "aborted", output: "search aborted" };
       const regex = new RegExp(args.pattern);
       const lines: string[] = [];
       // Read a batch at a time: parallel I/O, yet results stay in path order and can stop early.
       for (let i = 0; i < files.length && lines.length < MAX_MATCHES; i += READ_BATCH) {
         if (ctx.signal.aborted) return { status: "aborted", output: "search aborted" };
         const batch = files.slice(i, i + READ_BATCH);
-        const found = await Promise.all(
-          batch.map((file) => matchFile(env.platform.fs, file, regex, MAX_MATCHES)),
-        );
+        const found = await Promise.all(batch.map((file) => matchFile(file, regex, MAX_MATCHES, ctx.signal)));
         lines.push(...found.flat().slice(0, MAX_MATCHES - lines.length));
       }
       if (lines.length >= MAX_MATCHES) lines.push(`[… stopped after ${MAX_MATCHES} matches …]`);
@@ -90,24 +93,33 @@ export function grepTool(env: ToolEnv): BuiltinTool {
   });
 }
 
-async function candidateFiles(fs: FileSystem, root: string, include?: string) {
+async function candidateFiles(
+  fs: FileSystem,
+  root: string,
+  include: string | undefined,
+  signal: AbortSignal,
+) {
   const matches = include ? await globMatcher(include) : undefined;
-  const { entries } = await walkTree(fs, root, { skipDirs: [".git", "node_modules"] });
+  const { entries } = await walkTree(fs, root, { skipDirs: [".git", "node_modules"], signal });
   return entries
-    .filter((e) => !e.isDirectory && !e.isSymlink && (!matches || matches(e.relative)))
+    .filter((e) => e.isFile && !e.isSymlink && (!matches || matches(e.relative)))
     .map((e) => ({ path: e.path, shown: e.relative }))
     .sort((a, b) => compareTreePaths(a.shown, b.shown));
 }
 
-async function matchFile(fs: FileSystem, file: { path: string; shown: string }, regex: RegExp, room: number) {
+async function matchFile(
+  file: { path: string; shown: string },
+  regex: RegExp,
+  room: number,
+  signal: AbortSignal,
+) {
   const found: string[] = [];
-  const info = await statQuietly(fs, file.path);
-  if (!info || info.size > MAX_FILE_BYTES) return found;
   let bytes: Uint8Array;
   try {
-    bytes = await fs.readFile(file.path);
+    // Regular files only, opened without blocking: a FIFO planted in the tree is skipped, not waited on.
+    bytes = await readRegularFile(file.path, { signal, maxBytes: MAX_FILE_BYTES });
   } catch {
-    return found; // unreadable: skipped like a binary file
+    return found; // unreadable, too large, not a regular file or aborted: skipped like a binary file
   }
   if (isBinary(bytes)) return found;
   const lines = new TextDecoder().decode(bytes).split("\n");

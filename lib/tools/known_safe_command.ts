@@ -45,39 +45,58 @@ export function isKnownSafeCommand(command: string): boolean {
   });
 }
 
-function isSafeInvocation(words: string[]): boolean {
+/** A shell word: its text with quotes removed, and whether the shell would expand it first. */
+interface Word {
+  text: string;
+  /**
+   * Holds an unquoted glob (`*`, `?`, `[`), brace (`{`), backslash or `$`: the shell turns it into
+   * other words before the program sees them — file names included, so a file named `-delete` makes
+   * `find *` delete. What the program would receive is unknown here, so no option check can pass it.
+   */
+  expands: boolean;
+}
+
+function isSafeInvocation(words: Word[]): boolean {
   const [program, ...args] = words;
-  if (program === undefined || program.includes("=")) return false;
-  if (SAFE_PROGRAMS.has(program)) return true;
-  if (program === "find") return !args.some((a) => UNSAFE_FIND_OPTIONS.has(a));
-  if (program === "rg") {
-    return !args.some((a) => UNSAFE_RG_OPTIONS.some((o) => a === o || a.startsWith(`${o}=`)));
+  if (program === undefined || program.expands || program.text.includes("=")) return false;
+  if (SAFE_PROGRAMS.has(program.text)) return true; // no option of theirs writes or runs anything
+  if (args.some((a) => a.expands)) return false;
+  const texts = args.map((a) => a.text);
+  if (program.text === "find") return !texts.some((a) => UNSAFE_FIND_OPTIONS.has(a));
+  if (program.text === "rg") {
+    return !texts.some((a) => UNSAFE_RG_OPTIONS.some((o) => a === o || a.startsWith(`${o}=`)));
   }
-  if (program === "git") {
-    return SAFE_GIT_SUBCOMMANDS.has(args[0] ?? "") && !args.some((a) => a.startsWith("--output"));
+  if (program.text === "git") {
+    return SAFE_GIT_SUBCOMMANDS.has(texts[0] ?? "") && !texts.some((a) => a.startsWith("--output"));
   }
   return false;
 }
 
+const EXPANDING = new Set(["*", "?", "[", "{", "\\", "$"]);
+
 /** Shell-like word splitting with quotes; undefined when the quoting is unbalanced. */
-function splitWords(segment: string): string[] | undefined {
-  const words: string[] = [];
-  let current = "";
+function splitWords(segment: string): Word[] | undefined {
+  const words: Word[] = [];
+  let current: Word = { text: "", expands: false };
   let quote: string | undefined;
   let started = false;
   for (const c of segment) {
     if (quote) {
       if (c === quote) quote = undefined;
-      else current += c;
+      else {
+        current.text += c;
+        if (quote === '"' && (c === "$" || c === "\\")) current.expands = true;
+      }
     } else if (c === "'" || c === '"') {
       quote = c;
       started = true;
     } else if (/\s/.test(c)) {
       if (started) words.push(current);
-      current = "";
+      current = { text: "", expands: false };
       started = false;
     } else {
-      current += c;
+      current.text += c;
+      if (EXPANDING.has(c)) current.expands = true;
       started = true;
     }
   }

@@ -1,5 +1,6 @@
 import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { pathArgument } from "./path_argument.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
 import { statQuietly } from "./file_errors.ts";
@@ -11,7 +12,7 @@ const MAX_ENTRIES = 1000;
 const schema = memo(() =>
   z.object({
     path: describeSchema(
-      z._default(z.string().check(z.minLength(1)), "."),
+      z._default(pathArgument(), "."),
       "Directory to list (default: the workspace)",
     ),
     depth: describeSchema(
@@ -41,10 +42,12 @@ export function listDirTool(env: ToolEnv): BuiltinTool {
         const state = info ? "not a directory" : "no such file or directory";
         return { status: "error", output: `Cannot list "${args.path}": ${state}` };
       }
-      const { entries, truncated } = await walkTree(env.platform.fs, target.path, {
+      const { entries, truncated, aborted } = await walkTree(env.platform.fs, target.path, {
         maxDepth: args.depth ?? 2,
         maxEntries: MAX_ENTRIES,
+        signal: ctx.signal,
       });
+      if (aborted) return { status: "aborted", output: `Cannot list "${args.path}": aborted` };
       // Depth-first order for display, so children sit under their parent.
       entries.sort((a, b) => compareTreePaths(a.relative, b.relative));
       const lines = entries.map((e) => {

@@ -2,6 +2,7 @@ import * as nodePath from "node:path";
 import { canonicalPath } from "../platform/mod.ts";
 import type { ApprovalNeed, ToolResult } from "../shared/mod.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
+import { protectedPathOf, secretPathOf } from "./protected_paths.ts";
 
 export type AccessKind = "read" | "write";
 
@@ -40,6 +41,8 @@ export function checkPathAccess(profile: PermissionProfile, requested: string, k
 function accessNeed(profile: PermissionProfile, path: string, kind: AccessKind): ApprovalNeed {
   if (profile.sandboxMode === "danger-full-access") return { kind: "none" };
   if (kind === "read") {
+    const secret = secretPathOf(profile, path);
+    if (secret) return { kind: "required", reason: `reading "${path}": "${secret}" holds Trellis's secrets` };
     const roots = [profile.workspace, ...profile.writableRoots, ...profile.readableRoots];
     if (withinAny(roots, path)) return { kind: "none" };
     return { kind: "required", reason: `reading "${path}" outside the workspace and readable roots` };
@@ -49,6 +52,14 @@ function accessNeed(profile: PermissionProfile, path: string, kind: AccessKind):
   }
   if (!withinAny(profile.writableRoots, path)) {
     return { kind: "required", reason: `writing "${path}" outside the writable roots` };
+  }
+  const guarded = protectedPathOf(profile, path);
+  if (guarded) {
+    return {
+      kind: "required",
+      reason:
+        `writing "${path}" inside the protected path "${guarded}" (it configures what runs outside the sandbox)`,
+    };
   }
   if (profile.approvalPolicy === "untrusted") {
     return { kind: "required", reason: `writing "${path}" under approval policy untrusted` };

@@ -16,6 +16,10 @@ export interface PermissionProfile {
   /** Extra read-only roots (skill directories, plugin caches), canonical. */
   readableRoots: string[];
   networkAccess: boolean;
+  /** `$TRELLIS_HOME`, canonical: read-only for the tools and the sandbox, its secrets unreadable. */
+  trellisHome?: string;
+  /** Host UNIX sockets a sandboxed command may reach (`sandbox_workspace_write.allow_unix_sockets`). */
+  allowUnixSockets?: string[];
 }
 
 export interface ResolveProfileOptions {
@@ -23,11 +27,14 @@ export interface ResolveProfileOptions {
   /** Added to the writable roots unless `sandbox_workspace_write.exclude_tmpdir_env_var` is true. */
   tempDir: string;
   extraReadableRoots?: string[];
+  /** `$TRELLIS_HOME` (the loaded config's home); kept read-only even inside a writable root. */
+  trellisHome?: string;
 }
 
 /**
  * Reads `sandbox_mode`, `approval_policy` and `sandbox_workspace_write.{writable_roots,network_access}`
- * (Codex's keys) and canonicalizes every root, so later checks compare real paths with real paths.
+ * (Codex's keys) plus `allow_unix_sockets` (Claude Code's `sandbox.network.allowUnixSockets`), and
+ * canonicalizes every path, so later checks compare real paths with real paths.
  */
 export async function resolvePermissionProfile(
   config: TrellisConfig,
@@ -40,6 +47,7 @@ export async function resolvePermissionProfile(
   const configured = await Promise.all((write.writable_roots ?? []).map(canonical));
   const temp = write.exclude_tmpdir_env_var ? [] : [await canonical(options.tempDir)];
   const readable = await Promise.all((options.extraReadableRoots ?? []).map(canonical));
+  const sockets = await Promise.all((write.allow_unix_sockets ?? []).map(canonical));
   return {
     sandboxMode: config.sandbox_mode ?? "workspace-write",
     approvalPolicy: config.approval_policy ?? "on-request",
@@ -47,6 +55,8 @@ export async function resolvePermissionProfile(
     writableRoots: unique([workspace, ...configured, ...temp]),
     readableRoots: unique(readable),
     networkAccess: write.network_access ?? false,
+    ...(options.trellisHome ? { trellisHome: await canonical(options.trellisHome) } : {}),
+    ...(sockets.length > 0 ? { allowUnixSockets: unique(sockets) } : {}),
   };
 }
 

@@ -1,17 +1,18 @@
 import { describeSchema, memo, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { pathArgument } from "./path_argument.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
-import { describeFsError, isBinary } from "./file_errors.ts";
+import { fsErrorResult } from "./file_errors.ts";
+import { formatLineWindow, readLineWindow } from "./line_window.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
 const DEFAULT_LIMIT = 2000;
-const MAX_LINE_CHARS = 2000;
 
 const schema = memo(() =>
   z.object({
     path: describeSchema(
-      z.string().check(z.minLength(1)),
+      pathArgument(),
       "File to read, absolute or relative to the workspace",
     ),
     offset: describeSchema(
@@ -26,7 +27,10 @@ const schema = memo(() =>
 );
 type Args = z.infer<ReturnType<typeof schema>>;
 
-/** `read_file` / Read: the file's lines numbered like `cat -n`, so edits can cite them. */
+/**
+ * `read_file` / Read: the file's lines numbered like `cat -n`, so edits can cite them. Streamed: a huge
+ * file costs the lines asked for, and a FIFO or device is refused instead of read.
+ */
 export function readFileTool(env: ToolEnv): BuiltinTool {
   const access = (args: Args) => checkPathAccess(env.profile, args.path, "read");
   return builtinTool({
@@ -40,19 +44,22 @@ export function readFileTool(env: ToolEnv): BuiltinTool {
       const target = access(args);
       const denied = deniedUnlessEscalated(target, "read", ctx.escalated);
       if (denied) return denied;
-      let bytes: Uint8Array;
+      const offset = args.offset ?? 1;
+      let window;
       try {
-        bytes = await env.platform.fs.readFile(target.path);
+        window = await readLineWindow(
+          target.path,
+          { offset, limit: args.limit ?? DEFAULT_LIMIT },
+          ctx.signal,
+        );
       } catch (error) {
-        return { status: "error", output: describeFsError("read", args.path, error) };
+        return fsErrorResult("read", args.path, error);
       }
-      if (isBinary(bytes)) return { status: "error", output: `Cannot read "${args.path}": binary file` };
-      const text = numberLines(
-        new TextDecoder().decode(bytes),
-        args.offset ?? 1,
-        args.limit ?? DEFAULT_LIMIT,
-      );
-      return { status: "success", output: truncateOutput(text, env.outputMaxBytes) };
+      if (window.binary) return { status: "error", output: `Cannot read "${args.path}": binary file` };
+      return {
+        status: "success",
+        output: truncateOutput(formatLineWindow(window, offset), env.outputMaxBytes),
+      };
     },
     toHookInput: (args) => ({ file_path: access(args).path, offset: args.offset, limit: args.limit }),
     fromHookInput: (input) => ({
@@ -61,19 +68,4 @@ export function readFileTool(env: ToolEnv): BuiltinTool {
       limit: input.limit,
     }),
   });
-}
-
-export function numberLines(text: string, offset: number, limit: number): string {
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  if (lines.length === 0) return "(empty file)";
-  if (offset > lines.length) return `(offset ${offset} is past the end: the file has ${lines.length} lines)`;
-  const slice = lines.slice(offset - 1, offset - 1 + limit);
-  const numbered = slice.map((line, i) => {
-    const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line truncated]` : line;
-    return `${String(offset + i).padStart(6)}\t${shown}`;
-  });
-  const last = offset - 1 + slice.length;
-  if (last < lines.length) numbered.push(`(showing lines ${offset}-${last} of ${lines.length})`);
-  return numbered.join("\n");
 }

@@ -1,5 +1,12 @@
 import * as nodePath from "node:path";
-import { canonicalPath, childEnv, runCommand, sandboxArgv } from "../platform/mod.ts";
+import {
+  canonicalPath,
+  childEnv,
+  runCommand,
+  sandboxArgv,
+  SandboxProfileError,
+  sandboxProfileProblem,
+} from "../platform/mod.ts";
 import {
   type ApprovalNeed,
   describeSchema,
@@ -9,11 +16,13 @@ import {
   z,
 } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { pathArgument } from "./path_argument.ts";
 import { isKnownSafeCommand } from "./known_safe_command.ts";
 import { statQuietly } from "./file_errors.ts";
 import { formatShellResult } from "./shell_output.ts";
 import { shellProgram } from "./shell_program.ts";
 import type { ToolEnv } from "./tool_env.ts";
+import { sandboxPolicyFor } from "./sandbox_policy.ts";
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 // Collect more than the model budget so the tail survives for head+tail truncation.
@@ -23,7 +32,7 @@ const schema = memo(() =>
   z.object({
     command: describeSchema(z.string().check(z.minLength(1)), "Shell command, run with bash -lc"),
     workdir: describeSchema(
-      z.optional(z.string().check(z.minLength(1))),
+      z.optional(pathArgument()),
       "Working directory (default: the workspace)",
     ),
     timeout_ms: describeSchema(
@@ -56,19 +65,20 @@ export function shellTool(env: ToolEnv): BuiltinTool {
 
 /**
  * Whether a command needs approval, and exactly what approving allows (#13 item 2): under
- * `untrusted` it runs inside the sandbox all the same; without a sandbox the request says it will
- * run without one. Running outside an available sandbox is never asked here: only `on-failure`'s
- * retry asks for that, explicitly.
+ * `untrusted` it runs inside the sandbox all the same; without a sandbox (none here, or a protected
+ * path the profile cannot hold) the request says it will run without one. Running outside an
+ * available sandbox is never asked here: only `on-failure`'s retry asks for that, explicitly.
  */
 export function shellApproval(env: ToolEnv, args: Pick<Args, "command" | "workdir">): ApprovalNeed {
   const { profile, sandbox } = env;
   if (profile.sandboxMode === "danger-full-access") return { kind: "none" };
-  const cwd = canonicalPath(nodePath.resolve(profile.workspace, args.workdir ?? "."));
+  const cwd = commandCwd(env, args.workdir);
   const command = { kind: "command" as const, command: args.command, cwd };
-  if (!sandbox.available) {
+  const unavailable = !sandbox.available ? sandbox.reason : sandboxProfileProblem(policyFor(env, cwd));
+  if (unavailable) {
     return {
       kind: "required",
-      reason: `sandbox unavailable (${sandbox.reason}): the command would run without one`,
+      reason: `sandbox unavailable (${unavailable}): the command would run without one`,
       subject: { ...command, sandbox: "unavailable" },
     };
   }
@@ -82,29 +92,37 @@ export function shellApproval(env: ToolEnv, args: Pick<Args, "command" | "workdi
   return { kind: "none" };
 }
 
+function commandCwd(env: ToolEnv, workdir?: string): string {
+  return canonicalPath(nodePath.resolve(env.profile.workspace, workdir ?? "."));
+}
+
+function policyFor(env: ToolEnv, cwd: string) {
+  return sandboxPolicyFor(env.profile, cwd, env.platform.envAll());
+}
+
 async function runShell(env: ToolEnv, args: Args, ctx: ToolRunContext): Promise<ToolResult> {
   const { platform, profile, sandbox } = env;
-  const cwd = canonicalPath(nodePath.resolve(profile.workspace, args.workdir ?? "."));
+  const cwd = commandCwd(env, args.workdir);
   if (!(await statQuietly(platform.fs, cwd))?.isDirectory) {
     return { status: "error", output: `Cannot run in "${args.workdir}": not a directory` };
   }
   const argv = [...(await shellProgram(platform)), args.command];
   const sandboxed = profile.sandboxMode !== "danger-full-access" && !ctx.escalated;
-  if (sandboxed && !sandbox.available) {
-    return {
-      status: "denied",
-      output: `Cannot run "${args.command}": sandbox unavailable (${sandbox.reason})`,
-    };
+  let cmd = argv;
+  if (sandboxed) {
+    try {
+      if (!sandbox.available) throw new SandboxProfileError(sandbox.reason);
+      cmd = sandboxArgv(argv, policyFor(env, cwd), sandbox);
+    } catch (error) {
+      if (!(error instanceof SandboxProfileError)) throw error;
+      return {
+        status: "denied",
+        output: `Cannot run "${args.command}": sandbox unavailable (${error.message})`,
+      };
+    }
   }
-  const cmd = sandboxed && sandbox.available
-    ? sandboxArgv(argv, {
-      mode: profile.sandboxMode,
-      writableRoots: profile.writableRoots,
-      networkAccess: profile.networkAccess,
-      cwd,
-    }, sandbox.bwrap)
-    : argv;
   const timeoutMs = args.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS;
+  // runCommand holds the sandbox's placeholders until the command has ended, then removes them.
   const result = await runCommand(platform, {
     cmd,
     cwd,

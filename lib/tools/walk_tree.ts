@@ -7,6 +7,8 @@ export interface TreeEntry {
   path: string;
   depth: number;
   isDirectory: boolean;
+  /** A regular file: the only kind a search opens (a FIFO or device would block or never end). */
+  isFile: boolean;
   isSymlink: boolean;
 }
 
@@ -16,6 +18,8 @@ export interface WalkOptions {
   maxEntries?: number;
   /** Directory names never entered (default: `.git`). */
   skipDirs?: string[];
+  /** Aborting stops the walk before the next directory; `aborted` tells the caller. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -26,7 +30,7 @@ export async function walkTree(
   fs: FileSystem,
   root: string,
   options: WalkOptions = {},
-): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
+): Promise<{ entries: TreeEntry[]; truncated: boolean; aborted?: boolean }> {
   const maxDepth = options.maxDepth ?? Infinity;
   const maxEntries = options.maxEntries ?? 10_000;
   const skip = new Set(options.skipDirs ?? [".git"]);
@@ -35,6 +39,7 @@ export async function walkTree(
   for (let depth = 1; queue.length > 0 && depth <= maxDepth; depth++) {
     const next: typeof queue = [];
     for (const { dir, relative } of queue) {
+      if (options.signal?.aborted) return { entries, truncated: true, aborted: true };
       let children;
       try {
         children = await fs.readDir(dir);
@@ -49,6 +54,7 @@ export async function walkTree(
           path: nodePath.join(dir, child.name),
           depth,
           isDirectory: child.isDirectory,
+          isFile: child.isFile,
           isSymlink: child.isSymlink,
         };
         entries.push(entry);

@@ -1,13 +1,14 @@
 import { describeSchema, memo, type ToolResult, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
+import { pathArgument } from "./path_argument.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
-import { describeFsError } from "./file_errors.ts";
+import { fsErrorResult } from "./file_errors.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
 const schema = memo(() =>
   z.object({
     path: describeSchema(
-      z.string().check(z.minLength(1)),
+      pathArgument(),
       "File to write, absolute or relative to the workspace",
     ),
     content: describeSchema(z.string(), "The complete new content of the file"),
@@ -29,10 +30,11 @@ export function writeFileTool(env: ToolEnv): BuiltinTool {
       const target = access(args);
       const denied = deniedUnlessEscalated(target, "write", ctx.escalated);
       if (denied) return denied;
+      if (ctx.signal.aborted) return { status: "aborted", output: `Cannot write "${args.path}": aborted` };
       try {
         return await writeResolved(env, target.path, args);
       } catch (error) {
-        return { status: "error", output: describeFsError("write", args.path, error) };
+        return fsErrorResult("write", args.path, error);
       }
     },
     toHookInput: (args) => ({ file_path: access(args).path, content: args.content }),
@@ -43,6 +45,10 @@ export function writeFileTool(env: ToolEnv): BuiltinTool {
 async function writeResolved(env: ToolEnv, path: string, args: Args): Promise<ToolResult> {
   const info = await env.platform.fs.stat(path);
   if (info?.isDirectory) return { status: "error", output: `Cannot write "${args.path}": is a directory` };
+  // A FIFO, socket or device is not content to replace: renaming a file over it would destroy it.
+  if (info && !info.isFile) {
+    return { status: "error", output: `Cannot write "${args.path}": not a regular file` };
+  }
   // Write to the resolved path: a symlink inside the roots keeps pointing at its updated target.
   await env.platform.fs.writeFileAtomic(path, args.content, { mode: info ? info.mode & 0o7777 : 0o644 });
   const bytes = new TextEncoder().encode(args.content).length;

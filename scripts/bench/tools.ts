@@ -2,7 +2,7 @@
  * Built-in tool figures: per-call overhead of the file tools, search over a generated tree, and the
  * cost bubblewrap adds to a shell command. Run alone: `deno run -A scripts/bench/tools.ts`.
  */
-import { detectSandbox, platform } from "../../lib/platform/mod.ts";
+import { detectSandbox, platform, runCommand, sandboxArgv } from "../../lib/platform/mod.ts";
 import type { ToolRunContext } from "../../lib/shared/mod.ts";
 import {
   type BuiltinTool,
@@ -151,10 +151,76 @@ export async function bench(): Promise<BenchRow[]> {
         ),
       );
     }
+    if (sandbox.available) rows.push(...await hardeningRows(sandbox, root, ws));
     return rows;
   } finally {
     await platform.fs.remove(root, { recursive: true });
   }
+}
+
+/**
+ * Issue #13's figure: what the hardened profile (no capabilities, user namespace, protected names
+ * with their placeholders, host sockets and secrets masked, argv built per call as shell does) costs
+ * over the wrapper before it, and what that wrapper cost over a plain spawn. Plain, old and hardened
+ * runs of `/bin/true` alternate, and each overhead is the median of its pairs' differences.
+ */
+const RUNS = 50;
+
+async function hardeningRows(sandbox: { bwrap: string; flags: string[] }, root: string, ws: string) {
+  const home = `${root}/home`;
+  await platform.fs.mkdir(home);
+  const env = { PATH: "/usr/bin:/bin" };
+  const run = (cmd: string[]) => runCommand(platform, { cmd, cwd: ws, env });
+  const time = async (make: () => string[]) => {
+    const started = performance.now();
+    const result = await run(make());
+    if (result.code !== 0) throw new Error(`${make()[0]} failed: ${result.stderr}`);
+    return performance.now() - started;
+  };
+  // The wrapper as it was before #13 (lib/platform/sandbox.ts at 0be47e3), for the comparison.
+  const old = () => [
+    sandbox.bwrap,
+    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", ws, ws, "--unshare-net"],
+    ...["--unshare-pid", "--die-with-parent", "--new-session", "--chdir", ws, "--", "/bin/true"],
+  ];
+  const policy = {
+    mode: "workspace-write" as const,
+    writableRoots: [ws],
+    networkAccess: false,
+    cwd: ws,
+    trellisHome: home,
+    env: platform.envAll(),
+  };
+  const hardened = () => sandboxArgv(["/bin/true"], policy, sandbox);
+  const plain: number[] = [];
+  const wrapper: number[] = [];
+  const hardening: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    // The order of the two bwrap runs alternates: one that follows another waits for the network
+    // namespace the first left behind to be torn down, which would bias a fixed order.
+    const p = await time(() => ["/bin/true"]);
+    const o = i % 2 === 0 ? await time(old) : 0;
+    const h = await time(hardened);
+    const o2 = i % 2 === 1 ? await time(old) : o;
+    plain.push(p);
+    wrapper.push(o2 - p);
+    hardening.push(h - o2);
+  }
+  return [
+    row(`tools: plain spawn of /bin/true, median of ${RUNS}`, median(plain), "ms", 50),
+    row(
+      `tools: pre-#13 bwrap wrapper over a plain spawn, median of ${RUNS} alternating runs`,
+      median(wrapper),
+      "ms",
+      50,
+    ),
+    row(
+      `tools: hardened profile over the pre-#13 wrapper, median of ${RUNS} alternating runs`,
+      median(hardening),
+      "ms",
+      3,
+    ),
+  ];
 }
 
 if (import.meta.main) {

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { platform, runCommand } from "../../lib/platform/mod.ts";
 import { isKnownSafeCommand } from "../../lib/tools/mod.ts";
+import { makeWorkspace, removeWorkspace, toolsFor } from "./_workspace.ts";
 
 Deno.test("isKnownSafeCommand() accepts read-only programs, pipelines and sequences", () => {
   const safe = [
@@ -39,4 +41,59 @@ Deno.test("isKnownSafeCommand() rejects writes, substitutions and unknown progra
     "",
   ];
   assert.deepStrictEqual(unsafe.filter((c) => isKnownSafeCommand(c)), []);
+});
+
+// Issue #13 item 7: `find *` over a file named `-delete` deletes, and `git log *` over `--output=x`
+// writes: the check judged the words before the shell expanded them.
+Deno.test("isKnownSafeCommand() rejects find, git and rg arguments the shell expands, when real files named -delete and --output=x turn into options", async () => {
+  const box = await makeWorkspace();
+  try {
+    await platform.fs.writeTextFile(`${box.ws}/-delete`, "");
+    await platform.fs.writeTextFile(`${box.ws}/--output=x`, "");
+    const expanded = await runCommand(platform, {
+      cmd: ["bash", "-c", "printf '%s\\n' * -dele\\te -{delete,print}"],
+      cwd: box.ws,
+      env: { PATH: "/usr/bin:/bin", LC_ALL: "C" },
+    });
+    assert.equal(expanded.stdout, "--output=x\n-delete\nREADME.md\ndocs\nsrc\n-delete\n-delete\n-print\n");
+    const unsafe = [
+      "find *",
+      "find . -name x -o *",
+      "find . -delet?",
+      "find . -dele\\te",
+      "find . -{delete,print}",
+      "find . $OPTS",
+      'find . "$OPTS"',
+      "git log *",
+      "git log -- *",
+      "rg TODO *",
+      "ls; find *",
+      "f*nd .",
+    ];
+    assert.deepStrictEqual(unsafe.filter((c) => isKnownSafeCommand(c)), []);
+    const { shell } = toolsFor(box, {
+      sandbox: { available: true, bwrap: "/usr/bin/bwrap", flags: [] },
+      profile: { approvalPolicy: "untrusted" },
+    });
+    assert.deepStrictEqual(shell.approval(shell.parseArguments({ command: "find *" }), { cwd: box.ws }), {
+      kind: "required",
+      reason: "approval policy untrusted: command is not known to be read-only",
+      subject: { kind: "command", command: "find *", cwd: box.ws, sandbox: "inside" },
+    });
+  } finally {
+    await removeWorkspace(box);
+  }
+});
+
+Deno.test("isKnownSafeCommand() still accepts globs for programs no option of which writes, and quoted patterns", () => {
+  const safe = [
+    "ls *",
+    "cat *.md | wc -l",
+    "grep -rn TODO *",
+    "head -n 3 src/*.ts",
+    "find . -name '*.ts'",
+    'git log -- "*.md"',
+    "rg -g '*.ts' TODO",
+  ];
+  assert.deepStrictEqual(safe.filter((c) => !isKnownSafeCommand(c)), []);
 });

@@ -46,3 +46,18 @@ Deno.test("resolvePermissionProfile() uses Codex defaults and skips the temp dir
   });
   await removeWorkspace(box);
 });
+
+Deno.test("resolvePermissionProfile() canonicalizes $TRELLIS_HOME and sandbox_workspace_write.allow_unix_sockets", async () => {
+  const box = await makeWorkspace();
+  await platform.fs.symlink(box.outside, `${box.root}/run-link`);
+  const profile = await resolvePermissionProfile(
+    { sandbox_workspace_write: { allow_unix_sockets: ["../run-link/docker.sock"] } },
+    box.ws,
+    { fs: platform.fs, tempDir: box.tmp, trellisHome: `${box.root}/run-link/../home` },
+  );
+  assert.deepStrictEqual([profile.trellisHome, profile.allowUnixSockets], [
+    `${box.root}/home`,
+    [`${box.outside}/docker.sock`],
+  ]);
+  await removeWorkspace(box);
+});

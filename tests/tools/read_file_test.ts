@@ -90,3 +90,34 @@ Deno.test("read_file() cuts head and tail with a note when the output is over bu
   assert.match(result.output, /line 100$/);
   await removeWorkspace(box);
 });
+
+// Low item of issue #13: read_file read the whole file whatever `limit` said (800 MB → 2.7 GB RSS).
+Deno.test("read_file() streams: an 800 MB file costs about what a small one does in peak memory", async () => {
+  const box = await makeWorkspace();
+  try {
+    const big = `${box.ws}/big.log`;
+    const head = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+    await platform.fs.writeTextFile(big, head);
+    // Sparse: the rest reads as zeros without using the disk (one endless line after the text).
+    await Deno.truncate(big, 800 * 1024 * 1024);
+    await platform.fs.writeTextFile(`${box.ws}/small.log`, head);
+    const measure = async (path: string) => {
+      const script = new URL("./_read_file_rss.ts", import.meta.url).pathname;
+      const run = await new Deno.Command(Deno.execPath(), { args: ["run", "-A", script, path, "4990", "3"] })
+        .output();
+      assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+      return JSON.parse(new TextDecoder().decode(run.stdout));
+    };
+    const small = await measure(`${box.ws}/small.log`);
+    const large = await measure(big);
+    assert.deepStrictEqual([small.first, large.first, large.last], [
+      "  4990\tline 4990",
+      "  4990\tline 4990",
+      "(showing lines 4990-4992; the file has more than 5000 lines)",
+    ]);
+    // Peak RSS within 96 MiB of the small read's: the whole file would add 800 MiB and more.
+    assert.ok(large.peakKb - small.peakKb < 96 * 1024, `peak ${large.peakKb} kB vs ${small.peakKb} kB`);
+  } finally {
+    await removeWorkspace(box);
+  }
+});

@@ -174,7 +174,7 @@ Deno.test("shell() needs approval and is denied unescalated when the sandbox is 
 Deno.test("shell() needs approval under policy untrusted unless the command is known safe", () => {
   const box = { root: "/", ws: "/", outside: "/", tmp: "/" };
   const { shell } = toolsFor(box, {
-    sandbox: { available: true, bwrap: "/usr/bin/bwrap" },
+    sandbox: { available: true, bwrap: "/usr/bin/bwrap", flags: [] },
     profile: { approvalPolicy: "untrusted" },
   });
   const need = (command: string) => shell.approval(shell.parseArguments({ command }), { cwd: "/" });

@@ -29,6 +29,7 @@ const sandboxWorkspaceWriteSchema = () =>
     network_access: z.optional(z.boolean()),
     exclude_tmpdir_env_var: z.optional(z.boolean()),
     exclude_slash_tmp: z.optional(z.boolean()),
+    allow_unix_sockets: z.optional(z.array(z.string())),
   });
 
 const projectEntrySchema = () =>

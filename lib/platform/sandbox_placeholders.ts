@@ -1,0 +1,195 @@
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import * as nodePath from "node:path";
+import process from "node:process";
+import { digestHex } from "./digest.ts";
+
+/**
+ * bubblewrap needs a mount point to keep a missing protected name (`.mcp.json`) from being created, so
+ * it creates an empty file there, in the user's workspace, for as long as the sandbox runs. The file
+ * is removed when the last sandbox using it ends — in this process (a count) and in any other Trellis
+ * process (a marker file named after its pid, in a directory per placeholder under `$TRELLIS_HOME`,
+ * which no sandbox can write). Removing it earlier would detach the mount in a sandbox that is
+ * still running.
+ */
+
+interface Lease {
+  placeholders: string[];
+  markerDir: string;
+}
+
+const leases = new WeakMap<readonly string[], Lease>();
+const users = new Map<string, number>();
+
+/** Remembers which placeholders the sandbox argv `argv` creates (called by the profile builder). */
+export function registerPlaceholders(
+  argv: readonly string[],
+  placeholders: string[],
+  markerDir: string,
+): void {
+  if (placeholders.length > 0) leases.set(argv, { placeholders, markerDir });
+}
+
+/**
+ * Marks the placeholders of a sandbox argv in use until the returned function is called, after the
+ * process has ended. `runCommand` does this for every command it runs; a caller that spawns a
+ * sandbox argv by other means must do it too.
+ */
+export function holdSandboxMounts(argv: readonly string[]): () => void {
+  const lease = leases.get(argv);
+  if (!lease) return () => {};
+  for (const path of lease.placeholders) acquire(path, lease.markerDir);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const path of lease.placeholders) release(path, lease.markerDir);
+  };
+}
+
+const markerNames = new Map<string, string>();
+
+/** A stable short directory name per placeholder (its path itself is written inside, for people). */
+function markerDirFor(markerDir: string, path: string): string {
+  let name = markerNames.get(path);
+  if (!name) markerNames.set(path, name = digestHex("sha1", path).slice(0, 16));
+  return nodePath.join(markerDir, name);
+}
+
+const madeRoots = new Set<string>();
+/** Marker directories known to exist (an mkdir that fails with EEXIST costs an exception each call). */
+const madeDirs = new Set<string>();
+/** A sweep's bounds (a few milliseconds each removal): leftovers go over several processes' starts. */
+const SWEEP_LOOKS = 256;
+const SWEEP_REMOVALS = 16;
+
+function acquire(path: string, markerDir: string): void {
+  const count = users.get(path) ?? 0;
+  users.set(path, count + 1);
+  if (count > 0) return;
+  const dir = markerDirFor(markerDir, path);
+  try {
+    if (!madeRoots.has(markerDir)) {
+      mkdirSync(markerDir, { recursive: true, mode: 0o700 });
+      madeRoots.add(markerDir);
+      sweepStale(markerDir);
+    }
+    if (!madeDirs.has(dir) && mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
+    madeDirs.add(dir);
+    closeSync(openSync(nodePath.join(dir, String(process.pid)), "w"));
+  } catch {
+    // No marker this time (its directory went away: made again next time). Another process may
+    // then remove the placeholder early, detaching this one mount; the others still hold.
+    madeRoots.delete(markerDir);
+    madeDirs.delete(dir);
+  }
+}
+
+/** True when this call made the directory (false: it was there). */
+function mkdirQuietly(dir: string): boolean {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+function release(path: string, markerDir: string): void {
+  const count = (users.get(path) ?? 1) - 1;
+  if (count > 0) {
+    users.set(path, count);
+    return;
+  }
+  users.delete(path);
+  const dir = markerDirFor(markerDir, path);
+  quietly(() => unlinkSync(nodePath.join(dir, String(process.pid))));
+  // The directory and its `path` stay (an rmdir costs milliseconds here): a few bytes per name.
+  if (!otherUsers(dir)) removeIfPlaceholder(path);
+}
+
+/** Whether a live process other than this one still holds a marker; stale markers are removed. */
+function otherUsers(dir: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  let live = false;
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    if (existsSync(`/proc/${name}`)) live = true;
+    else quietly(() => unlinkSync(nodePath.join(dir, name)));
+  }
+  return live;
+}
+
+/**
+ * Marker directories stay after use (an rmdir costs milliseconds here), so once per process those of
+ * placeholders whose directory is gone (a deleted workspace or temp dir) and that no one holds are
+ * removed: the markers grow with the workspaces in use, not with every one ever sandboxed.
+ */
+function sweepStale(markerDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(markerDir);
+  } catch {
+    return;
+  }
+  let removed = 0;
+  for (const name of names.slice(0, SWEEP_LOOKS)) {
+    const dir = nodePath.join(markerDir, name);
+    quietly(() => {
+      const path = readFileSync(nodePath.join(dir, "path"), "utf8");
+      if (removed >= SWEEP_REMOVALS || existsSync(nodePath.dirname(path)) || otherUsers(dir)) return;
+      unlinkSync(nodePath.join(dir, "path"));
+      rmdirSync(dir);
+      removed++;
+    });
+  }
+}
+
+/** Only an empty regular file is a placeholder; anything else was made by someone and is kept. */
+function removeIfPlaceholder(path: string): void {
+  quietly(() => {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (info?.isFile() && info.size === 0) unlinkSync(path);
+  });
+}
+
+/**
+ * A protected path that exists as an empty file whose marker directory still holds a pid marker is a
+ * placeholder a killed process left behind (one that ended normally removed its marker): the builder
+ * treats it as one again, so the next sandbox to end removes it.
+ */
+export function isLeftoverPlaceholder(path: string, markerDir: string): boolean {
+  try {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info?.isFile() || info.size !== 0) return false;
+    const dir = markerDirFor(markerDir, path);
+    if (readFileSync(nodePath.join(dir, "path"), "utf8") !== path) return false;
+    return readdirSync(dir).some((name) => /^\d+$/.test(name));
+  } catch {
+    return false;
+  }
+}
+
+function quietly(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // already gone, or not ours to remove
+  }
+}

@@ -1,0 +1,36 @@
+import * as nodePath from "node:path";
+import { PROTECTED_NAMES, TRELLIS_HOME_SECRETS } from "../platform/mod.ts";
+import type { PermissionProfile } from "./permission_profile.ts";
+
+const NAMES: ReadonlySet<string> = new Set(PROTECTED_NAMES);
+
+function isWithin(root: string, path: string): boolean {
+  if (root === "/") return path.startsWith("/");
+  return path === root || path.startsWith(root + "/");
+}
+
+/**
+ * The protected path a write to `path` would change, if any: `$TRELLIS_HOME`, or a `.git`,
+ * `.trellis`, `.codex`, `.claude`, `.agents` or `.mcp.json` anywhere below a writable root. They hold
+ * what runs outside the sandbox later (hooks, MCP servers, `sandbox_mode` itself), so the file tools
+ * write there only with an approval of that write, as the sandbox never lets a command write there.
+ */
+export function protectedPathOf(profile: PermissionProfile, path: string): string | undefined {
+  if (profile.trellisHome && isWithin(profile.trellisHome, path)) return profile.trellisHome;
+  for (const root of profile.writableRoots) {
+    if (!isWithin(root, path)) continue;
+    const parts = nodePath.relative(root, path).split("/");
+    const at = parts.findIndex((part) => NAMES.has(part));
+    if (at >= 0) return nodePath.join(root, ...parts.slice(0, at + 1));
+  }
+  return undefined;
+}
+
+/** The `$TRELLIS_HOME` secret (credentials, config, transcripts, logs) holding `path`, if any. */
+export function secretPathOf(profile: PermissionProfile, path: string): string | undefined {
+  const home = profile.trellisHome;
+  if (!home) return undefined;
+  return TRELLIS_HOME_SECRETS.map((name) => nodePath.join(home, name)).find((secret) =>
+    isWithin(secret, path)
+  );
+}

@@ -1,0 +1,237 @@
+import assert from "node:assert/strict";
+import { platform, runCommand, sandboxArgv, SandboxProfileError } from "../../lib/platform/mod.ts";
+import { makeBox, NOBODY, policyFor, removeBox, runInSandbox, runtime } from "./_sandbox_box.ts";
+
+// Issue #13 item 5: a sandboxed command planted files that later run unsandboxed. Protected names
+// inside writable roots stay read-only, missing ones cannot be created, and nothing is left behind.
+
+const PLANT = [
+  "echo '[hooks]' > .git/hooks/pre-commit",
+  "echo x >> .git/config",
+  "mv .git .git-moved",
+  "rm -rf .git",
+  "mkdir -p .trellis && echo 'sandbox_mode = \"danger-full-access\"' > .trellis/config.toml",
+  "echo '{\"mcpServers\":{}}' > .mcp.json",
+  "mkdir -p .claude && echo '{}' > .claude/settings.json",
+  "mkdir -p .codex && echo x > .codex/config.toml",
+  "mkdir -p .agents/skills/x && echo x > .agents/skills/x/SKILL.md",
+  "ln -s /tmp .claude",
+].map((attack) => `(${attack}) 2>/dev/null && echo "planted: ${attack.replaceAll('"', "'")}"`);
+
+async function gitWorkspace(ws: string): Promise<void> {
+  await platform.fs.mkdir(`${ws}/.git/hooks`);
+  await platform.fs.writeTextFile(`${ws}/.git/config`, "[core]\n");
+  await platform.fs.writeTextFile(`${ws}/notes.md`, "notes\n");
+  await platform.fs.chmod(`${ws}/.git`, 0o777);
+  await platform.fs.chmod(`${ws}/.git/hooks`, 0o777);
+  await platform.fs.chmod(`${ws}/.git/config`, 0o666);
+  await platform.fs.chmod(`${ws}/notes.md`, 0o666);
+}
+
+async function names(dir: string): Promise<string[]> {
+  return (await platform.fs.readDir(dir)).map((e) => e.name).sort();
+}
+
+for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] as const) {
+  Deno.test(`sandboxArgv() keeps protected names read-only and uncreatable in the workspace as ${who}, leaving nothing behind`, async () => {
+    const box = await makeBox();
+    try {
+      await gitWorkspace(box.ws);
+      const result = await runInSandbox(
+        policyFor(box),
+        [...PLANT, "echo ok > notes.md && echo wrote"].join("\n"),
+        {
+          as: as && [...as],
+        },
+      );
+      assert.equal(result.stdout, "wrote\n");
+      assert.deepStrictEqual(await names(box.ws), [".git", "notes.md"]);
+      assert.deepStrictEqual(await names(`${box.ws}/.git`), ["config", "hooks"]);
+      assert.deepStrictEqual(await names(`${box.ws}/.git/hooks`), []);
+      assert.equal(await platform.fs.readTextFile(`${box.ws}/.git/config`), "[core]\n");
+    } finally {
+      await removeBox(box);
+    }
+  });
+}
+
+Deno.test("sandboxArgv() keeps ~/.trellis read-only when the workspace is $HOME, existing or not", async () => {
+  const box = await makeBox();
+  try {
+    const home = box.ws;
+    const policy = policyFor(box, { trellisHome: `${home}/.trellis` });
+    const plant =
+      "mkdir -p .trellis 2>/dev/null; echo 'sandbox_mode = \"danger-full-access\"' > .trellis/config.toml";
+    await runInSandbox(policy, plant);
+    assert.deepStrictEqual(await names(home), []);
+    await platform.fs.mkdir(`${home}/.trellis`);
+    await platform.fs.writeTextFile(`${home}/.trellis/config.toml`, 'model = "gpt-5"\n');
+    await runInSandbox(policy, plant);
+    assert.equal(await platform.fs.readTextFile(`${home}/.trellis/config.toml`), 'model = "gpt-5"\n');
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("sandboxArgv() keeps $TRELLIS_HOME read-only and its secrets unreadable wherever it lies in a writable root", async () => {
+  const box = await makeBox();
+  try {
+    const home = `${box.ws}/state/trellis`;
+    await platform.fs.mkdir(`${home}/credentials`);
+    await platform.fs.mkdir(`${home}/skills/s`);
+    await platform.fs.writeTextFile(`${home}/credentials/mcp-docs.json`, '{"tokens":"secret"}');
+    await platform.fs.writeTextFile(`${home}/config.toml`, 'env = { TOKEN = "secret" }\n');
+    await platform.fs.writeTextFile(`${home}/skills/s/SKILL.md`, "skill\n");
+    const result = await runInSandbox(
+      policyFor(box, { trellisHome: home }),
+      `cat ${home}/credentials/mcp-docs.json ${home}/config.toml ${home}/skills/s/SKILL.md 2>&1
+       mv ${box.ws}/state ${box.ws}/moved 2>/dev/null || echo pinned
+       (echo x > ${home}/skills/s/SKILL.md) 2>/dev/null || echo read-only`,
+    );
+    assert.match(
+      result.stdout,
+      /mcp-docs.json: No such file or directory\n.*config.toml: Permission denied\nskill\npinned\nread-only\n$/,
+    );
+    assert.doesNotMatch(result.stdout, /secret/);
+    assert.equal(await platform.fs.readTextFile(`${home}/credentials/mcp-docs.json`), '{"tokens":"secret"}');
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("sandboxArgv() keeps a deeper working directory's protected names uncreatable, even by renaming a parent", async () => {
+  const box = await makeBox();
+  try {
+    await platform.fs.mkdir(`${box.ws}/a/b`);
+    const result = await runInSandbox(
+      policyFor(box, { cwd: `${box.ws}/a/b` }),
+      `(mv ${box.ws}/a ${box.ws}/a2 && mkdir -p ${box.ws}/a/b/.trellis && echo x > ${box.ws}/a/b/.trellis/config.toml) 2>/dev/null && echo planted
+       (echo '{}' > .mcp.json) 2>/dev/null && echo planted; echo x > made && echo made`,
+    );
+    assert.equal(result.stdout, "made\n");
+    assert.deepStrictEqual([await names(box.ws), await names(`${box.ws}/a/b`)], [["a"], ["made"]]);
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("sandboxArgv() keeps a worktree's gitdir read-only when it lies in a writable root", async () => {
+  const box = await makeBox();
+  try {
+    const other = `${box.root}/repo`;
+    await platform.fs.mkdir(`${other}/.git/worktrees/ws`);
+    await platform.fs.writeTextFile(`${box.ws}/.git`, `gitdir: ${other}/.git/worktrees/ws\n`);
+    const result = await runInSandbox(
+      policyFor(box, { writableRoots: [box.ws, other] }),
+      `(echo x > ${other}/.git/worktrees/ws/HEAD) 2>/dev/null || echo held; echo x > ${other}/free && echo free`,
+    );
+    assert.equal(result.stdout, "held\nfree\n");
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("sandboxArgv() leaves a configured writable root inside a protected directory writable", async () => {
+  const box = await makeBox();
+  try {
+    const data = `${box.ws}/.trellis/plugins/data/p`;
+    await platform.fs.mkdir(data);
+    const result = await runInSandbox(
+      policyFor(box, { writableRoots: [box.ws, data] }),
+      `echo x > ${data}/kept && echo data; (echo x > ${box.ws}/.trellis/config.toml) 2>/dev/null || echo held`,
+    );
+    assert.equal(result.stdout, "data\nheld\n");
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("sandboxArgv() refuses, naming it, a protected name that is a symbolic link", async () => {
+  const box = await makeBox();
+  try {
+    await platform.fs.mkdir(`${box.ws}/decoy`);
+    await platform.fs.symlink("decoy", `${box.ws}/.claude`);
+    assert.throws(
+      () => sandboxArgv(["true"], policyFor(box), "bwrap"),
+      new SandboxProfileError(
+        `protected path "${box.ws}/.claude" is a symbolic link, which the sandbox cannot keep read-only`,
+      ),
+    );
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("runCommand() keeps a placeholder while another sandbox still uses it and removes it after the last", async () => {
+  const box = await makeBox();
+  try {
+    const status = await runtime();
+    const long = sandboxArgv(
+      [
+        "/bin/sh",
+        "-c",
+        "while [ ! -e go ]; do sleep 0.05; done; (echo '{}' > .mcp.json) 2>/dev/null && echo planted || echo held",
+      ],
+      policyFor(box),
+      status,
+    );
+    const first = runCommand(platform, { cmd: long, env: { PATH: "/usr/bin:/bin" }, timeoutMs: 20_000 });
+    const second = await runInSandbox(policyFor(box), "true");
+    assert.equal(second.code, 0);
+    await platform.fs.writeTextFile(`${box.ws}/go`, "");
+    assert.equal((await first).stdout, "held\n");
+    assert.deepStrictEqual(await names(box.ws), ["go"]);
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("runCommand() leaves a placeholder another live process holds, and a later sandbox removes it once that process is gone", async () => {
+  const box = await makeBox();
+  try {
+    const home = `${box.root}/home`;
+    await platform.fs.mkdir(home);
+    const policy = policyFor(box, { trellisHome: home });
+    const markers = `${home}/cache/sandbox-mounts`;
+    const wait = sandboxArgv(
+      ["/bin/sh", "-c", "while [ ! -e go ]; do sleep 0.05; done"],
+      policy,
+      await runtime(),
+    );
+    const running = runCommand(platform, { cmd: wait, env: { PATH: "/usr/bin:/bin" }, timeoutMs: 20_000 });
+    // While it runs, another Trellis process (pid 1 stands in: always alive) holds .mcp.json too.
+    let held = "";
+    for (const entry of await platform.fs.readDir(markers)) {
+      const path = await platform.fs.readTextFile(`${markers}/${entry.name}/path`);
+      if (path === `${box.ws}/.mcp.json`) held = `${markers}/${entry.name}`;
+    }
+    await platform.fs.writeTextFile(`${held}/1`, "");
+    await platform.fs.writeTextFile(`${box.ws}/go`, "");
+    await running;
+    assert.deepStrictEqual(await names(box.ws), [".mcp.json", "go"]);
+    // That process is killed without releasing: its marker stays, naming a pid no longer alive.
+    const gone = await runCommand(platform, { cmd: ["/bin/sh", "-c", "echo $$"], env: {} });
+    await platform.fs.rename(`${held}/1`, `${held}/${gone.stdout.trim()}`);
+    await runInSandbox(policy, "true");
+    assert.deepStrictEqual(await names(box.ws), ["go"]);
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("sandboxArgv() markers of placeholders in directories that are gone are swept, those in use are kept", async () => {
+  const box = await makeBox();
+  try {
+    const home = `${box.root}/home`;
+    const stale = `${home}/cache/sandbox-mounts/00000000deadbeef`;
+    await platform.fs.mkdir(stale);
+    await platform.fs.writeTextFile(`${stale}/path`, `${box.root}/deleted-workspace/.mcp.json`);
+    await runInSandbox(policyFor(box, { trellisHome: home }), "true");
+    const left = await names(`${home}/cache/sandbox-mounts`);
+    assert.equal(left.includes("00000000deadbeef"), false);
+    assert.equal(left.length, 6); // .git .trellis .codex .claude .agents .mcp.json of this workspace
+    assert.deepStrictEqual(await names(box.ws), []);
+  } finally {
+    await removeBox(box);
+  }
+});

@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { platform } from "../../lib/platform/mod.ts";
+import { type Box, makeBox, policyFor, removeBox, runInSandbox } from "./_sandbox_box.ts";
+
+// Issue #13 item 9: with network_access = false the sandbox still reached host UNIX sockets
+// (ssh-agent, docker.sock, tmux). Each socket here is a real listener on the host.
+
+/** Inside the sandbox: connect to each socket and print `<path> connected|<error name>`. */
+function probeScript(paths: string[]): string {
+  const code = `for (const path of ${JSON.stringify(paths)}) {
+    try { (await Deno.connect({ transport: "unix", path })).close(); console.log(path, "connected"); }
+    catch (e) { console.log(path, e.name); }
+  }`;
+  return `'${Deno.execPath()}' eval --no-config '${code.replaceAll("'", "'\\''")}' 2>&1`;
+}
+
+function listen(path: string): Deno.UnixListener {
+  const listener = Deno.listen({ transport: "unix", path });
+  (async () => {
+    for await (const conn of listener) conn.close();
+  })().catch(() => {});
+  return listener;
+}
+
+async function withSockets(
+  paths: (box: Box) => string[],
+  test: (box: Box, sockets: string[]) => Promise<void>,
+) {
+  const box = await makeBox();
+  const sockets = paths(box);
+  const listeners: Deno.UnixListener[] = [];
+  try {
+    for (const socket of sockets) {
+      await platform.fs.mkdir(socket.slice(0, socket.lastIndexOf("/")));
+      listeners.push(listen(socket));
+    }
+    await test(box, sockets);
+  } finally {
+    for (const listener of listeners) listener.close();
+    for (const socket of sockets) await platform.fs.remove(socket).catch(() => {});
+    await removeBox(box);
+  }
+}
+
+const unique = () => `${Date.now()}-${Math.floor(Math.random() * 1e9)}`;
+
+Deno.test("sandboxArgv() hides $SSH_AUTH_SOCK, sockets at the top of /tmp and agent/tmux socket directories", async () => {
+  const id = unique();
+  const dirs = [`/tmp/ssh-trellis${id}`, `/tmp/tmux-${id.replace(/\D/g, "")}`];
+  await withSockets(
+    (
+      box,
+    ) => [`${box.outside}/agent.sock`, `/tmp/trellis-${id}.sock`, `${dirs[0]}/agent.1`, `${dirs[1]}/default`],
+    async (box, sockets) => {
+      try {
+        const result = await runInSandbox(
+          policyFor(box, { env: { SSH_AUTH_SOCK: sockets[0] } }),
+          probeScript(sockets),
+        );
+        assert.deepStrictEqual(result.stdout.trim().split("\n").map((l) => l.split(" ")[1]), [
+          "ConnectionRefused",
+          "ConnectionRefused",
+          "NotFound",
+          "NotFound",
+        ]);
+      } finally {
+        for (const dir of dirs) await platform.fs.remove(dir, { recursive: true });
+      }
+    },
+  );
+});
+
+Deno.test("sandboxArgv() reaches a socket listed in allow_unix_sockets and no other", async () => {
+  await withSockets(
+    (box) => [`${box.outside}/docker.sock`, `${box.outside}/agent.sock`],
+    async (box, sockets) => {
+      const result = await runInSandbox(
+        policyFor(box, { env: { SSH_AUTH_SOCK: sockets[1] }, allowUnixSockets: [sockets[0]] }),
+        probeScript(sockets),
+      );
+      assert.equal(
+        result.stdout,
+        `${sockets[0]} connected\n${sockets[1]} ConnectionRefused\n`,
+        result.stderr,
+      );
+    },
+  );
+});
+
+Deno.test("sandboxArgv() shows an empty /run, where host daemons keep their sockets", async () => {
+  const box = await makeBox();
+  try {
+    const host = (await platform.fs.readDir("/run")).length;
+    const result = await runInSandbox(
+      policyFor(box),
+      'echo "$(ls -A /run | wc -l) $(ls -A /var/run/ | wc -l)"',
+    );
+    assert.deepStrictEqual([host > 0, result.stdout], [true, "0 0\n"], result.stderr);
+  } finally {
+    await removeBox(box);
+  }
+});

@@ -36,6 +36,7 @@ export type { EventSink, ThreadItem, TrellisEvent, TrellisEventBody } from "./ev
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";
 export type {
   BackgroundResults,
+  CompactHookInput,
   ContextOutcome,
   HookTurnContext,
   LifecycleHooks,

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import type { AppendHandle, FileSystem } from "../platform/mod.ts";
 import { type ConversationItem, UsageError } from "../shared/mod.ts";
+import { applyCompaction, type CompactionRecord } from "./compacted_history.ts";
 
 export interface SessionMeta {
   id: string;
@@ -12,7 +13,9 @@ export interface SessionMeta {
 type Line =
   | { type: "session_meta"; meta: SessionMeta }
   | { type: "item"; item: ConversationItem }
-  | { type: "turn"; turn_id: string; status: string };
+  | { type: "turn"; turn_id: string; status: string }
+  /** A compaction (Codex's `compacted` rollout item): the history is rebuilt from it on resume. */
+  | ({ type: "compacted" } & CompactionRecord);
 
 /**
  * The thread's transcript: JSONL under $TRELLIS_HOME/sessions/, appended line by line as items
@@ -54,8 +57,11 @@ export class TranscriptStore {
     if (!meta || meta.type !== "session_meta") {
       throw new UsageError(`Cannot resume session "${id}": ${file} has no session header`, { file });
     }
-    const items = lines.flatMap((l) => l.type === "item" ? [l.item] : []);
+    const { items, userMessages } = rebuildHistory(lines);
     const transcript = new Transcript(this.fs, file, meta.meta, items);
+    transcript.userMessageCount = userMessages;
+    // A line cut short (kill -9) stays as it is; the next line must not be glued onto it.
+    transcript.tornTail = text.length > 0 && !text.endsWith("\n");
     await transcript.closeDanglingCalls();
     return transcript;
   }
@@ -85,10 +91,17 @@ export class Transcript {
   // without an open/close pair per line.
   private handle: Promise<AppendHandle> | null = null;
 
+  /** User messages recorded over the thread's life, compacted ones included (turn numbering). */
+  userMessageCount = 0;
+  /** The file ends in a line cut short: the next line starts on a line of its own. */
+  tornTail = false;
+
   async append(line: Line): Promise<void> {
     if (this.file === null) return;
     this.handle ??= this.fs.openAppend(this.file);
-    await (await this.handle).append(JSON.stringify(line) + "\n");
+    const text = JSON.stringify(line) + "\n";
+    await (await this.handle).append(this.tornTail ? "\n" + text : text);
+    this.tornTail = false;
   }
 
   async close(): Promise<void> {
@@ -99,7 +112,17 @@ export class Transcript {
 
   async recordItem(item: ConversationItem): Promise<void> {
     this.items.push(item);
+    if (item.type === "message" && item.role === "user") this.userMessageCount++;
     await this.append({ type: "item", item });
+  }
+
+  /**
+   * Records a compaction, then replaces the history with its result: the line is written first, so
+   * a crash before it is complete resumes the history as it was before, never half of each.
+   */
+  async recordCompaction(record: CompactionRecord): Promise<void> {
+    await this.append({ type: "compacted", ...record });
+    this.items.splice(0, this.items.length, ...applyCompaction(this.items, record));
   }
 
   async recordTurn(turnId: string, status: string): Promise<void> {
@@ -120,4 +143,26 @@ export class Transcript {
       }
     }
   }
+}
+
+/** The history a resume continues: item lines in order, each compaction applied where it was recorded. */
+function rebuildHistory(lines: Line[]): { items: ConversationItem[]; userMessages: number } {
+  let items: ConversationItem[] = [];
+  let userMessages = 0;
+  for (const line of lines) {
+    if (line.type === "item") {
+      items.push(line.item);
+      if (line.item.type === "message" && line.item.role === "user") userMessages++;
+    } else if (line.type === "compacted" && wellFormed(line)) {
+      items = applyCompaction(items, line);
+    }
+  }
+  return { items, userMessages };
+}
+
+/** A hand-edited or foreign `compacted` line that cannot be applied is skipped like a torn one. */
+function wellFormed(record: CompactionRecord): boolean {
+  return record.strategy === "summary"
+    ? Array.isArray(record.replacement_history)
+    : record.strategy === "elide_tool_outputs" && Array.isArray(record.elided);
 }

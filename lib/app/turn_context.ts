@@ -78,7 +78,20 @@ export async function prepareTurnContext(options: {
   return { preamble, injected: selection.items, onCall };
 }
 
-function latestBlock(history: ConversationItem[], tag: string): string | null {
+/**
+ * The latest skills catalog and plugin summaries in the history: what a compaction in the middle of
+ * a turn keeps (the next turn's context would add them again, the running one does not).
+ */
+export function latestContextBlocks(history: readonly ConversationItem[]): ConversationItem[] {
+  const blocks: ConversationItem[] = [];
+  for (const tag of [SKILLS_TAG, PLUGINS_TAG]) {
+    const content = latestBlock(history, tag);
+    if (content !== null) blocks.push({ type: "message", role: "developer", content });
+  }
+  return blocks;
+}
+
+function latestBlock(history: readonly ConversationItem[], tag: string): string | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const item = history[i];
     if (item.type === "message" && item.role === "developer" && item.content.startsWith(tag)) {

@@ -29,6 +29,9 @@
  *                          # HTTP 400 context_length_exceeded, without advancing the script
  * ```
  *
+ * Like the Responses API, the server refuses (HTTP 400) a request with a `function_call_output`
+ * whose `function_call` is not in the input before it.
+ *
  * `usage` defaults to rough counts (characters / 4). Once the script is exhausted every request gets
  * the text "(fixture script exhausted)". Any other path answers 404.
  *
@@ -107,6 +110,8 @@ export interface FixtureServerOptions {
    * response handed to the connection: the model side of a turn, for benchmarks.
    */
   onServed?: (ms: number) => void;
+  /** Called as each request's body has been read, before it is answered (time to first request). */
+  onRequest?: (body: unknown) => void;
 }
 
 const EXHAUSTED: Step = { text: "(fixture script exhausted)" };
@@ -169,7 +174,10 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
       return jsonError(400, "Request body is not JSON");
     }
     requests.push(body);
+    options.onRequest?.(body);
     if (options.log) await platform.fs.appendTextFile(options.log, `${JSON.stringify(body)}\n`);
+    const orphan = wire === "responses" ? orphanOutput(body) : undefined;
+    if (orphan) return jsonError(400, `No tool call found for function call output with call_id ${orphan}.`);
     if (script.contextWindow !== undefined && estimateTokens(body) > script.contextWindow) {
       return contextExceeded(estimateTokens(body), script.contextWindow);
     }
@@ -231,6 +239,16 @@ function estimateTokens(body: unknown): number {
 function lastInputText(body: Record<string, unknown>): string {
   const list = Array.isArray(body.input) ? body.input : Array.isArray(body.messages) ? body.messages : [];
   return list.length > 0 ? JSON.stringify(list.at(-1)) : "";
+}
+
+/** A `function_call_output` whose call is not in the input before it: the Responses API refuses it. */
+function orphanOutput(body: Record<string, unknown>): string | undefined {
+  const calls = new Set<unknown>();
+  for (const item of Array.isArray(body.input) ? body.input : []) {
+    if (item?.type === "function_call") calls.add(item.call_id);
+    if (item?.type === "function_call_output" && !calls.has(item.call_id)) return String(item.call_id);
+  }
+  return undefined;
 }
 
 /** OpenAI's answer to a request over the model's window. */

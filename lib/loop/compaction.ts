@@ -244,11 +244,12 @@ export function reachedAutoLimit(settings: CompactionSettings, tokens: number): 
 }
 
 /**
- * Codex keeps up to 20,000 tokens of user messages, sized for windows of 128k and more. A small
- * window could not hold that much, so the budget is also capped at a quarter of the threshold.
+ * Codex keeps up to 20,000 tokens of user messages: 7–8% of the threshold of its usual windows
+ * (272k, 400k). A small window could not spare that much, so the budget is also capped at a tenth
+ * of the threshold — the same share, which Codex's own figure reaches from a 200k threshold up.
  */
 export function userMessagesBudget(autoLimit: number | null): number {
   return autoLimit === null
     ? USER_MESSAGES_MAX_TOKENS
-    : Math.max(1, Math.min(USER_MESSAGES_MAX_TOKENS, Math.floor(autoLimit / 4)));
+    : Math.max(1, Math.min(USER_MESSAGES_MAX_TOKENS, Math.floor(autoLimit / 10)));
 }

@@ -34,6 +34,7 @@ const wire = (items: ConversationItem[]) =>
 
 const user = (content: string): ConversationItem => ({ type: "message", role: "user", content });
 const summaryOf = (text: string) => user(`${SUMMARY_PREFIX}\n\n${text}`);
+const dev = (content: string): ConversationItem => ({ type: "message", role: "developer", content });
 
 function hookLog() {
   const calls: unknown[] = [];
@@ -100,24 +101,32 @@ Deno.test("runTurn() compacts between steps once the reported context reaches th
   });
   try {
     const { calls, hooks } = hookLog();
+    const catalog = dev("<skills_instructions>\n## Skills");
+    const earlier = [user("earlier"), catalog, say("earlier answer")];
+    const skillBody = user("<skill>\n<name>notes</name>");
     const { opts, rec, persisted } = turnOptions(model, { autoLimit: 2000, elideAfterTurns: 3 }, {
       hooks,
+      history: earlier,
+      injected: [skillBody],
     });
+    opts.compaction!.contextBlocks = (history) =>
+      history.filter((i) => i.type === "message" && i.content.startsWith("<skills_instructions>"));
     const result = await runTurn(opts);
     assert.equal(result.status, "completed");
     const [first, summary, next] = server.requests as Record<string, any>[];
-    const turnItems = [user("do it"), call("read", { p: 1 }, "c1"), {
+    const turnItems = [...earlier, user("do it"), skillBody, call("read", { p: 1 }, "c1"), {
       type: "function_call_output" as const,
       callId: "c1",
       output: 'read ok {"p":1}',
       status: "success" as const,
     }];
-    assert.deepEqual(first.input, wire([user("do it")]));
+    assert.deepEqual(first.input, wire([...earlier, user("do it"), skillBody]));
     // The summary request: the whole history, then the prompt; no tools declared.
     assert.deepEqual(summary.input.slice(0, -1), wire(turnItems));
     assert.match(summary.input.at(-1).content[0].text, /^Context compaction:/);
     assert.equal(summary.tools, undefined);
-    const replacement = [user("do it"), summaryOf("Summary 1")];
+    // Earlier user messages, the context blocks before the turn's prompt, its skill body after it.
+    const replacement = [user("earlier"), catalog, user("do it"), skillBody, summaryOf("Summary 1")];
     assert.deepEqual(
       next.input,
       wire([...replacement, { type: "message", role: "developer", content: "context after compaction" }]),

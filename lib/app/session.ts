@@ -2,13 +2,7 @@ import * as path from "node:path";
 import type { LoadedConfig } from "../config/mod.ts";
 import {
   type Approver,
-  compactConversation,
-  type CompactionResult,
-  type CompactionSettings,
-  ContextMeter,
-  estimateRequestTokens,
   type ModelClient,
-  reachedAutoLimit,
   runTurn,
   type StepToolCatalog,
   type Transcript,
@@ -29,10 +23,10 @@ import { noLifecycleHooks, type ToolDefinition } from "../shared/mod.ts";
 import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
-import { compactionSettings, FALLBACK_CONTEXT_WINDOW, knownContextWindow } from "./compaction_settings.ts";
 import { wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
-import { latestContextBlocks, prepareTurnContext } from "./turn_context.ts";
+import { SessionCompaction } from "./session_compaction.ts";
+import { prepareTurnContext } from "./turn_context.ts";
 
 export interface SessionOptions {
   platform: Platform;
@@ -91,9 +85,6 @@ interface SessionParts {
   capabilities: Capabilities;
   sandboxed: boolean;
   stopWatching: () => void;
-  /** The context's size across turns, and when to compact it (#15 item 6). */
-  meter: ContextMeter;
-  compaction: CompactionSettings;
 }
 
 /**
@@ -101,11 +92,18 @@ interface SessionParts {
  * one turn at a time. `Session.open` is the composition root; the CLI only drives what it builds.
  */
 export class Session {
-  private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {}
-
+  /** The context's size across turns, and its compactions (#15 item 6). */
+  private readonly compaction: SessionCompaction;
   /** A turn or a compaction is running: the history is theirs until it ends. */
   private busy = false;
-  private compactions = 0;
+
+  private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
+    this.compaction = new SessionCompaction(options.loaded.config, {
+      ...parts,
+      events: options.events,
+      hookContext: () => this.hookContext(),
+    });
+  }
 
   get threadId(): string {
     return this.parts.threadId;
@@ -177,8 +175,6 @@ export class Session {
       capabilities,
       sandboxed: profile.sandboxMode !== "danger-full-access",
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
-      meter: new ContextMeter(),
-      compaction: compactionSettings(config),
     });
     await capabilities.prepareInstallTool((request) => session.confirmInstall(request));
     return session;
@@ -191,7 +187,7 @@ export class Session {
       { source: this.options.resume ? "resume" : "startup" },
     );
     for (const content of outcome.additionalContexts) {
-      await this.recordItem({ type: "message", role: "developer", content });
+      await this.compaction.recordItem({ type: "message", role: "developer", content });
     }
     return outcome.stop ? { stop: outcome.stop } : {};
   }
@@ -232,17 +228,16 @@ export class Session {
    * resume continues from the same context. A failure leaves the history as it was.
    */
   async compact(request: CompactRequest): Promise<CompactOutcome> {
-    const tokens = this.contextTokens();
+    const tokens = this.compaction.tokens();
     if (this.busy) {
       const error = { message: "a turn or a compaction is running", code: "busy" };
       return { status: "skipped", tokensBefore: tokens, tokensAfter: tokens, error };
     }
     this.busy = true;
     try {
-      const result = await this.compactNow({
+      const result = await this.compaction.compact({
         trigger: request.trigger ?? "manual",
         signal: request.signal,
-        turnId: `${this.threadId}-compact${this.compactions + 1}`,
         ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
       });
       return {
@@ -259,18 +254,13 @@ export class Session {
 
   /** How full the model's context is: for a status line, `/status`, and the automatic threshold. */
   context(): { tokens: number; autoCompactTokenLimit: number | null; contextWindow: number } {
-    const config = this.options.loaded.config;
-    return {
-      tokens: this.contextTokens(),
-      autoCompactTokenLimit: this.parts.compaction.autoLimit,
-      contextWindow: knownContextWindow(config) ?? FALLBACK_CONTEXT_WINDOW,
-    };
+    return this.compaction.context();
   }
 
   private async runTurnNow(request: TurnRequest): Promise<TurnResult> {
     const turnId = `${this.threadId}-t${this.priorTurns() + 1}`;
     const { loaded, events } = this.options;
-    await this.compactBeforeTurn(turnId, request);
+    await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
     const result = await runTurn({
       turnId,
@@ -293,12 +283,7 @@ export class Session {
       signal: request.signal,
       cwd: loaded.paths.cwd,
       onCall: context.onCall,
-      compaction: {
-        meter: this.parts.meter,
-        settings: this.parts.compaction,
-        persist: (record) => this.transcript.recordCompaction(record),
-        contextBlocks: latestContextBlocks,
-      },
+      compaction: this.compaction.forTurn(),
     });
     await this.transcript.recordTurn(turnId, result.status);
     return result;
@@ -309,61 +294,6 @@ export class Session {
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
     await this.parts.capabilities.mcp.shutdown();
-  }
-
-  /**
-   * Before a turn starts (Codex's pre-sampling compaction): the history with the new prompt would
-   * reach the threshold. Compacting here, not in the turn, lets the turn add its context blocks anew.
-   */
-  private async compactBeforeTurn(turnId: string, request: TurnRequest): Promise<void> {
-    const prompt = estimateRequestTokens({
-      instructions: "",
-      input: [{ type: "message", role: "user", content: request.prompt }],
-    });
-    if (!reachedAutoLimit(this.parts.compaction, this.contextTokens() + prompt)) return;
-    await this.compactNow({ trigger: "auto", signal: request.signal, turnId });
-  }
-
-  private async compactNow(
-    request: { trigger: "manual" | "auto"; signal: AbortSignal; turnId: string; instructions?: string },
-  ): Promise<CompactionResult> {
-    const { meter } = this.parts;
-    this.compactions++;
-    return await compactConversation({
-      model: this.parts.model,
-      modelName: this.parts.modelName,
-      instructions: this.parts.instructions,
-      hooks: this.parts.hooks,
-      hookContext: { ...this.hookContext(), turnId: request.turnId, signal: request.signal },
-      events: this.options.events,
-      meter,
-      settings: this.parts.compaction,
-      apply: (record) => this.transcript.recordCompaction(record),
-      record: (item) => this.recordItem(item),
-      itemId: `item_${this.threadId}_compaction${this.compactions}`,
-    }, {
-      trigger: request.trigger,
-      history: [...this.transcript.items],
-      tokensBefore: this.contextTokens(),
-      tools: meter.tools,
-      ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
-    });
-  }
-
-  /** The meter's figure: the model's last report plus what came since, else an estimate. */
-  private contextTokens(): number {
-    return this.parts.meter.tokens(() =>
-      estimateRequestTokens({
-        instructions: this.parts.instructions,
-        input: this.transcript.items,
-        tools: this.parts.meter.tools,
-      })
-    );
-  }
-
-  private async recordItem(item: ConversationItem): Promise<void> {
-    this.parts.meter.add(item);
-    await this.transcript.recordItem(item);
   }
 
   private turnContext(prompt: string, skills: string[]) {

@@ -2,6 +2,7 @@ import * as path from "node:path";
 import type { AppendHandle, FileSystem } from "../platform/mod.ts";
 import { type ConversationItem, UsageError } from "../shared/mod.ts";
 import { applyCompaction, type CompactionRecord } from "./compacted_history.ts";
+import { historyLines, rebuildHistory } from "./transcript_history.ts";
 
 export interface SessionMeta {
   id: string;
@@ -46,20 +47,15 @@ export class TranscriptStore {
     } catch {
       throw new UsageError(`Cannot resume session "${id}": no transcript at ${file}`, { file });
     }
-    const lines = text.split("\n").filter((l) => l.trim() !== "").flatMap((l) => {
-      try {
-        return [JSON.parse(l) as Line];
-      } catch {
-        return []; // a torn last line from a crash
-      }
-    });
+    // Nothing before the last summary compaction is part of the history: it is not parsed.
+    const { lines, userMessagesBefore } = historyLines<Line>(text);
     const meta = lines.find((l) => l.type === "session_meta");
     if (!meta || meta.type !== "session_meta") {
       throw new UsageError(`Cannot resume session "${id}": ${file} has no session header`, { file });
     }
     const { items, userMessages } = rebuildHistory(lines);
     const transcript = new Transcript(this.fs, file, meta.meta, items);
-    transcript.userMessageCount = userMessages;
+    transcript.userMessageCount = userMessagesBefore + userMessages;
     // A line cut short (kill -9) stays as it is; the next line must not be glued onto it.
     transcript.tornTail = text.length > 0 && !text.endsWith("\n");
     await transcript.closeDanglingCalls();
@@ -143,26 +139,4 @@ export class Transcript {
       }
     }
   }
-}
-
-/** The history a resume continues: item lines in order, each compaction applied where it was recorded. */
-function rebuildHistory(lines: Line[]): { items: ConversationItem[]; userMessages: number } {
-  let items: ConversationItem[] = [];
-  let userMessages = 0;
-  for (const line of lines) {
-    if (line.type === "item") {
-      items.push(line.item);
-      if (line.item.type === "message" && line.item.role === "user") userMessages++;
-    } else if (line.type === "compacted" && wellFormed(line)) {
-      items = applyCompaction(items, line);
-    }
-  }
-  return { items, userMessages };
-}
-
-/** A hand-edited or foreign `compacted` line that cannot be applied is skipped like a torn one. */
-function wellFormed(record: CompactionRecord): boolean {
-  return record.strategy === "summary"
-    ? Array.isArray(record.replacement_history)
-    : record.strategy === "elide_tool_outputs" && Array.isArray(record.elided);
 }

@@ -78,3 +78,31 @@ Deno.test("TranscriptStore.open() skips a compaction line it cannot apply, as it
   );
   assert.deepEqual((await s.open("s1")).items, [user("one")]);
 });
+
+Deno.test("TranscriptStore.open() falls back to the last complete summary when a later one was cut short", async () => {
+  const { dir, store: s } = await store();
+  const t = await s.create({}, meta);
+  await t.recordItem(user("one"));
+  await t.recordCompaction({
+    strategy: "summary",
+    trigger: "auto",
+    message: "S1",
+    replacement_history: [user("one"), summary("S1")],
+  });
+  await t.recordItem(user("two"));
+  await t.recordItem(say("a2"));
+  const expected = [...t.items];
+  await t.close();
+  const torn = JSON.stringify({
+    type: "compacted",
+    strategy: "summary",
+    trigger: "auto",
+    message: "S2",
+    replacement_history: [user("two"), summary("S2")],
+  });
+  await platform.fs.appendTextFile(`${dir}/s1.jsonl`, torn.slice(0, -5));
+  const resumed = await s.open("s1");
+  assert.deepEqual(resumed.items, expected);
+  assert.deepEqual(resumed.items, [user("one"), summary("S1"), user("two"), say("a2")]);
+  assert.equal(resumed.userMessageCount, 2);
+});

@@ -89,7 +89,8 @@ export async function compactConversation(
 ): Promise<CompactionResult> {
   const base = { tokensBefore: request.tokensBefore, usage: emptyUsage() };
   if (!request.history.some((i) => i.type !== "message" || i.role !== "developer")) {
-    return { ...base, status: "skipped", tokensAfter: request.tokensBefore };
+    const error = { message: "there is nothing to compact yet", code: "empty" };
+    return { ...base, status: "skipped", tokensAfter: request.tokensBefore, error };
   }
   let source = request.history;
   if (request.trigger === "auto" && ports.settings.elideAfterTurns > 0) {

@@ -182,7 +182,7 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
       return contextExceeded(estimateTokens(body), script.contextWindow);
     }
     const reply = script.replies.find((r) => lastInputText(body).includes(r.when_input_contains));
-    if (reply) return answerReply(reply, body, wire);
+    if (reply) return await answerReply(reply, body, wire);
     const index = cursor;
     const step = steps[index] ?? EXHAUSTED;
     if (step.delay_ms) await wait(step.delay_ms, shutdown.signal);
@@ -213,9 +213,14 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
   };
 
   /** A reply entry's answer: its failures first (`fail.times`), then its step, `{n}` counted. */
-  function answerReply(reply: Reply, body: Record<string, unknown>, wire: "responses" | "chat"): Response {
+  async function answerReply(
+    reply: Reply,
+    body: Record<string, unknown>,
+    wire: "responses" | "chat",
+  ): Promise<Response> {
     const served = (repliesServed.get(reply) ?? 0) + 1;
     repliesServed.set(reply, served);
+    if (reply.delay_ms) await wait(reply.delay_ms, shutdown.signal);
     if (reply.fail && (reply.fail.times === undefined || served <= reply.fail.times)) {
       return failureResponse(reply.fail);
     }

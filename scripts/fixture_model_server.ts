@@ -24,12 +24,21 @@
  *     keepalive_ms: 20     # a `: keep-alive` comment this often while stalled (default 20)
  *     endless: true        # after the text, stream text deltas forever and never complete
  *     repeat: 200          # the step stands for this many identical consecutive steps
+ * replies:                 # answered whenever they match, without advancing `steps` (for requests
+ *                          # a script cannot place, such as a compaction's summary request)
+ *   - when_input_contains: "Context compaction:"   # matched against the request's last input item
+ *     text: "Summary {n}"  # any step field; {n} in the text counts this entry's answers from 1
+ * context_window: 4000     # a request estimated (characters / 4) over this many tokens gets OpenAI's
+ *                          # HTTP 400 context_length_exceeded, without advancing the script
  * ```
  *
  * As the real API does, a Responses request with `include: ["reasoning.encrypted_content"]` gets
  * its reasoning items with an `encrypted_content` (`enc:` + the base64 of the summary), and a
  * request with `store: false` whose input carries a reasoning item with an `id` or without its
  * `encrypted_content` is refused (HTTP 400): nothing is stored server-side to resolve it against.
+ *
+ * Like the Responses API, the server refuses (HTTP 400) a request with a `function_call_output`
+ * whose `function_call` is not in the input before it.
  *
  * `usage` defaults to rough counts (characters / 4). Once the script is exhausted every request gets
  * the text "(fixture script exhausted)". Any other path answers 404.
@@ -74,11 +83,22 @@ const stepSchema = z.strictObject({
   repeat: z.number().int().positive().optional(),
 });
 
-const scriptSchema = z.union([z.array(stepSchema), z.strictObject({ steps: z.array(stepSchema) })]);
+const replySchema = stepSchema.extend({ when_input_contains: z.string().min(1) });
+
+const scriptSchema = z.union([
+  z.array(stepSchema),
+  z.strictObject({
+    steps: z.array(stepSchema),
+    replies: z.array(replySchema).optional(),
+    context_window: z.number().int().positive().optional(),
+  }),
+]);
 
 export type FixtureStep = z.input<typeof stepSchema>;
 export type FixtureScript = z.input<typeof scriptSchema>;
 type Step = z.output<typeof stepSchema>;
+type Reply = z.output<typeof replySchema>;
+type Script = { steps: Step[]; replies: Reply[]; contextWindow?: number };
 
 export interface FixtureModelServer {
   /** Base URL ending in `/v1`. */
@@ -107,15 +127,19 @@ export interface FixtureServerOptions {
    * a reader gone) instead of sleeping.
    */
   hold?: (request: number, chunk: number) => Promise<void> | void;
+  /** Called as each request's body has been read, before it is answered (time to first request). */
+  onRequest?: (body: unknown) => void;
 }
 
 const EXHAUSTED: Step = { text: "(fixture script exhausted)" };
 const encoder = new TextEncoder();
 
 export async function startFixtureModelServer(options: FixtureServerOptions): Promise<FixtureModelServer> {
-  const steps = expandSteps(await loadScript(options.script));
+  const script = await loadScript(options.script);
+  const steps = expandSteps(script.steps);
   const requests: unknown[] = [];
   const failuresServed = new Map<number, number>();
+  const repliesServed = new Map<Reply, number>();
   const shutdown = new AbortController();
   let cursor = 0;
 
@@ -168,9 +192,17 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
     }
     requests.push(body);
     const requestIndex = requests.length - 1;
+    options.onRequest?.(body);
     if (options.log) await platform.fs.appendTextFile(options.log, `${JSON.stringify(body)}\n`);
     const refusal = wire === "responses" ? unresolvableReasoning(body) : undefined;
     if (refusal) return jsonError(400, refusal);
+    const orphan = wire === "responses" ? orphanOutput(body) : undefined;
+    if (orphan) return jsonError(400, `No tool call found for function call output with call_id ${orphan}.`);
+    if (script.contextWindow !== undefined && estimateTokens(body) > script.contextWindow) {
+      return contextExceeded(estimateTokens(body), script.contextWindow);
+    }
+    const reply = script.replies.find((r) => lastInputText(body).includes(r.when_input_contains));
+    if (reply) return await answerReply(reply, body, wire);
     const index = cursor;
     const step = steps[index] ?? EXHAUSTED;
     if (step.delay_ms) await wait(step.delay_ms, shutdown.signal);
@@ -202,9 +234,60 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
       await server.close();
     },
   };
+
+  /** A reply entry's answer: its failures first (`fail.times`), then its step, `{n}` counted. */
+  async function answerReply(
+    reply: Reply,
+    body: Record<string, unknown>,
+    wire: "responses" | "chat",
+  ): Promise<Response> {
+    const served = (repliesServed.get(reply) ?? 0) + 1;
+    repliesServed.set(reply, served);
+    if (reply.delay_ms) await wait(reply.delay_ms, shutdown.signal);
+    if (reply.fail && (reply.fail.times === undefined || served <= reply.fail.times)) {
+      return failureResponse(reply.fail);
+    }
+    const failures = reply.fail?.times ?? 0;
+    const step = { ...reply, text: reply.text?.replaceAll("{n}", String(served - failures)) };
+    return sse(stepChunks(wire, step, body), shutdown.signal);
+  }
 }
 
-async function loadScript(script: FixtureServerOptions["script"]): Promise<Step[]> {
+/** What `usage` reports by default, and what `context_window` is checked against. */
+function estimateTokens(body: unknown): number {
+  return Math.ceil(JSON.stringify(body).length / 4);
+}
+
+/** The text of the request's last input item (Responses `input`, Chat `messages`). */
+function lastInputText(body: Record<string, unknown>): string {
+  const list = Array.isArray(body.input) ? body.input : Array.isArray(body.messages) ? body.messages : [];
+  return list.length > 0 ? JSON.stringify(list.at(-1)) : "";
+}
+
+/** A `function_call_output` whose call is not in the input before it: the Responses API refuses it. */
+function orphanOutput(body: Record<string, unknown>): string | undefined {
+  const calls = new Set<unknown>();
+  for (const item of Array.isArray(body.input) ? body.input : []) {
+    if (item?.type === "function_call") calls.add(item.call_id);
+    if (item?.type === "function_call_output" && !calls.has(item.call_id)) return String(item.call_id);
+  }
+  return undefined;
+}
+
+/** OpenAI's answer to a request over the model's window. */
+function contextExceeded(tokens: number, window: number): Response {
+  return Response.json({
+    error: {
+      message: `Your input exceeds the context window of this model (${tokens} > ${window} tokens). ` +
+        "Please adjust your input and try again.",
+      type: "invalid_request_error",
+      param: "input",
+      code: "context_length_exceeded",
+    },
+  }, { status: 400 });
+}
+
+async function loadScript(script: FixtureServerOptions["script"]): Promise<Script> {
   let raw: unknown = script;
   if (typeof script === "string" || script instanceof URL) {
     const path = script instanceof URL ? decodeURIComponent(script.pathname) : script;
@@ -217,7 +300,9 @@ async function loadScript(script: FixtureServerOptions["script"]): Promise<Step[
       `Cannot load fixture script "${String(script)}": ${issue.path.join(".")} ${issue.message}`,
     );
   }
-  return Array.isArray(parsed.data) ? parsed.data : parsed.data.steps;
+  if (Array.isArray(parsed.data)) return { steps: parsed.data, replies: [] };
+  const { steps, replies, context_window } = parsed.data;
+  return { steps, replies: replies ?? [], ...(context_window ? { contextWindow: context_window } : {}) };
 }
 
 function expandSteps(steps: Step[]): Step[] {

@@ -28,6 +28,7 @@ import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
 import { wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
+import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
 
 export interface SessionOptions {
@@ -58,6 +59,24 @@ export interface TurnRequest {
   skills?: string[];
 }
 
+export interface CompactRequest {
+  signal: AbortSignal;
+  /** `/compact` is "manual" (the default); PreCompact/PostCompact matchers see this word (HK-14). */
+  trigger?: "manual" | "auto";
+  /** What the summary should keep or stress (`/compact TEXT`), appended to the prompt. */
+  instructions?: string;
+}
+
+/** What `Session.compact()` did: the history is replaced only when `status` is "compacted". */
+export interface CompactOutcome {
+  status: "compacted" | "failed" | "skipped";
+  summary?: string;
+  /** The context's size before and after, in tokens (reported by the model, else estimated). */
+  tokensBefore: number;
+  tokensAfter: number;
+  error?: { message: string; code?: string };
+}
+
 interface SessionParts {
   threadId: string;
   transcript: Transcript;
@@ -76,13 +95,22 @@ interface SessionParts {
  * one turn at a time. `Session.open` is the composition root; the CLI only drives what it builds.
  */
 export class Session {
-  private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
-    this.turnsStarted = parts.transcript.recordedTurns;
-  }
-
+  /** The context's size across turns, and its compactions (#15 item 6). */
+  private readonly compaction: SessionCompaction;
+  /** A turn or a compaction is running: the history is theirs until it ends. */
+  private busy = false;
   // Turn ids count turns (t1, t2, …), carried over a resume from the transcript's turn lines; never
   // the user messages, which skill bodies and Stop-hook prompts add to (#16).
   private turnsStarted: number;
+
+  private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
+    this.turnsStarted = parts.transcript.recordedTurns;
+    this.compaction = new SessionCompaction(options.loaded.config, {
+      ...parts,
+      events: options.events,
+      hookContext: () => this.hookContext(),
+    });
+  }
 
   get threadId(): string {
     return this.parts.threadId;
@@ -167,7 +195,7 @@ export class Session {
       { source: this.options.resume ? "resume" : "startup" },
     );
     for (const content of outcome.additionalContexts) {
-      await this.transcript.recordItem({ type: "message", role: "developer", content });
+      await this.compaction.recordItem({ type: "message", role: "developer", content });
     }
     return outcome.stop ? { stop: outcome.stop } : {};
   }
@@ -198,8 +226,54 @@ export class Session {
   }
 
   async runTurn(request: TurnRequest): Promise<TurnResult> {
+    if (this.busy) throw new Error("Session.runTurn() called while a turn or a compaction is running");
+    this.busy = true;
+    try {
+      return await this.runTurnNow(request);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Compacts the conversation now (`/compact`): a summary request to the session's model, then the
+   * history replaced by the recent user messages and the summary, recorded in the transcript so a
+   * resume continues from the same context. A failure leaves the history as it was.
+   */
+  async compact(request: CompactRequest): Promise<CompactOutcome> {
+    const tokens = this.compaction.tokens();
+    if (this.busy) {
+      const error = { message: "a turn or a compaction is running", code: "busy" };
+      return { status: "skipped", tokensBefore: tokens, tokensAfter: tokens, error };
+    }
+    this.busy = true;
+    try {
+      const result = await this.compaction.compact({
+        trigger: request.trigger ?? "manual",
+        signal: request.signal,
+        ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+      });
+      return {
+        status: result.status,
+        tokensBefore: result.tokensBefore,
+        tokensAfter: result.tokensAfter,
+        ...(result.summary !== undefined ? { summary: result.summary } : {}),
+        ...(result.error ? { error: result.error } : {}),
+      };
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** How full the model's context is: for a status line, `/status`, and the automatic threshold. */
+  context(): { tokens: number; autoCompactTokenLimit: number | null; contextWindow: number } {
+    return this.compaction.context();
+  }
+
+  private async runTurnNow(request: TurnRequest): Promise<TurnResult> {
     const turnId = `${this.threadId}-t${++this.turnsStarted}`;
     const { loaded, events } = this.options;
+    await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
     const result = await runTurn({
       turnId,
@@ -222,6 +296,7 @@ export class Session {
       signal: request.signal,
       cwd: loaded.paths.cwd,
       onCall: context.onCall,
+      compaction: this.compaction.forTurn(),
     });
     await this.transcript.recordTurn(turnId, result.status, result.usage);
     return result;

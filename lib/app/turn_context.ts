@@ -95,8 +95,24 @@ export async function prepareTurnContext(options: {
   return { preamble, injected: selection.items, onCall };
 }
 
+/**
+ * The latest project instructions, skills catalog and plugin summaries in the history: what a
+ * compaction in the middle of a turn keeps (the next turn's context would add them again, the running
+ * one does not).
+ */
+export function latestContextBlocks(history: readonly ConversationItem[]): ConversationItem[] {
+  const blocks: ConversationItem[] = [];
+  const instructions = latestBlock(history, INSTRUCTIONS_HEADING, "user");
+  if (instructions !== null) blocks.push({ type: "message", role: "user", content: instructions });
+  for (const tag of [SKILLS_TAG, PLUGINS_TAG]) {
+    const content = latestBlock(history, tag);
+    if (content !== null) blocks.push({ type: "message", role: "developer", content });
+  }
+  return blocks;
+}
+
 function latestBlock(
-  history: ConversationItem[],
+  history: readonly ConversationItem[],
   tag: string,
   role: "developer" | "user" = "developer",
 ): string | null {

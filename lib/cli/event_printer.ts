@@ -135,6 +135,9 @@ function describe(event: TrellisEventBody): string | null {
       }
       if (event.item.type === "reasoning") return `· ${clip(event.item.text)}`;
       if (event.item.type === "error") return `error: ${safe(event.item.message)}`;
+      if (event.item.type === "context_compaction" && event.item.status === "completed") {
+        return `context compacted (${event.item.trigger}): ~${event.item.tokens_before} → ~${event.item.tokens_after} tokens`;
+      }
       return null;
     }
     case "turn.failed":

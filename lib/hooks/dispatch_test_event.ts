@@ -72,9 +72,9 @@ function dispatchSynthetic(
     case "PostToolUse":
       return engine.postToolUse(ctx, { ...tool, toolResponse: fields.tool_response ?? { output: "" } });
     case "PreCompact":
-      return engine.preCompact(ctx, { trigger });
+      return engine.preCompact(ctx, { trigger, customInstructions: str("custom_instructions", "") });
     case "PostCompact":
-      return engine.postCompact(ctx, { trigger });
+      return engine.postCompact(ctx, { trigger, summary: str("compact_summary", "") });
     case "SessionStart":
       return engine.sessionStart(ctx, { source: str("source", "startup") as "startup" });
     case "UserPromptSubmit":

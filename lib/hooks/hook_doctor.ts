@@ -73,6 +73,7 @@ function syntheticPayload(event: HookEventName, cwd: string): Record<string, unk
   if (event === "Stop" || event === "SubagentStop") {
     Object.assign(payload, { stop_hook_active: false, last_assistant_message: null });
   }
-  if (event === "PreCompact" || event === "PostCompact") payload.trigger = "manual";
+  if (event === "PreCompact") Object.assign(payload, { trigger: "manual", custom_instructions: "" });
+  if (event === "PostCompact") Object.assign(payload, { trigger: "manual", compact_summary: "" });
   return payload;
 }

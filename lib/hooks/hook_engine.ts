@@ -1,6 +1,7 @@
 import type { Platform } from "../platform/mod.ts";
 import type {
   BackgroundResults,
+  CompactHookInput,
   ContextOutcome,
   EventSink,
   HookTurnContext,
@@ -36,8 +37,8 @@ export interface HookEngineOptions {
 
 /** The LifecycleHooks port plus the reserved subagent events and an observer for `trellis hooks test`. */
 export interface HookEngine extends LifecycleHooks {
-  preCompact(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
-  postCompact(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
+  preCompact(ctx: HookTurnContext, input: CompactHookInput & { customInstructions?: string }): Promise<void>;
+  postCompact(ctx: HookTurnContext, input: CompactHookInput & { summary?: string }): Promise<void>;
   subagentStart(ctx: HookTurnContext, input: { agentId: string; agentType: string }): Promise<ContextOutcome>;
   subagentStop(
     ctx: HookTurnContext,
@@ -158,18 +159,15 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       return stopEvent(await run({ event: "Stop", matchValues: [], payload }, ctx));
     },
     async preCompact(ctx, input) {
-      await run({
-        event: "PreCompact",
-        matchValues: [input.trigger],
-        payload: compactPayload("PreCompact", ctx, input),
-      }, ctx);
+      const payload = {
+        ...compactPayload("PreCompact", ctx, input),
+        custom_instructions: input.customInstructions ?? "",
+      };
+      await run({ event: "PreCompact", matchValues: [input.trigger], payload }, ctx);
     },
     async postCompact(ctx, input) {
-      await run({
-        event: "PostCompact",
-        matchValues: [input.trigger],
-        payload: compactPayload("PostCompact", ctx, input),
-      }, ctx);
+      const payload = { ...compactPayload("PostCompact", ctx, input), compact_summary: input.summary ?? "" };
+      await run({ event: "PostCompact", matchValues: [input.trigger], payload }, ctx);
     },
     async subagentStart(ctx, input) {
       const payload = {
@@ -208,10 +206,14 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   }
 }
 
+/**
+ * Codex's fields plus Claude Code's: `custom_instructions` (PreCompact) and `compact_summary`
+ * (PostCompact) are what Claude Code's scripts read; Codex's ignore them.
+ */
 function compactPayload(
   event: "PreCompact" | "PostCompact",
   ctx: HookTurnContext,
-  input: { trigger: string },
+  input: CompactHookInput,
 ) {
   return { ...basePayload(event, ctx), trigger: input.trigger };
 }

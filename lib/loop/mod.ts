@@ -32,3 +32,9 @@ export type {
 } from "./ports.ts";
 export { checkSessionId, Transcript, TranscriptStore } from "./transcript.ts";
 export type { SessionMeta } from "./transcript.ts";
+export { ContextMeter, estimateRequestTokens } from "./context_meter.ts";
+export { compactConversation, reachedAutoLimit } from "./compaction.ts";
+export type { CompactionRequest, CompactionResult, CompactionSettings } from "./compaction.ts";
+export type { CompactionRecord } from "./compacted_history.ts";
+export { SUMMARIZATION_PROMPT, SUMMARY_PREFIX } from "./compaction_prompt.ts";
+export type { TurnCompaction } from "./turn_compaction.ts";

@@ -1,6 +1,8 @@
 import * as path from "node:path";
 import type { AppendHandle, FileSystem } from "../platform/mod.ts";
 import { type ConversationItem, type EventUsage, eventUsage, type Usage, UsageError } from "../shared/mod.ts";
+import { applyCompaction, type CompactionRecord } from "./compacted_history.ts";
+import { historyLines, rebuildHistory } from "./transcript_history.ts";
 
 export interface SessionMeta {
   id: string;
@@ -12,7 +14,9 @@ export interface SessionMeta {
 type Line =
   | { type: "session_meta"; meta: SessionMeta }
   | { type: "item"; item: ConversationItem }
-  | { type: "turn"; turn_id: string; status: string; usage?: EventUsage };
+  | { type: "turn"; turn_id: string; status: string; usage?: EventUsage }
+  /** A compaction (Codex's `compacted` rollout item): the history is rebuilt from it on resume. */
+  | ({ type: "compacted" } & CompactionRecord);
 
 /** What a session id may look like: a file name in the sessions folder, never a path. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -65,20 +69,16 @@ export class TranscriptStore {
     } catch {
       throw new UsageError(`Cannot resume session "${id}": cannot read ${file}`, { file });
     }
-    const lines = text.split("\n").filter((l) => l.trim() !== "").flatMap((l) => {
-      try {
-        return [JSON.parse(l) as Line];
-      } catch {
-        return []; // a torn last line from a crash
-      }
-    });
+    // Nothing before the last summary compaction is part of the history: it is not parsed.
+    const { lines, turnsBefore } = historyLines<Line>(text);
     const meta = lines.find((l) => l.type === "session_meta");
     if (!meta || meta.type !== "session_meta") {
       throw new UsageError(`Cannot resume session "${id}": ${file} has no session header`, { file });
     }
-    const items = lines.flatMap((l) => l.type === "item" ? [l.item] : []);
-    const turns = lines.filter((l) => l.type === "turn").length;
-    const transcript = new Transcript(this.fs, file, meta.meta, items, turns);
+    const { items, turns } = rebuildHistory(lines);
+    const transcript = new Transcript(this.fs, file, meta.meta, items, turnsBefore + turns);
+    // A line cut short (kill -9) stays as it is; the next line must not be glued onto it.
+    transcript.tornTail = text.length > 0 && !text.endsWith("\n");
     await transcript.closeDanglingCalls();
     return transcript;
   }
@@ -113,6 +113,9 @@ export class Transcript {
   // without an open/close pair per line.
   private handle: Promise<AppendHandle> | null = null;
 
+  /** The file ends in a line cut short: the next line starts on a line of its own. */
+  tornTail = false;
+
   async append(line: Line): Promise<void> {
     if (this.file === null) return;
     let text = JSON.stringify(line) + "\n";
@@ -123,7 +126,8 @@ export class Transcript {
       this.unwritten = null;
     }
     this.handle ??= this.fs.openAppend(this.file);
-    await (await this.handle).append(text);
+    await (await this.handle).append(this.tornTail ? "\n" + text : text);
+    this.tornTail = false;
   }
 
   async close(): Promise<void> {
@@ -135,6 +139,15 @@ export class Transcript {
   async recordItem(item: ConversationItem): Promise<void> {
     this.items.push(item);
     await this.append({ type: "item", item });
+  }
+
+  /**
+   * Records a compaction, then replaces the history with its result: the line is written first, so
+   * a crash before it is complete resumes the history as it was before, never half of each.
+   */
+  async recordCompaction(record: CompactionRecord): Promise<void> {
+    await this.append({ type: "compacted", ...record });
+    this.items.splice(0, this.items.length, ...applyCompaction(this.items, record));
   }
 
   /** The turn's end, with what it consumed (per turn, as `turn.completed` reports it). */

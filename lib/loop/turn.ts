@@ -20,6 +20,7 @@ import type { Approver, ItemRecorder, ModelClient, StepToolCatalog } from "./por
 import { sampleStep } from "./sampling.ts";
 import { type CallOutcome, runToolCall } from "./tool_call.ts";
 import { runCallsInOrder } from "./call_scheduler.ts";
+import { type TurnCompaction, TurnCompactor } from "./turn_compaction.ts";
 
 export interface TurnOptions {
   turnId: string;
@@ -49,6 +50,8 @@ export interface TurnOptions {
   cwd: string;
   /** Observes each completed call (implicit skill-use detection, telemetry). */
   onCall?: (tool: ToolDefinition, args: string) => void;
+  /** The context's size and automatic compaction between steps (#15 item 6); absent: neither. */
+  compaction?: TurnCompaction;
 }
 
 export type TurnStatus = "completed" | "blocked" | "stopped" | "max_steps" | "failed" | "aborted";
@@ -78,10 +81,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const conversation = [...options.history];
   const record = async (item: ConversationItem) => {
     conversation.push(item);
+    options.compaction?.meter.add(item);
     await options.record(item);
   };
   const developer = (content: string) => record({ type: "message", role: "developer", content });
   let usage = emptyUsage();
+  let compactor: TurnCompactor | undefined;
   let steps = 0;
   let samplings = 0; // samplings that completed: what `usage` has counted
   let lastMessage: string | null = null;
@@ -98,6 +103,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   }
   for (const item of options.preamble ?? []) await record(item);
   await record({ type: "message", role: "user", content: options.prompt });
+  const afterPrompt = conversation.length;
   for (const c of prompt.additionalContexts) await developer(c);
   if (prompt.stop) return finish("stopped");
   for (const item of options.injected) await record(item);
@@ -105,26 +111,33 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   let stopHookActive = false;
   let itemCounter = 0;
   const nextItemId = () => `item_${options.turnId}_${itemCounter++}`;
+  if (options.compaction) {
+    compactor = new TurnCompactor(options.compaction, { ...options, hookContext, record, nextItemId });
+    compactor.afterPrompt.push(...conversation.slice(afterPrompt));
+  }
   try {
     while (steps < options.maxSteps) {
       steps++;
       const catalog = await options.captureTools();
       let outcomes: CallOutcome[] = [];
       try {
+        const declared = catalog.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          parameters: t.parameters,
+        }));
+        await compactor?.beforeSampling(conversation, declared);
         const sampled = await sampleStep(options.model, {
           model: options.modelName,
           instructions: options.instructions,
           input: conversation,
-          tools: catalog.tools.map((t) => ({
-            name: t.name,
-            description: t.description,
-            parameters: t.parameters,
-          })),
+          tools: declared,
           parallelToolCalls: true,
         }, { signal, events: options.events, nextItemId });
         usage = addUsage(usage, sampled.usage);
         samplings++;
         for (const item of sampled.items) await record(item);
+        options.compaction?.meter.sampled(sampled.usage);
         const calls = sampled.items.filter((i): i is ConversationItem & { type: "function_call" } =>
           i.type === "function_call"
         );
@@ -206,6 +219,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   }
 
   function finish(status: TurnStatus, error?: { message: string; code?: string }): TurnResult {
+    if (compactor) usage = addUsage(usage, compactor.usage);
     if (status === "completed" || status === "blocked" || status === "stopped") {
       options.events({ type: "turn.completed", turn_id: options.turnId, usage: eventUsage(usage), steps });
     } else {

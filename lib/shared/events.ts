@@ -78,6 +78,22 @@ export type ThreadItem =
     arguments: string;
     status: CallStatus;
   })
+  /**
+   * The conversation was compacted (Codex's `contextCompaction` item, app-server v2): started when
+   * the summary request goes out, completed (or failed, with the history left as it was) after.
+   */
+  | {
+    id: string;
+    type: "context_compaction";
+    trigger: "manual" | "auto";
+    status: "in_progress" | "completed" | "failed";
+    /** summary: a summarization request; elide_tool_outputs: old tool outputs only, no request. */
+    strategy?: "summary" | "elide_tool_outputs";
+    tokens_before?: number;
+    tokens_after?: number;
+    summary?: string;
+    error?: string;
+  }
   | { id: string; type: "todo_list"; items: { text: string; completed: boolean }[] }
   | { id: string; type: "error"; message: string };
 

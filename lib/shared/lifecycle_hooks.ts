@@ -66,6 +66,11 @@ export interface BackgroundResults {
   wakes: StopOutcome["continuations"];
 }
 
+/** What both compaction events carry: `trigger` is also what their matchers match (HK-14). */
+export interface CompactHookInput {
+  trigger: "manual" | "auto";
+}
+
 export interface LifecycleHooks {
   sessionStart(
     ctx: HookTurnContext,
@@ -89,8 +94,10 @@ export interface LifecycleHooks {
     ctx: HookTurnContext,
     input: { stopHookActive: boolean; lastAssistantMessage: string | null },
   ): Promise<StopOutcome>;
-  preCompact?(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
-  postCompact?(ctx: HookTurnContext, input: { trigger: "manual" | "auto" }): Promise<void>;
+  /** HK-14: observes only. `customInstructions` is Claude Code's `custom_instructions` ("" when none). */
+  preCompact?(ctx: HookTurnContext, input: CompactHookInput & { customInstructions?: string }): Promise<void>;
+  /** HK-14: observes only, after the history was replaced. `summary` is Claude Code's `compact_summary`. */
+  postCompact?(ctx: HookTurnContext, input: CompactHookInput & { summary?: string }): Promise<void>;
   /** Background results that arrived since the last call; never waits (between steps). */
   takeBackgroundResults?(): BackgroundResults;
   /** Waits for running asyncRewake hooks, then returns every result not yet taken (before a turn ends). */

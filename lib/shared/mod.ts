@@ -47,6 +47,7 @@ export type {
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";
 export type {
   BackgroundResults,
+  CompactHookInput,
   ContextOutcome,
   HookTurnContext,
   LifecycleHooks,

@@ -72,6 +72,12 @@ export const coreSections = {
   project_doc_claude_md: () => z.boolean(),
   tool_output_max_bytes: () => z.number().check(z.int(), z.positive()),
   max_steps: () => z.number().check(z.int(), z.positive()),
+  /** Codex's: compact automatically when the context reaches this many tokens (default: 90% of the window). */
+  model_auto_compact_token_limit: () => z.number().check(z.int(), z.positive()),
+  /** Codex's: the prompt of the summarization request a compaction sends. */
+  compact_prompt: () => z.string().check(z.minLength(1)),
+  /** An automatic compaction first elides tool outputs older than the last N user turns (0: never). */
+  elide_tool_outputs_after_turns: () => z.number().check(z.int(), z.minimum(0)),
   /** How long a turn waits for optional MCP servers before its first step (required ones: always). */
   mcp_startup_grace_sec: () => z.number().check(z.minimum(0)),
 };

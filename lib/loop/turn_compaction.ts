@@ -1,0 +1,93 @@
+import type {
+  ConversationItem,
+  EventSink,
+  HookTurnContext,
+  LifecycleHooks,
+  ToolDeclaration,
+  Usage,
+} from "../shared/mod.ts";
+import { addUsage, CancelledError, emptyUsage } from "../shared/mod.ts";
+import { type ContextMeter, estimateRequestTokens } from "./context_meter.ts";
+import { applyCompaction, type CompactionRecord } from "./compacted_history.ts";
+import { compactConversation, type CompactionSettings, reachedAutoLimit } from "./compaction.ts";
+import type { ModelClient } from "./ports.ts";
+
+/** What a session gives a turn so the conversation can outgrow the context window (#15 item 6). */
+export interface TurnCompaction {
+  /** The context's size, kept across turns by the session. */
+  meter: ContextMeter;
+  settings: CompactionSettings;
+  /** Writes a compaction to the transcript and replaces the transcript's history with its result. */
+  persist: (record: CompactionRecord) => Promise<void>;
+  /**
+   * The context blocks (skills catalog, plugin summaries) a compaction in the middle of a turn keeps
+   * before the turn's prompt: the next turn would add them again, this one would not.
+   */
+  contextBlocks?: (history: readonly ConversationItem[]) => ConversationItem[];
+}
+
+/**
+ * Checks the context's size before each sampling of a turn and compacts automatically once it
+ * reaches the threshold (Codex: between steps, when the turn needs a follow-up). After a compaction
+ * that failed, or left the context still over the threshold, it does not try again in this turn:
+ * the model's own error (the window exceeded) then ends the turn, not a loop of summaries.
+ */
+export class TurnCompactor {
+  private off = false;
+  /** Context recorded after the turn's prompt (hook contexts, skill bodies), kept by a compaction. */
+  readonly afterPrompt: ConversationItem[] = [];
+  usage: Usage = emptyUsage();
+
+  constructor(
+    private readonly compaction: TurnCompaction,
+    private readonly ports: {
+      model: ModelClient;
+      modelName: string;
+      instructions: string;
+      hooks: LifecycleHooks;
+      hookContext: HookTurnContext;
+      events: EventSink;
+      record: (item: ConversationItem) => Promise<void>;
+      nextItemId: () => string;
+    },
+  ) {}
+
+  /** Compacts `conversation` in place when it reached the threshold; throws when cancelled. */
+  async beforeSampling(conversation: ConversationItem[], tools: ToolDeclaration[]): Promise<void> {
+    const { meter, settings } = this.compaction;
+    meter.tools = tools;
+    if (this.off || settings.autoLimit === null) return;
+    const tokens = meter.tokens(() =>
+      estimateRequestTokens({ instructions: this.ports.instructions, input: conversation, tools })
+    );
+    if (!reachedAutoLimit(settings, tokens)) return;
+    const result = await compactConversation({
+      ...this.ports,
+      meter,
+      settings,
+      itemId: this.ports.nextItemId(),
+      apply: async (record) => {
+        await this.compaction.persist(record);
+        conversation.splice(0, conversation.length, ...applyCompaction(conversation, record));
+      },
+    }, {
+      trigger: "auto",
+      history: [...conversation],
+      tokensBefore: tokens,
+      tools,
+      beforeLastUser: this.compaction.contextBlocks?.(conversation) ?? [],
+      afterLastUser: this.afterPrompt,
+    });
+    this.usage = addUsage(this.usage, result.usage);
+    if (this.ports.hookContext.signal.aborted) throw new CancelledError();
+    if (result.status !== "compacted") this.off = true;
+    else if (reachedAutoLimit(settings, result.tokensAfter)) {
+      this.off = true;
+      this.ports.events({
+        type: "warning",
+        message: `the context still takes about ${result.tokensAfter} tokens after compacting ` +
+          `(model_auto_compact_token_limit ${settings.autoLimit}); it is not compacted again in this turn`,
+      });
+    }
+  }
+}

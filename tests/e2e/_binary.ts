@@ -86,18 +86,38 @@ export class PipeReader {
     this.#reader = stream.getReader();
   }
 
-  /** Reads until `enough(text)` holds or the stream ends; true when it held. */
-  async until(enough: (text: string) => boolean): Promise<boolean> {
-    while (!enough(this.text)) {
-      if (!await this.#next()) return enough(this.text);
+  /**
+   * Reads until `enough(text)` holds, the stream ends, or `timeoutMs` pass without it holding (a
+   * program waiting for input the test does not know to give must fail the test, not hang it); true
+   * when it held.
+   */
+  async until(enough: (text: string) => boolean, timeoutMs = 60_000): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) =>
+      timer = setTimeout(() => resolve("timeout"), timeoutMs)
+    );
+    try {
+      while (!enough(this.text)) {
+        const next = await Promise.race([this.#pendingNext(), timeout]);
+        if (next === "timeout" || !next) return enough(this.text);
+      }
+      return true;
+    } finally {
+      clearTimeout(timer);
     }
-    return true;
+  }
+
+  // A read left pending by a timed-out `until` is the next one anybody waits for: none is lost.
+  #pending: Promise<boolean> | null = null;
+  #pendingNext(): Promise<boolean> {
+    this.#pending ??= this.#next().finally(() => this.#pending = null);
+    return this.#pending;
   }
 
   /** Reads to the end, stopping early (and returning false) once more than `maxBytes` arrived. */
   async toEnd(maxBytes = Infinity): Promise<boolean> {
     while (this.bytes <= maxBytes) {
-      if (!await this.#next()) return true;
+      if (!await this.#pendingNext()) return true;
     }
     return false;
   }

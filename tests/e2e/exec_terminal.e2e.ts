@@ -136,7 +136,9 @@ Deno.test("exec asks for an approval on the terminal with the status line out of
       env: s.env,
       cwd: s.workspace,
     });
-    const asked = await term.screen.until((text) => /Approve[^\n]*touch approved\.txt[\s\S]*: $/.test(text));
+    const asked = await term.screen.until((text) =>
+      /Approve: [^\n]*command[\s\S]*touch approved\.txt[\s\S]*Answer \([a-z/]+\): $/.test(text)
+    );
     assert.ok(asked, `no approval prompt on the terminal:\n${term.screen.text}`);
     const prompt = term.screen.text.slice(term.screen.text.lastIndexOf("Approve"));
     // deno-lint-ignore no-control-regex

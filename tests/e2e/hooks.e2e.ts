@@ -313,9 +313,9 @@ Deno.test("#13 item 4: Ctrl-C while a blocking PreToolUse guard runs aborts the 
     assert.equal(out.code, 130, new TextDecoder().decode(out.stderr));
     assert.equal(await Deno.stat(`${s.workspace}/planted.txt`).then(() => true, () => false), false);
     const call = events(new TextDecoder().decode(out.stdout)).find((e) =>
-      e.type === "item.completed" && e.item.type === "tool_call"
+      e.type === "item.completed" && e.item.call_id !== undefined
     );
-    assert.equal(call?.item.status, "aborted");
+    assert.deepStrictEqual([call?.item.type, call?.item.call_status], ["file_change", "aborted"]);
   } finally {
     await server.close();
   }

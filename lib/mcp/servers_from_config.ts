@@ -5,6 +5,7 @@ import { type Diagnostic, errorDiagnostic } from "../shared/mod.ts";
 import { type McpRegistration, resolveCatalog, type ResolvedCatalog } from "./catalog.ts";
 import { readMcpJson } from "./mcp_json.ts";
 import { type McpServerConfig, type McpServerTable, serverConfigFromTable } from "./server_config.ts";
+import type { PinningMode } from "./tool_pins.ts";
 
 /** A server a plugin contributes (the plugins subsystem builds these; app hands them on). */
 export interface PluginMcpServer {
@@ -44,10 +45,21 @@ export function mcpServersFromConfig(
       else registrations.push({ ...built.registration, tier });
     }
   }
+  const projectSources = new Set(loaded.layers.filter((l) => l.kind === "project").map((l) => l.source));
+  const mcpJsonFile = path.join(loaded.paths.projectRoot, ".mcp.json");
   if (loaded.projectTrusted) {
     const json = readMcpJson(options.platform.fs, loaded.paths.projectRoot, options.platform.env);
     diagnostics.push(...json.diagnostics);
+    projectSources.add(json.file);
     for (const config of json.servers) registrations.push({ tier: "config", source: json.file, config });
+  } else if (options.platform.fs.sync.lstat(mcpJsonFile)) {
+    // Issue #13: an untrusted project's servers are skipped, never silently.
+    diagnostics.push({
+      level: "info",
+      message: `Skipped ${mcpJsonFile}: this project is not trusted ` +
+        "(run `trellis project trust` to start its MCP servers)",
+      file: mcpJsonFile,
+    });
   }
   for (const [name, table] of Object.entries(loaded.config.mcp_servers ?? {})) {
     const source = loaded.provenance.get(`mcp_servers.${name}.command`) ??
@@ -57,8 +69,49 @@ export function mcpServersFromConfig(
   for (const config of options.extensionServers ?? []) {
     registrations.push({ tier: "extension", source: "extension", config });
   }
+  const pinning = pinningSettings(loaded, diagnostics);
+  for (const registration of registrations) {
+    const origin = registration.tier === "plugin" || registration.tier === "selected_plugin"
+      ? "plugin"
+      : projectSources.has(registration.source) || registration.source.startsWith("profile ")
+      ? "project"
+      : "user";
+    registration.origin = origin;
+    registration.config.toolPinning = pinning.servers[registration.config.name] ?? pinning.all ??
+      (origin === "user" ? "warn" : "block");
+  }
   const failed = loaded.invalidMcpServers.map((s) => ({ name: s.name, source: s.file, error: s.reason }));
   return { catalog: resolveCatalog(registrations, failed), diagnostics };
+}
+
+/**
+ * `mcp_tool_pinning`, top-level and per `[mcp_servers.X]`, read only from the layers a repository
+ * cannot write (system, user, `-c`): a project must not switch off the check on its own servers.
+ */
+function pinningSettings(
+  loaded: LoadedConfig,
+  diagnostics: Diagnostic[],
+): { all?: PinningMode; servers: Record<string, PinningMode> } {
+  const result: { all?: PinningMode; servers: Record<string, PinningMode> } = { servers: {} };
+  for (const layer of loaded.layers) {
+    const table = layer.table;
+    const own = layer.kind === "system" || layer.kind === "user" || layer.kind === "session";
+    const perServer = Object.entries(table.mcp_servers ?? {}).filter(([, t]) => t.mcp_tool_pinning);
+    if (!own) {
+      if (table.mcp_tool_pinning || perServer.length > 0) {
+        diagnostics.push({
+          level: "warning",
+          message: `Ignored mcp_tool_pinning in ${layer.source}: only your own config ` +
+            "($TRELLIS_HOME/config.toml, /etc/trellis, -c) may set it",
+          file: layer.source,
+        });
+      }
+      continue;
+    }
+    if (table.mcp_tool_pinning) result.all = table.mcp_tool_pinning;
+    for (const [name, t] of perServer) result.servers[name] = t.mcp_tool_pinning!;
+  }
+  return result;
 }
 
 type PolicyOverride = Pick<
@@ -91,6 +144,8 @@ function pluginRegistration(
   const source = `plugin:${server.pluginId}`;
   const raw = expandPluginRoot(server.config, server.pluginRoot);
   const merged = { ...(isTable(raw) ? raw : {}), ...dropUndefined(override ?? {}) };
+  // A plugin does not choose how closely its own tools are checked (issue #17).
+  delete (merged as Record<string, unknown>).mcp_tool_pinning;
   const parsed = parseConfigTable({ mcp_servers: { [server.name]: merged } });
   if (!parsed.success) {
     const issue = parsed.issues[0];

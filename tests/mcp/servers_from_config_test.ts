@@ -24,8 +24,13 @@ Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin se
     ["pl", "plugin", "plugin:p@m"],
     ["shared", "config", userConfig],
   ]);
-  assert.deepStrictEqual(untrusted.diagnostics.map((d) => d.message), [
-    'Cannot load MCP server "broken" of plugin p@m: url: url is not supported for stdio',
+  // Issue #13: the untrusted project's .mcp.json is skipped with a note naming the command, not silently.
+  assert.deepStrictEqual(untrusted.diagnostics.map((d) => [d.level, d.message]), [
+    ["error", 'Cannot load MCP server "broken" of plugin p@m: url: url is not supported for stdio'],
+    [
+      "info",
+      `Skipped ${project}/.mcp.json: this project is not trusted (run \`trellis project trust\` to start its MCP servers)`,
+    ],
   ]);
   await platform.fs.writeTextFile(
     userConfig,

@@ -72,6 +72,11 @@ Deno.test("canonicalJson() sorts keys at every depth, so key order never changes
   let at = deep.inputSchema;
   for (let i = 0; i < 50_000; i++) at = (at.x = {}) as Record<string, unknown>;
   assert.match(toolFingerprint(deep as unknown as Tool), /^[0-9a-f]{64}$/); // no stack overflow
+  // Past the recursion limit the iterative writer takes over and writes the same text.
+  const nested: Record<string, unknown> = {};
+  let cursor = nested;
+  for (let i = 0; i < 300; i++) cursor = (cursor.b = { a: [i] }) as Record<string, unknown>;
+  assert.equal(canonicalJson(nested), JSON.stringify(nested));
 });
 
 Deno.test("block: tools are pinned on first use; a changed and a new tool are withheld, reported once, refused when forged (#17)", async () => {

@@ -2,7 +2,9 @@
  * The MCP client runtime on the official SDK: server catalog from config layers, a trusted
  * `.mcp.json` and plugins (MCP-1…5); a concurrent connection manager with startup statuses and
  * required servers (MCP-6/7); per-step snapshots and generation refresh (MCP-8); MCP tools and the
- * three resource tools as loop ToolDefinitions (MCP-9…14); elicitation routing (MCP-15).
+ * three resource tools as loop ToolDefinitions (MCP-9…14); elicitation routing (MCP-15);
+ * task-augmented calls and the `tool_max_sec` cap; prompts (`$mcp__server__prompt`); pinned tool
+ * definitions in `$TRELLIS_HOME/mcp_pins.json` (issue #17).
  *
  * @example
  * ```ts
@@ -57,6 +59,7 @@ export type { McpToolListing } from "./mcp_tools.ts";
 export type { Tool } from "./_sdk.ts";
 export { listEveryServer, listResourcesOutput, readResourceOutput } from "./resource_tools.ts";
 export { PINS_FILE, ToolPins } from "./tool_pins.ts";
+export { visibleName } from "./tool_pin_policy.ts";
 export type { PinningMode, PinRecord, PinState } from "./tool_pins.ts";
 export { canonicalJson, pinnedDefinition, toolFingerprint } from "./tool_fingerprint.ts";
 export type { PinnedDefinition } from "./tool_fingerprint.ts";

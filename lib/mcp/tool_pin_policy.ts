@@ -2,6 +2,17 @@ import type { Tool } from "./_sdk.ts";
 import type { McpServerConfig } from "./server_config.ts";
 import type { PinningMode, PinState, ToolPins } from "./tool_pins.ts";
 
+/**
+ * A server-chosen name as it may appear in a message a terminal shows: control characters (an
+ * escape sequence in a hostile tool name) become visible `\u001b` escapes.
+ */
+export function visibleName(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
 export interface PinVerdict {
   state: PinState;
   mode: PinningMode;
@@ -26,9 +37,9 @@ export function pinVerdict(pins: ToolPins, config: McpServerConfig, tool: Tool):
     mode,
     withheld,
     message: withheld
-      ? `MCP tool '${tool.name}' of server '${config.name}' is withheld: its definition is ${state} ` +
-        `since the server's tools were pinned (review with \`trellis mcp diff ${config.name}\`, ` +
-        `accept with \`trellis mcp trust ${config.name} ${tool.name}\`)`
+      ? `MCP tool '${visibleName(tool.name)}' of server '${config.name}' is withheld: its definition is ` +
+        `${state} since the server's tools were pinned (review with \`trellis mcp diff ${config.name}\`, ` +
+        `accept with \`trellis mcp trust ${config.name} ${visibleName(tool.name)}\`)`
       : "",
   };
 }
@@ -39,7 +50,7 @@ export function pinWarning(
   mode: PinningMode,
   tools: { tool: string; state: PinState }[],
 ): string {
-  const list = tools.map((t) => `${t.tool} (${t.state})`).join(", ");
+  const list = tools.map((t) => `${visibleName(t.tool)} (${t.state})`).join(", ");
   const what = mode === "block"
     ? "withheld from the model"
     : 'offered to the model anyway (mcp_tool_pinning = "warn")';

@@ -68,13 +68,18 @@ Deno.test("e2e: a tool that changed since it was pinned is withheld from an exec
   await Deno.mkdir(`${s.workspace}/.git`);
   await Deno.writeTextFile(
     `${s.workspace}/.mcp.json`,
-    JSON.stringify({ mcpServers: { pins: { command: "node", args: [PINS], env: { FIXTURE_TOOLS_FILE: variant } } } }),
+    JSON.stringify({
+      mcpServers: { pins: { command: "node", args: [PINS], env: { FIXTURE_TOOLS_FILE: variant } } },
+    }),
   );
   const trust = await runTrellis(["project", "trust"], { env: s.env, cwd: s.workspace });
   assert.equal(trust.code, 0, trust.stderr);
-  const model = await startFixtureModelServer({ script: [{ text: "one" }, { text: "two" }, { text: "three" }] });
+  const model = await startFixtureModelServer({
+    script: [{ text: "one" }, { text: "two" }, { text: "three" }],
+  });
   try {
-    const exec = () => runTrellis(["exec", "--json", ...s.flags(model.url), "hi"], { env: s.env, cwd: s.workspace });
+    const exec = () =>
+      runTrellis(["exec", "--json", ...s.flags(model.url), "hi"], { env: s.env, cwd: s.workspace });
     const first = await exec();
     assert.equal(first.code, 0, first.stderr);
     assert.deepStrictEqual(toolNames(model.requests[0]).filter((n) => n.startsWith("mcp__")), [
@@ -84,15 +89,23 @@ Deno.test("e2e: a tool that changed since it was pinned is withheld from an exec
     await Deno.writeTextFile(variant, "v2"); // the server's author changes the tools
     const second = await exec();
     assert.equal(second.code, 0, second.stderr);
-    assert.deepStrictEqual(toolNames(model.requests[1]).filter((n) => n.startsWith("mcp__")), ["mcp__pins__stable"]);
+    assert.deepStrictEqual(toolNames(model.requests[1]).filter((n) => n.startsWith("mcp__")), [
+      "mcp__pins__stable",
+    ]);
     const warnings = events(second.stdout).filter((e) => e.type === "warning").map((e) => e.message);
     assert.equal(warnings.length, 1, warnings.join("\n"));
-    assert.match(warnings[0], /MCP server 'pins': .*echo \(changed\), exfiltrate \(new\); withheld from the model/);
+    assert.match(
+      warnings[0],
+      /MCP server 'pins': .*echo \(changed\), exfiltrate \(new\); withheld from the model/,
+    );
     assert.match(warnings[0], /`trellis mcp diff pins`/);
 
     const diff = await runTrellis(["mcp", "diff", "pins"], { env: s.env, cwd: s.workspace });
     assert.equal(diff.code, 0, diff.stderr);
-    assert.match(diff.stdout, /^echo: changed\n {2}description\n {4}- "Echoes text"\n {4}\+ "Echoes text\. Before/m);
+    assert.match(
+      diff.stdout,
+      /^echo: changed\n {2}description\n {4}- "Echoes text"\n {4}\+ "Echoes text\. Before/m,
+    );
     assert.match(diff.stdout, /^exfiltrate: new$/m);
 
     const accept = await runTrellis(["mcp", "trust", "pins"], { env: s.env, cwd: s.workspace });
@@ -137,7 +150,9 @@ Deno.test("e2e: a task-required tool and a $mcp__server__prompt mention work in 
     )!;
     assert.equal(call.item.status, "completed", call.item.output);
     assert.match(call.item.output, /^# Research Report: tasks/);
-    assert.ok(events(run.stdout).some((e) => e.type === "mcp.tool_progress" && /completed/.test(e.message ?? "")));
+    assert.ok(
+      events(run.stdout).some((e) => e.type === "mcp.tool_progress" && /completed/.test(e.message ?? "")),
+    );
   } finally {
     await model.close();
   }

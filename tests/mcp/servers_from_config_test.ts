@@ -65,7 +65,10 @@ Deno.test("mcp_tool_pinning: block for project and plugin servers, warn for the 
   const project = `${root}/repo`;
   await platform.fs.mkdir(`${project}/.git`);
   await platform.fs.mkdir(`${project}/.trellis`);
-  await platform.fs.writeTextFile(`${project}/.mcp.json`, JSON.stringify({ mcpServers: { fromjson: { command: "c" } } }));
+  await platform.fs.writeTextFile(
+    `${project}/.mcp.json`,
+    JSON.stringify({ mcpServers: { fromjson: { command: "c" } } }),
+  );
   const projectConfig = `${project}/.trellis/config.toml`;
   await platform.fs.writeTextFile(
     projectConfig,
@@ -74,12 +77,19 @@ Deno.test("mcp_tool_pinning: block for project and plugin servers, warn for the 
   const userConfig = `${env.TRELLIS_HOME}/config.toml`;
   const trust = `[projects."${project}"]\ntrust_level = "trusted"\n`;
   await platform.fs.writeTextFile(userConfig, `[mcp_servers.mine]\ncommand = "m"\n\n${trust}`);
-  const pluginServers = [{ pluginId: "p@m", pluginRoot: "/plug", name: "pl", config: { command: "s", mcp_tool_pinning: "off" } }];
+  const pluginServers = [{
+    pluginId: "p@m",
+    pluginRoot: "/plug",
+    name: "pl",
+    config: { command: "s", mcp_tool_pinning: "off" },
+  }];
   const modes = async (overrides: string[] = []) => {
     const loaded = await loadConfig(platform.fs, { cwd: project, env: (n) => env[n], overrides });
     const { catalog, diagnostics } = mcpServersFromConfig(loaded, { platform, pluginServers });
     return {
-      modes: Object.fromEntries(catalog.servers.map((s) => [s.config.name, [s.origin, s.config.toolPinning]])),
+      modes: Object.fromEntries(
+        catalog.servers.map((s) => [s.config.name, [s.origin, s.config.toolPinning]]),
+      ),
       warnings: diagnostics.filter((d) => d.level === "warning").map((d) => d.message),
     };
   };

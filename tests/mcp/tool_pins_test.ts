@@ -8,6 +8,7 @@ import {
   type Tool,
   toolFingerprint,
   ToolPins,
+  visibleName,
 } from "../../lib/mcp/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
@@ -99,6 +100,7 @@ Deno.test("block: tools are pinned on first use; a changed and a new tool are wi
   assert.match(said[0], /MCP server 'pins': .*echo \(changed\), exfiltrate \(new\); withheld from the model/);
   assert.match(said[0], /trellis mcp diff pins/);
   assert.match(second.calls.forged, /withheld: its definition is changed .*trellis mcp trust pins echo/);
+  assert.equal(visibleName("evil\u001b]52;c;x\u0007"), "evil\\u001b]52;c;x\\u0007");
   // Nothing was re-pinned behind the user's back.
   const after = JSON.parse(await platform.fs.readTextFile(`${home}/mcp_pins.json`));
   assert.deepStrictEqual(after, file);

@@ -15,6 +15,7 @@ import {
   readResourceOutput,
   type ResolvedCatalog,
   summarizeServer,
+  visibleName,
 } from "../../mcp/mod.ts";
 import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mod.ts";
 import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
@@ -230,7 +231,7 @@ function printEvent(ctx: CliContext, e: TrellisEventBody): void {
   else if (e.type === "mcp.tool_progress") {
     ctx.err(
       `mcp: ${e.server}/${e.tool} progress ${e.progress}${e.total ? `/${e.total}` : ""}${
-        e.message ? ` ${e.message}` : ""
+        e.message ? ` ${visibleName(e.message)}` : ""
       }\n`,
     );
   } else if (e.type === "mcp.sampling") {
@@ -266,7 +267,7 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
           }` +
           `${t.approvalMode !== "auto" ? ` [approval: ${t.approvalMode}]` : ""}${
             t.taskSupport && t.taskSupport !== "forbidden" ? ` [task: ${t.taskSupport}]` : ""
-          }\n  ${t.description.split("\n")[0]}\n` +
+          }\n  ${visibleName(t.description.split("\n")[0])}\n` +
           `  input: ${JSON.stringify(t.inputSchema)}`
         );
         await ctx.out(lines.join("\n") + (lines.length ? "\n" : "No tools.\n"));
@@ -325,7 +326,9 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
           if (options.json) await ctx.out(json(items));
           else {
             const lines = items.map((r) =>
-              `${r.server}  ${r.uri ?? r.uriTemplate}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}`
+              visibleName(
+                `${r.server}  ${r.uri ?? r.uriTemplate}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}`,
+              )
             );
             await ctx.out(lines.join("\n") + (lines.length ? "\n" : failures.length ? "" : `No ${kind}.\n`));
           }
@@ -351,8 +354,12 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
         if (options.json) await ctx.out(json(prompts));
         else {
           const lines = prompts.map((p) =>
-            `$${p.modelName} ${p.arguments.map((a) => a.required ? `<${a.name}>` : `[${a.name}]`).join(" ")}`
-              .trimEnd() + (p.description ? `\n  ${p.description.split("\n")[0]}` : "")
+            visibleName(
+              `$${p.modelName} ${
+                p.arguments.map((a) => a.required ? `<${a.name}>` : `[${a.name}]`).join(" ")
+              }`
+                .trimEnd(),
+            ) + (p.description ? `\n  ${visibleName(p.description.split("\n")[0])}` : "")
           );
           await ctx.out(lines.join("\n") + (lines.length ? "\n" : failures.length ? "" : "No prompts.\n"));
         }

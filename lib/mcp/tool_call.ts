@@ -48,15 +48,16 @@ export async function callManagerTool(
   try {
     const client = await managed.connection.ready();
     const progress = progressReporter(target, ctx.callId, options.events);
+    // The cap is the deadline above alone (not the SDK's maxTotalTimeout, which only checks when
+    // progress arrives), so a capped call always says which limit ended it.
     const request = {
       signal,
       timeout: config.toolTimeoutMs,
-      maxTotalTimeout: maxMs,
       resetTimeoutOnProgress: true,
       onprogress: progress,
     };
     const result = taskRequired(definition)
-      ? await callAsTask(client, target, request, progress)
+      ? await callAsTask(client, target, { ...request, ttlMs: maxMs }, progress)
       : await client.callTool({ name: target.tool, arguments: target.args }, undefined, request);
     return convertCallResult(result as CallResult, { budgetBytes: options.budgetBytes });
   } catch (error) {
@@ -108,7 +109,7 @@ function taskRequired(tool: Tool | undefined): boolean {
 async function callAsTask(
   client: Client,
   target: { server: string; tool: string; args: Record<string, unknown> },
-  request: { signal: AbortSignal; timeout: number; maxTotalTimeout: number; resetTimeoutOnProgress: boolean },
+  request: { signal: AbortSignal; timeout: number; resetTimeoutOnProgress: boolean; ttlMs: number },
   progress: Progress,
 ): Promise<unknown> {
   if (!client.getServerCapabilities()?.tasks?.requests?.tools?.call) {
@@ -123,10 +124,11 @@ async function callAsTask(
   };
   request.signal.addEventListener("abort", cancel, { once: true });
   try {
+    const { ttlMs, ...options } = request;
     const stream = client.experimental.tasks.callToolStream(
       { name: target.tool, arguments: target.args },
       undefined,
-      { ...request, task: { ttl: request.maxTotalTimeout } },
+      { ...options, task: { ttl: ttlMs } },
     );
     for await (const message of stream) {
       if (message.type === "taskCreated") {

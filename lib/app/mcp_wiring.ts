@@ -2,18 +2,90 @@ import type { LoadedConfig } from "../config/mod.ts";
 import {
   createMcpRuntime,
   type ElicitationResponder,
+  findPromptMentions,
+  getManagerPrompt,
+  listManagerPrompts,
+  type McpPromptListing,
   type McpRuntime,
+  type McpRuntimeOptions,
   mcpServersFromConfig,
   type McpStepSnapshot,
   type PluginMcpServer,
+  promptArguments,
+  type ResolvedCatalog,
+  ToolPins,
 } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import type { EventSink } from "../shared/mod.ts";
+import { type ConversationItem, type EventSink, UsageError } from "../shared/mod.ts";
 import { approvalRequest, type Approver, approves, type ModelClient } from "../loop/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { samplingHandler } from "./sampling_handler.ts";
+import { resolveContextWindow } from "./context_window.ts";
 
 const DEFAULT_STARTUP_GRACE_SEC = 5;
+
+export interface McpWiringOptions {
+  platform: Platform;
+  loaded: LoadedConfig;
+  events: EventSink;
+  elicitation: ElicitationResponder;
+  /** The session's model answers sampling requests; the approver asks consent under "prompt". */
+  model: ModelClient;
+  approver: Approver;
+  /** A preview (`debug prompt`, `mcp tools`): tool pins are checked, never written. */
+  preview?: boolean;
+}
+
+/**
+ * The one place a runtime's options are assembled, for a session and for a `trellis mcp` command
+ * alike (issue #16 item 5): sampling by the session's model, elicitation, roots, tool search,
+ * output budget and pinned tool definitions. Same options, same tool set.
+ */
+export function mcpRuntimeOptions(
+  options: McpWiringOptions,
+  catalog: ResolvedCatalog,
+  pins: ToolPins,
+): McpRuntimeOptions {
+  const { platform, loaded, events } = options;
+  const config = loaded.config;
+  return {
+    platform,
+    catalog,
+    events,
+    cwd: loaded.paths.cwd,
+    home: loaded.paths.home,
+    elicitation: options.elicitation,
+    approvalPolicy: config.approval_policy ?? "on-request",
+    ...(config.tool_output_max_bytes ? { outputBudgetBytes: config.tool_output_max_bytes } : {}),
+    roots: [loaded.paths.cwd],
+    toolSearch: {
+      mode: config.tool_search === true ? "on" : config.tool_search === false ? "off" : "auto",
+      ...(resolveContextWindow(config) ? { contextWindow: resolveContextWindow(config) } : {}),
+      ...(config.tool_search_context_share ? { share: config.tool_search_context_share } : {}),
+    },
+    sampling: {
+      handler: samplingHandler(options.model, config.model ?? ""),
+      confirm: async (server, summary) =>
+        approves(
+          await options.approver.request(approvalRequest({
+            callId: `sampling-${server}`,
+            toolName: `sampling by MCP server ${server}`,
+            args: { summary },
+            reason: `MCP server "${server}" asks the model: ${summary}`,
+          })),
+        ),
+    },
+    pins,
+    recordPins: !options.preview,
+  };
+}
+
+/** The pin file; one that cannot be read is reported and left as it is (nothing is recorded). */
+export async function loadToolPins(platform: Platform, home: string, events: EventSink): Promise<ToolPins> {
+  const pins = await ToolPins.load(platform.fs, home);
+  if (pins.error) events({ type: "warning", message: `MCP tool pins are not checked: ${pins.error}` });
+  return pins;
+}
 
 /**
  * Owns the thread's MCP runtime: none until the catalog has a server (so a turn without MCP never
@@ -23,17 +95,7 @@ export class McpHolder {
   private runtime: McpRuntime | null = null;
   private serverNames: string[] = [];
 
-  constructor(
-    private readonly options: {
-      platform: Platform;
-      loaded: LoadedConfig;
-      events: EventSink;
-      elicitation: ElicitationResponder;
-      /** The session's model answers sampling requests; the approver asks consent under "prompt". */
-      model: ModelClient;
-      approver: Approver;
-    },
-  ) {}
+  constructor(private readonly options: McpWiringOptions) {}
 
   /** Resolves the catalog for these plugin servers and starts (or refreshes) the runtime. */
   async apply(pluginServers: PluginMcpServer[], options: { initial: boolean }): Promise<void> {
@@ -52,42 +114,8 @@ export class McpHolder {
       return;
     }
     if (catalog.servers.length === 0) return;
-    this.runtime = createMcpRuntime({
-      platform,
-      catalog,
-      events,
-      cwd: loaded.paths.cwd,
-      home: loaded.paths.home,
-      elicitation: this.options.elicitation,
-      approvalPolicy: loaded.config.approval_policy ?? "on-request",
-      ...(loaded.config.tool_output_max_bytes
-        ? { outputBudgetBytes: loaded.config.tool_output_max_bytes }
-        : {}),
-      roots: [loaded.paths.cwd],
-      toolSearch: {
-        mode: loaded.config.tool_search === true
-          ? "on"
-          : loaded.config.tool_search === false
-          ? "off"
-          : "auto",
-        ...(loaded.config.model_context_window ? { contextWindow: loaded.config.model_context_window } : {}),
-        ...(loaded.config.tool_search_context_share
-          ? { share: loaded.config.tool_search_context_share }
-          : {}),
-      },
-      sampling: {
-        handler: samplingHandler(this.options.model, loaded.config.model ?? ""),
-        confirm: async (server, summary) =>
-          approves(
-            await this.options.approver.request(approvalRequest({
-              callId: `sampling-${server}`,
-              toolName: `sampling by MCP server ${server}`,
-              args: { summary },
-              reason: `MCP server "${server}" asks the model: ${summary}`,
-            })),
-          ),
-      },
-    });
+    const pins = await loadToolPins(platform, loaded.paths.home, events);
+    this.runtime = createMcpRuntime(mcpRuntimeOptions(this.options, catalog, pins));
     this.runtime.start();
     // At session start a failed required server ends the session (MCP-7); later it is a warning.
     await this.runtime.awaitStartup({ graceMs }).catch((error) => {
@@ -106,6 +134,86 @@ export class McpHolder {
   /** Every enabled server of the resolved catalog: config, `.mcp.json` and plugins (SK-14 checks). */
   configuredServerNames(): string[] {
     return this.serverNames;
+  }
+
+  /**
+   * The prompts of every ready server (`/mcp__server__prompt` in an interactive mode); a server
+   * whose listing fails is named in a warning and left out.
+   */
+  async listPrompts(): Promise<McpPromptListing[]> {
+    if (!this.runtime) return [];
+    const { prompts, failures } = await listManagerPrompts(this.runtime.manager);
+    for (const f of failures) {
+      this.options.events({
+        type: "warning",
+        message: `MCP server '${f.server}': cannot list prompts: ${f.error}`,
+        subject: f.server,
+      });
+    }
+    return prompts;
+  }
+
+  /**
+   * One prompt, by its `mcp__server__prompt` name, expanded with `prompts/get` into conversation
+   * items; `argsText` is what followed the name (`a b`, `city="New York"`).
+   */
+  async expandPrompt(name: string, argsText: string): Promise<ConversationItem[]> {
+    const prompt = (await this.listPrompts()).find((p) => p.modelName === name);
+    if (!prompt) throw new UsageError(`No MCP prompt named ${name}`, { field: "prompt" });
+    return await this.#expand(prompt, argsText);
+  }
+
+  /**
+   * The prompts a user text mentions (`$mcp__server__prompt args`, or a leading
+   * `/mcp__server__prompt args`), expanded in order. A mention that cannot be expanded is a
+   * warning, never a lost turn.
+   */
+  async expandPromptMentions(text: string): Promise<ConversationItem[]> {
+    if (!this.runtime || !text.includes("mcp__")) return [];
+    const items: ConversationItem[] = [];
+    for (const mention of findPromptMentions(text, await this.listPrompts())) {
+      try {
+        items.push(...await this.#expand(mention.prompt, mention.argsText));
+      } catch (error) {
+        this.options.events({
+          type: "warning",
+          message: (error as Error).message,
+          subject: mention.prompt.server,
+        });
+      }
+    }
+    return items;
+  }
+
+  async #expand(prompt: McpPromptListing, argsText: string): Promise<ConversationItem[]> {
+    const parsed = promptArguments(prompt, argsText);
+    if ("error" in parsed) throw new UsageError(parsed.error, { server: prompt.server, field: prompt.name });
+    const started = Date.now();
+    const { events } = this.options;
+    const operation = `prompts/get ${prompt.name}`;
+    events({ type: "mcp.resource_operation", phase: "begin", server: prompt.server, operation });
+    try {
+      const items = await getManagerPrompt(this.runtime!.manager, prompt.server, prompt.name, parsed.args);
+      events({
+        type: "mcp.resource_operation",
+        phase: "end",
+        server: prompt.server,
+        operation,
+        duration_ms: Date.now() - started,
+      });
+      return items;
+    } catch (error) {
+      const message = `MCP prompt ${prompt.modelName} failed: ${(error as Error).message}`;
+      events({
+        type: "mcp.resource_operation",
+        phase: "end",
+        server: prompt.server,
+        operation,
+        duration_ms: Date.now() - started,
+        error: message,
+      });
+      throw new UsageError(message, { server: prompt.server });
+    }
   }
 
   async shutdown(): Promise<void> {

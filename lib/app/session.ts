@@ -11,7 +11,12 @@ import {
   TranscriptStore,
   type TurnResult,
 } from "../loop/mod.ts";
-import { type ElicitationResponder, noUiElicitationResponder, ttyElicitationResponder } from "../mcp/mod.ts";
+import {
+  type ElicitationResponder,
+  type McpPromptListing,
+  noUiElicitationResponder,
+  ttyElicitationResponder,
+} from "../mcp/mod.ts";
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import { detectSandbox, type Platform } from "../platform/mod.ts";
 import type {
@@ -142,6 +147,7 @@ export class Session {
           elicitation: elicitationFor(options),
           model,
           approver: options.approver,
+          preview: options.preview,
         }),
       }),
     ]);
@@ -203,6 +209,16 @@ export class Session {
   /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
   projectInstructions(): Promise<ProjectInstructions> {
     return this.parts.capabilities.projectInstructions();
+  }
+
+  /** The MCP prompts of the ready servers (an interactive mode offers them as `/mcp__server__prompt`). */
+  mcpPrompts(): Promise<McpPromptListing[]> {
+    return this.parts.capabilities.mcp.listPrompts();
+  }
+
+  /** One MCP prompt (`mcp__server__prompt` name, then its arguments' text) as conversation items. */
+  expandMcpPrompt(name: string, argsText: string): Promise<ConversationItem[]> {
+    return this.parts.capabilities.mcp.expandPrompt(name, argsText);
   }
 
   /** The request the first sampling of a turn would send, without calling the model. */

@@ -92,7 +92,9 @@ export async function prepareTurnContext(options: {
     seen.add(implicitUseKey(skill));
     events({ type: "skill.used", name: skill.name, path: skill.path, scope: skill.scope, how: "implicit" });
   };
-  return { preamble, injected: selection.items, onCall };
+  // `$mcp__server__prompt args` mentions: the prompts' messages follow the user's (issue #14).
+  const prompts = await capabilities.mcp.expandPromptMentions(options.prompt);
+  return { preamble, injected: [...prompts, ...selection.items], onCall };
 }
 
 /**

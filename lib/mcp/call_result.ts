@@ -48,6 +48,11 @@ function convertBlock(block: Block): { text?: string; part?: OutputPart } {
   }
 }
 
+/** The text a person or model reads for one content block (media become a one-line note). */
+export function contentBlockText(block: Block): string {
+  return convertBlock(block).text ?? "";
+}
+
 function convertEmbedded(resource: Record<string, unknown>): { text?: string; part?: OutputPart } {
   const mimeType = resource.mimeType ? String(resource.mimeType) : undefined;
   if (typeof resource.text === "string") {

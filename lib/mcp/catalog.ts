@@ -10,6 +10,11 @@ export interface McpRegistration {
   source: string;
   config: McpServerConfig;
   plugin?: { id: string; root: string };
+  /**
+   * Who provided it: the user's own config, a project (`.trellis/config.toml`, `.mcp.json`, a
+   * profile) or a plugin. Decides the default `mcp_tool_pinning` (issue #17); absent = user.
+   */
+  origin?: "user" | "project" | "plugin";
 }
 
 export interface CatalogConflict {

@@ -8,6 +8,7 @@ import type { McpServerConfig } from "./server_config.ts";
 import type { SamplingGate } from "./sampling.ts";
 import { connectionIdentity } from "./server_config.ts";
 import { ServerConnection, type SettledStatus } from "./server_connection.ts";
+import type { ToolPins } from "./tool_pins.ts";
 
 export interface ManagerOptions {
   platform: Platform;
@@ -20,6 +21,8 @@ export interface ManagerOptions {
   sampling?: SamplingGate;
   /** MCP-17: fetch for OAuth-protected streamable-HTTP servers. */
   oauthFetch?: (server: McpServerConfig) => Promise<FetchLike | undefined>;
+  /** Issue #17: pinned tool definitions; absent → no pin checks. */
+  pins?: ToolPins;
 }
 
 export interface ManagedServer {
@@ -56,6 +59,11 @@ export class ConnectionManager {
       servers.set(config.name, { registration, connection });
     }
     this.servers = servers;
+  }
+
+  /** The pins every listing and call of this generation is checked against. */
+  get pins(): ToolPins | undefined {
+    return this.options.pins;
   }
 
   #newConnection(registration: McpRegistration, identity: string): ServerConnection {

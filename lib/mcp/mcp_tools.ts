@@ -1,9 +1,15 @@
 import type { Tool } from "./_sdk.ts";
-import type { EventSink, ToolDefinition, ToolResult, ToolRunContext } from "../shared/mod.ts";
-import { convertCallResult } from "./call_result.ts";
+import type { ToolDefinition } from "../shared/mod.ts";
 import type { ConnectionManager, ManagedServer } from "./connection_manager.ts";
+import { callManagerTool, type CallOptions } from "./tool_call.ts";
 import { assignToolNames, toolIdentityKey } from "./tool_names.ts";
-import { toolAllowed, toolApprovalMode, toolDisabledMessage, toolVisibleToModel } from "./tool_policy.ts";
+import { toolFingerprint } from "./tool_fingerprint.ts";
+import { pinVerdict } from "./tool_pin_policy.ts";
+import type { PinState } from "./tool_pins.ts";
+import { toolAllowed, toolApprovalMode, toolVisibleToModel } from "./tool_policy.ts";
+
+export { callManagerTool } from "./tool_call.ts";
+export type { CallOptions } from "./tool_call.ts";
 
 /** One server tool as `trellis mcp tools` shows it: name, schema and the verdicts about it. */
 export interface McpToolListing {
@@ -16,6 +22,16 @@ export interface McpToolListing {
   allowed: boolean;
   approvalMode: string;
   plugin?: string;
+  /** Issue #17: the definition against its pin (`unpinned`: the server was never pinned). */
+  pin: PinState;
+  /** Pinning blocks it (new or changed under `block`): not offered, calls refused. */
+  withheld: boolean;
+  /** What the model is offered: visible, allowed and not withheld. */
+  model: boolean;
+  /** `execution.taskSupport` when the server declares it (MCP 2025-11-25 tasks). */
+  taskSupport?: string;
+  /** The definition's fingerprint (only when pins are checked). */
+  sha256?: string;
 }
 
 /** Every ready server's tools with their model-facing names (MCP-9/10), filtered ones included. */
@@ -28,66 +44,42 @@ export function listManagerTools(manager: ConnectionManager): McpToolListing[] {
   const names = assignToolNames(
     entries.map((e) => ({ server: e.managed.registration.config.name, tool: e.tool.name })),
   );
+  const pins = manager.pins;
   return entries.map(({ managed, tool }) => {
     const config = managed.registration.config;
+    const visible = toolVisibleToModel(tool._meta as Record<string, unknown> | undefined);
+    const allowed = toolAllowed(config, tool.name);
+    const verdict = pins ? pinVerdict(pins, config, tool) : undefined;
+    const withheld = verdict?.withheld ?? false;
+    const taskSupport = (tool as { execution?: { taskSupport?: string } }).execution?.taskSupport;
     return {
       server: config.name,
       tool: tool.name,
       modelName: names.get(toolIdentityKey(config.name, tool.name))!,
       description: tool.description ?? tool.title ?? "",
       inputSchema: tool.inputSchema as Record<string, unknown>,
-      visible: toolVisibleToModel(tool._meta as Record<string, unknown> | undefined),
-      allowed: toolAllowed(config, tool.name),
+      visible,
+      allowed,
       approvalMode: toolApprovalMode(config, tool.name),
       plugin: managed.registration.plugin?.id,
+      pin: verdict?.state ?? "unpinned",
+      withheld,
+      model: visible && allowed && !withheld,
+      ...(pins ? { sha256: toolFingerprint(tool) } : {}),
+      ...(taskSupport ? { taskSupport } : {}),
     };
   }).sort((a, b) => a.modelName < b.modelName ? -1 : 1);
 }
 
-export interface CallOptions {
-  budgetBytes?: number;
-  events: EventSink;
-}
-
 /**
- * Calls (server, raw tool) on this manager: filter re-checked (MCP-5), tool timeout with progress
- * resetting it, result converted. Never throws: failures are error outputs.
+ * A tool of one server by the server's own name or by its model-facing `mcp__server__tool` name;
+ * undefined when neither matches.
  */
-export async function callManagerTool(
-  manager: ConnectionManager,
-  target: { server: string; tool: string; args: Record<string, unknown> },
-  ctx: Pick<ToolRunContext, "signal" | "callId">,
-  options: CallOptions,
-): Promise<ToolResult> {
-  const managed = manager.servers.get(target.server);
-  if (!managed) return { output: `unknown MCP server '${target.server}'`, status: "error" };
-  const config = managed.registration.config;
-  if (!toolAllowed(config, target.tool)) {
-    return { output: toolDisabledMessage(target.server, target.tool), status: "error" };
-  }
-  try {
-    const client = await managed.connection.ready();
-    const result = await client.callTool({ name: target.tool, arguments: target.args }, undefined, {
-      signal: ctx.signal,
-      timeout: config.toolTimeoutMs,
-      resetTimeoutOnProgress: true,
-      onprogress: (p) =>
-        options.events({
-          type: "mcp.tool_progress",
-          server: target.server,
-          tool: target.tool,
-          call_id: ctx.callId,
-          progress: p.progress,
-          ...(p.total !== undefined ? { total: p.total } : {}),
-          ...(p.message !== undefined ? { message: p.message } : {}),
-        }),
-    });
-    return convertCallResult(result, { budgetBytes: options.budgetBytes });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const status = ctx.signal.aborted ? "aborted" : "error";
-    return { output: `MCP tool '${target.tool}' on server '${target.server}' failed: ${message}`, status };
-  }
+export function findServerTool(manager: ConnectionManager, server: string, name: string): string | undefined {
+  const status = manager.servers.get(server)?.connection.status;
+  if (status?.state !== "ready") return undefined;
+  if (status.tools.some((t) => t.name === name)) return name;
+  return listManagerTools(manager).find((t) => t.server === server && t.modelName === name)?.tool;
 }
 
 /**
@@ -102,8 +94,9 @@ export function mcpApprovalNeeded(mode: string, approvalPolicy: string): boolean
 export function mcpToolDefinitions(
   manager: ConnectionManager,
   options: CallOptions & { approvalPolicy: string },
+  listing: McpToolListing[] = listManagerTools(manager),
 ): ToolDefinition[] {
-  return listManagerTools(manager).filter((t) => t.visible && t.allowed).map((t) => {
+  return listing.filter((t) => t.model).map((t) => {
     const managed = manager.servers.get(t.server)!;
     const parallel = managed.registration.config.supportsParallelToolCalls;
     return {

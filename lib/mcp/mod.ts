@@ -2,7 +2,9 @@
  * The MCP client runtime on the official SDK: server catalog from config layers, a trusted
  * `.mcp.json` and plugins (MCP-1…5); a concurrent connection manager with startup statuses and
  * required servers (MCP-6/7); per-step snapshots and generation refresh (MCP-8); MCP tools and the
- * three resource tools as loop ToolDefinitions (MCP-9…14); elicitation routing (MCP-15).
+ * three resource tools as loop ToolDefinitions (MCP-9…14); elicitation routing (MCP-15);
+ * task-augmented calls and the `tool_max_sec` cap; prompts (`$mcp__server__prompt`); pinned tool
+ * definitions in `$TRELLIS_HOME/mcp_pins.json` (issue #17).
  *
  * @example
  * ```ts
@@ -31,9 +33,12 @@ export type {
 export {
   DEFAULT_SAMPLING_MAX_TOKENS,
   DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_MAX_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   serverConfigFromTable,
 } from "./server_config.ts";
+/** The one server-name rule (config validates with it; lib/mcp and the CLI re-use it). */
+export { MCP_SERVER_NAME } from "../config/mod.ts";
 export type { ApprovalMode, McpServerConfig, McpTransportConfig, SamplingPolicy } from "./server_config.ts";
 export { expandVariables, parseMcpJson } from "./mcp_json.ts";
 export { createMcpRuntime } from "./runtime.ts";
@@ -49,9 +54,26 @@ export type {
 } from "./elicitation.ts";
 export { ttyElicitationResponder } from "./tty_elicitation.ts";
 export type { ElicitationIo } from "./tty_elicitation.ts";
-export { callManagerTool, listManagerTools, mcpApprovalNeeded } from "./mcp_tools.ts";
+export { callManagerTool, findServerTool, listManagerTools, mcpApprovalNeeded } from "./mcp_tools.ts";
 export type { McpToolListing } from "./mcp_tools.ts";
-export { listResourcesOutput, readResourceOutput } from "./resource_tools.ts";
+export type { Tool } from "./_sdk.ts";
+export { listEveryServer, listResourcesOutput, readResourceOutput } from "./resource_tools.ts";
+export { PINS_FILE, ToolPins } from "./tool_pins.ts";
+export { visibleName } from "./tool_pin_policy.ts";
+export type { PinningMode, PinRecord, PinState } from "./tool_pins.ts";
+export { canonicalJson, pinnedDefinition, toolFingerprint } from "./tool_fingerprint.ts";
+export type { PinnedDefinition } from "./tool_fingerprint.ts";
+export { diffDefinitions, diffServerTools, MAX_CHANGES } from "./tool_diff.ts";
+export type { FieldChange, ToolDiff } from "./tool_diff.ts";
+export {
+  findPromptMentions,
+  getManagerPrompt,
+  listManagerPrompts,
+  promptArguments,
+  splitPromptArguments,
+} from "./prompts.ts";
+export type { McpPromptListing, PromptMention } from "./prompts.ts";
+export { MAX_STDERR_LOG_BYTES, RotatingLog } from "./stderr_log.ts";
 export { assignToolNames, MAX_TOOL_NAME_BYTES, sanitizeNamePart } from "./tool_names.ts";
 export { convertCallResult, DEFAULT_OUTPUT_BUDGET_BYTES, truncateHeadTail } from "./call_result.ts";
 export { stderrLogPath } from "./client_factory.ts";

@@ -28,7 +28,7 @@ const HEADLESS_REDIRECT = "http://localhost:3000/callback";
 
 /**
  * `trellis mcp probe URL`: connect with the runtime's client (same factory, same OAuth code),
- * print capabilities, list tools/resources/templates/prompts, optionally call every tool.
+ * print capabilities and every tool, resource, template and prompt, optionally call every tool.
  */
 export async function probeServer(url: string, options: ProbeOptions): Promise<{ failures: number }> {
   const server = serverConfigFromTable("probe", { url });
@@ -51,7 +51,7 @@ export async function probeServer(url: string, options: ProbeOptions): Promise<{
     const info = client.getServerVersion();
     options.out(`server: ${info?.name ?? "?"} ${info?.version ?? ""}\n`);
     options.out(`capabilities: ${JSON.stringify(client.getServerCapabilities() ?? {})}\n`);
-    const tools = await listAll(client);
+    const tools = await listAll(client, options.out);
     return { failures: options.callAll ? await callAll(client, tools, options.out) : 0 };
   } finally {
     await client.close().catch(() => {});
@@ -62,14 +62,67 @@ function elicitAnswer(schema: Record<string, unknown> | undefined, accept?: bool
   return accept && schema ? { action: "accept", content: defaultsFromSchema(schema) } : { action: "decline" };
 }
 
-async function listAll(client: Client): Promise<Tool[]> {
+/** Every page of one list method; a repeated cursor ends it with an error (MCP-9). */
+async function allPages<T>(
+  method: string,
+  fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+    if (cursor !== undefined && seen.has(cursor)) throw new Error(`${method} returned duplicate cursor`);
+    if (cursor !== undefined) seen.add(cursor);
+  } while (cursor !== undefined);
+  return items;
+}
+
+const firstLine = (text: string | undefined) => (text ?? "").split("\n")[0];
+
+/** Lists and prints what the server offers: tools, resources, templates, prompts. */
+async function listAll(client: Client, out: (text: string) => void): Promise<Tool[]> {
   const caps = client.getServerCapabilities() ?? {};
-  const tools = caps.tools ? (await client.listTools()).tools : [];
-  if (caps.resources) {
-    await client.listResources();
-    await client.listResourceTemplates();
+  const page = (cursor?: string) => cursor ? { cursor } : undefined;
+  const section = (title: string, lines: string[]) =>
+    out(`${title} (${lines.length}):\n${lines.map((l) => `  ${l}\n`).join("")}`);
+  const tools = caps.tools
+    ? await allPages("tools/list", async (c) => {
+      const r = await client.listTools(page(c));
+      return { items: r.tools, nextCursor: r.nextCursor };
+    })
+    : [];
+  if (caps.tools) {
+    section("tools", tools.map((t) => `${t.name}${t.description ? `: ${firstLine(t.description)}` : ""}`));
   }
-  if (caps.prompts) await client.listPrompts();
+  if (caps.resources) {
+    const resources = await allPages("resources/list", async (c) => {
+      const r = await client.listResources(page(c));
+      return { items: r.resources, nextCursor: r.nextCursor };
+    });
+    section("resources", resources.map((r) => `${r.uri}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}`));
+    const templates = await allPages("resources/templates/list", async (c) => {
+      const r = await client.listResourceTemplates(page(c));
+      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+    });
+    section("resource templates", templates.map((t) => `${t.uriTemplate}  ${t.name}`));
+  }
+  if (caps.prompts) {
+    const prompts = await allPages("prompts/list", async (c) => {
+      const r = await client.listPrompts(page(c));
+      return { items: r.prompts, nextCursor: r.nextCursor };
+    });
+    section(
+      "prompts",
+      prompts.map((p) =>
+        `${p.name}(${(p.arguments ?? []).map((a) => a.required ? a.name : `${a.name}?`).join(", ")})${
+          p.description ? `: ${firstLine(p.description)}` : ""
+        }`
+      ),
+    );
+  }
   return tools;
 }
 

@@ -59,22 +59,35 @@ export async function listAllPages(manager: ConnectionManager, server: string, k
   return items;
 }
 
-/** All servers concurrently, sorted by name; a failing server is left out with a warning. */
-export async function listAggregated(manager: ConnectionManager, kind: Kind, events: EventSink) {
+/**
+ * Every page of every server that offers resources, concurrently, sorted by server; a server whose
+ * listing fails is left out and named in `failures`.
+ */
+export async function listEveryServer(
+  manager: ConnectionManager,
+  kind: Kind,
+): Promise<{ items: Record<string, unknown>[]; failures: { server: string; error: string }[] }> {
   // Servers that do not offer resources are not part of the aggregate (no warning for them).
   const servers = [...manager.servers.values()].filter(({ connection }) =>
     connection.client?.getServerCapabilities()?.resources !== undefined
   ).map((s) => s.registration.config.name).sort();
   const results = await Promise.allSettled(servers.map((s) => listAllPages(manager, s, kind)));
-  return results.flatMap((r, i) => {
+  const failures: { server: string; error: string }[] = [];
+  const items = results.flatMap((r, i) => {
     if (r.status === "fulfilled") return r.value;
-    events({
-      type: "warning",
-      message: `MCP server '${servers[i]}': ${(r.reason as Error).message}`,
-      subject: servers[i],
-    });
+    failures.push({ server: servers[i], error: (r.reason as Error).message });
     return [];
   });
+  return { items, failures };
+}
+
+/** All servers concurrently, sorted by name; a failing server is left out with a warning. */
+export async function listAggregated(manager: ConnectionManager, kind: Kind, events: EventSink) {
+  const { items, failures } = await listEveryServer(manager, kind);
+  for (const f of failures) {
+    events({ type: "warning", message: `MCP server '${f.server}': ${f.error}`, subject: f.server });
+  }
+  return items;
 }
 
 export async function listResourcesOutput(

@@ -4,7 +4,9 @@ import { DEFAULT_OUTPUT_BUDGET_BYTES } from "./call_result.ts";
 import { type ResolvedCatalog, sameCatalog } from "./catalog.ts";
 import { ConnectionManager } from "./connection_manager.ts";
 import { type ElicitationResponder, ElicitationRouter } from "./elicitation.ts";
-import { mcpToolDefinitions } from "./mcp_tools.ts";
+import { listManagerTools, mcpToolDefinitions } from "./mcp_tools.ts";
+import { PinWatch } from "./pin_watch.ts";
+import type { ToolPins } from "./tool_pins.ts";
 import { resourceToolDefinitions } from "./resource_tools.ts";
 import { CredentialStore } from "./credential_store.ts";
 import { storedOAuthFetch } from "./oauth_login.ts";
@@ -32,6 +34,13 @@ export interface McpRuntimeOptions {
   roots?: string[];
   /** MCP-12 deferred tools; default `{ mode: "off" }`. */
   toolSearch?: ToolSearchOptions;
+  /** Issue #17: pinned tool definitions to check every listing and call against. */
+  pins?: ToolPins;
+  /**
+   * Pin a server's tools the first time a step offers them (trust on first use). Sessions do;
+   * previews and inspection commands (`mcp tools`, `debug prompt`) do not write.
+   */
+  recordPins?: boolean;
 }
 
 /** One step's view of MCP: tools bound to the manager current at capture time (MCP-8). */
@@ -58,6 +67,8 @@ export interface McpRuntime {
   /** The published generation (for `trellis mcp` debugging commands). */
   readonly manager: ConnectionManager;
   readonly elicitation: ElicitationRouter;
+  /** The pins this runtime checks against (absent: no pinning). */
+  readonly pins: ToolPins | undefined;
 }
 
 export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
@@ -75,7 +86,11 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     roots,
     sampling: options.sampling ? new SamplingGate(options.sampling, options.events) : undefined,
     oauthFetch: storedOAuthFetch(CredentialStore.forHome(options.platform.fs, options.home)),
+    pins: options.pins,
   };
+  const pinning = options.pins
+    ? new PinWatch(options.pins, options.events, options.recordPins ?? false)
+    : undefined;
   const budget = options.outputBudgetBytes ?? DEFAULT_OUTPUT_BUDGET_BYTES;
   const unlocked = new Set<string>();
   let catalog = options.catalog;
@@ -87,17 +102,20 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
       return current;
     },
     elicitation: router,
+    pins: options.pins,
     start: () => current.start(),
     awaitStartup: (o) => current.awaitStartup(o),
     captureStep() {
       const manager = current;
       manager.acquire();
       let released = false;
+      const listing = listManagerTools(manager);
+      pinning?.check(manager, listing);
       const mcpTools = mcpToolDefinitions(manager, {
         budgetBytes: budget,
         events: options.events,
         approvalPolicy: options.approvalPolicy,
-      });
+      }, listing);
       const declared = shouldDeferTools(mcpTools, options.toolSearch ?? { mode: "off" })
         ? [
           searchToolsDefinition(mcpTools, (names) => names.forEach((n) => unlocked.add(n))),
@@ -145,6 +163,7 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     async shutdown() {
       current.release();
       await current.close();
+      await pinning?.settled();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { TrellisConfig } from "../config/mod.ts";
+import type { PinningMode } from "./tool_pins.ts";
 
 /** One `[mcp_servers.<name>]` table as the config schema validated it. */
 export type McpServerTable = NonNullable<TrellisConfig["mcp_servers"]>[string];
@@ -33,6 +34,8 @@ export interface McpServerConfig {
   required: boolean;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
+  /** Hard cap on one call whatever progress it reports (`tool_max_sec`; absent: 1 h). */
+  toolMaxMs?: number;
   /** Allow-list on raw tool names (applied first); undefined = all. */
   enabledTools?: string[];
   /** Deny-list on raw tool names (applied second). */
@@ -49,6 +52,11 @@ export interface McpServerConfig {
   sampling: SamplingPolicy;
   /** Tokens the server may spend on sampling over the runtime's life (default 10 000). */
   samplingMaxTokens: number;
+  /**
+   * `mcp_tool_pinning` as it applies to this server (issue #17); resolved from the layers a project
+   * cannot write and the server's origin by mcpServersFromConfig. Absent: `warn`.
+   */
+  toolPinning?: PinningMode;
 }
 
 export type SamplingPolicy = "deny" | "prompt" | "allow";
@@ -56,6 +64,7 @@ export type SamplingPolicy = "deny" | "prompt" | "allow";
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
 export const DEFAULT_SAMPLING_MAX_TOKENS = 10_000;
+export const DEFAULT_TOOL_MAX_MS = 3_600_000;
 
 /** Normalizes a validated Codex-shape table (the schema already rejected bad transports). */
 export function serverConfigFromTable(name: string, table: McpServerTable): McpServerConfig {
@@ -71,6 +80,7 @@ export function serverConfigFromTable(name: string, table: McpServerTable): McpS
     toolTimeoutMs: table.tool_timeout_sec !== undefined
       ? table.tool_timeout_sec * 1000
       : DEFAULT_TOOL_TIMEOUT_MS,
+    toolMaxMs: table.tool_max_sec !== undefined ? table.tool_max_sec * 1000 : DEFAULT_TOOL_MAX_MS,
     enabledTools: table.enabled_tools,
     disabledTools: table.disabled_tools ?? [],
     defaultApprovalMode: table.default_tools_approval_mode ?? "auto",

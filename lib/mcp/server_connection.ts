@@ -123,6 +123,8 @@ export class ServerConnection {
         const tools = await this.#listTools(await this.ready());
         if (this.status.state === "ready") this.status = { ...this.status, tools };
       } catch (error) {
+        // A refresh cut short by close() (the command or session is ending) is no failure to report.
+        if (this.#abort.signal.aborted || this.#closing) return;
         if (this.status.state === "ready") this.ctx.warn(`cannot refresh tools: ${this.#describe(error)}`);
       }
     }

@@ -1,4 +1,5 @@
 import type { McpRegistration } from "./catalog.ts";
+import { DEFAULT_TOOL_MAX_MS } from "./server_config.ts";
 
 /** `trellis mcp list --json` entry (Codex's shape plus where the server came from). */
 export interface McpServerSummary {
@@ -23,6 +24,10 @@ export interface McpServerSummary {
     };
   startup_timeout_sec: number;
   tool_timeout_sec: number;
+  /** Hard cap per call (issue #13). */
+  tool_max_sec: number;
+  /** The pinning mode that applies to this server (issue #17). */
+  mcp_tool_pinning: "block" | "warn" | "off";
   auth_status: "unsupported" | "bearer_token" | "not_logged_in" | "oauth";
   enabled_tools: string[] | null;
   disabled_tools: string[];
@@ -50,6 +55,8 @@ export function summarizeServer(registration: McpRegistration, enabled: boolean)
     transport,
     startup_timeout_sec: c.startupTimeoutMs / 1000,
     tool_timeout_sec: c.toolTimeoutMs / 1000,
+    tool_max_sec: (c.toolMaxMs ?? DEFAULT_TOOL_MAX_MS) / 1000,
+    mcp_tool_pinning: c.toolPinning ?? "warn",
     auth_status: t.type === "stdio"
       ? "unsupported"
       : transport.type !== "stdio" && transport.bearer_token_env_var

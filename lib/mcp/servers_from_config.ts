@@ -5,6 +5,7 @@ import { type Diagnostic, warning } from "../shared/mod.ts";
 import { type McpRegistration, resolveCatalog, type ResolvedCatalog } from "./catalog.ts";
 import { readMcpJson, readMcpServerEntry } from "./mcp_json.ts";
 import { type McpServerConfig, type McpServerTable, serverConfigFromTable } from "./server_config.ts";
+import type { PinningMode } from "./tool_pins.ts";
 
 /** A server a plugin contributes (the plugins subsystem builds these; app hands them on). */
 export interface PluginMcpServer {
@@ -48,10 +49,21 @@ export function mcpServersFromConfig(
       if (built.registration) registrations.push({ ...built.registration, tier });
     }
   }
+  const projectSources = new Set(loaded.layers.filter((l) => l.kind === "project").map((l) => l.source));
+  const mcpJsonFile = path.join(loaded.paths.projectRoot, ".mcp.json");
   if (loaded.projectTrusted) {
     const json = readMcpJson(options.platform.fs, loaded.paths.projectRoot, options.platform.env);
     diagnostics.push(...json.diagnostics);
+    projectSources.add(json.file);
     for (const config of json.servers) registrations.push({ tier: "config", source: json.file, config });
+  } else if (options.platform.fs.sync.lstat(mcpJsonFile)) {
+    // Issue #13: an untrusted project's servers are skipped, never silently.
+    diagnostics.push({
+      level: "info",
+      message: `Skipped ${mcpJsonFile}: this project is not trusted ` +
+        "(run `trellis project trust` to start its MCP servers)",
+      file: mcpJsonFile,
+    });
   }
   for (const [name, table] of Object.entries(loaded.config.mcp_servers ?? {})) {
     const source = loaded.provenance.get(`mcp_servers.${name}.command`) ??
@@ -60,6 +72,17 @@ export function mcpServersFromConfig(
   }
   for (const config of options.extensionServers ?? []) {
     registrations.push({ tier: "extension", source: "extension", config });
+  }
+  const pinning = pinningSettings(loaded, diagnostics);
+  for (const registration of registrations) {
+    const origin = registration.tier === "plugin" || registration.tier === "selected_plugin"
+      ? "plugin"
+      : projectSources.has(registration.source) || registration.source.startsWith("profile ")
+      ? "project"
+      : "user";
+    registration.origin = origin;
+    registration.config.toolPinning = pinning.servers[registration.config.name] ?? pinning.all ??
+      (origin === "user" ? "warn" : "block");
   }
   const failed = loaded.invalidMcpServers.map((s) => ({ name: s.name, source: s.file, error: s.reason }));
   // Duplicates are resolved here, after validation: a broken definition never took a name.
@@ -76,6 +99,36 @@ export function mcpServersFromConfig(
     );
   }
   return { catalog, diagnostics };
+}
+
+/**
+ * `mcp_tool_pinning`, top-level and per `[mcp_servers.X]`, read only from the layers a repository
+ * cannot write (system, user, `-c`): a project must not switch off the check on its own servers.
+ */
+function pinningSettings(
+  loaded: LoadedConfig,
+  diagnostics: Diagnostic[],
+): { all?: PinningMode; servers: Record<string, PinningMode> } {
+  const result: { all?: PinningMode; servers: Record<string, PinningMode> } = { servers: {} };
+  for (const layer of loaded.layers) {
+    const table = layer.table;
+    const own = layer.kind === "system" || layer.kind === "user" || layer.kind === "session";
+    const perServer = Object.entries(table.mcp_servers ?? {}).filter(([, t]) => t.mcp_tool_pinning);
+    if (!own) {
+      if (table.mcp_tool_pinning || perServer.length > 0) {
+        diagnostics.push({
+          level: "warning",
+          message: `Ignored mcp_tool_pinning in ${layer.source}: only your own config ` +
+            "($TRELLIS_HOME/config.toml, /etc/trellis, -c) may set it",
+          file: layer.source,
+        });
+      }
+      continue;
+    }
+    if (table.mcp_tool_pinning) result.all = table.mcp_tool_pinning;
+    for (const [name, t] of perServer) result.servers[name] = t.mcp_tool_pinning!;
+  }
+  return result;
 }
 
 type PolicyOverride = Pick<

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { type JSONRPCMessage, loadSdk, type ReadBuffer, type Sdk, type Transport } from "./_sdk.ts";
 import type { ChildProcess, ExitStatus, Platform } from "../platform/mod.ts";
+import { RotatingLog } from "./stderr_log.ts";
 
 export interface StdioTransportOptions {
   cmd: string[];
@@ -8,6 +9,8 @@ export interface StdioTransportOptions {
   cwd?: string;
   /** Where the server's stderr goes; stdout carries only JSON-RPC frames (MCP-19). */
   stderrLog: string;
+  /** Rotate the log past this size (default 5 MiB, one old file kept). */
+  stderrLogMaxBytes?: number;
   /** Non-JSON stdout lines and similar oddities that do not end the session. */
   onWarning(message: string): void;
 }
@@ -95,19 +98,17 @@ export class PlatformStdioTransport implements Transport {
 
   async #pumpStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
-    let pending = Promise.resolve();
+    const log = new RotatingLog(this.platform.fs, this.options.stderrLog, this.options.stderrLogMaxBytes);
     try {
       for await (const chunk of stream) {
         const text = decoder.decode(chunk, { stream: true });
         this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_BYTES);
-        pending = pending.then(() => this.platform.fs.appendTextFile(this.options.stderrLog, text)).catch(
-          () => {},
-        );
+        log.append(text);
       }
     } catch {
       // the process is gone; its log keeps what arrived
     }
-    await pending;
+    await log.flushed();
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

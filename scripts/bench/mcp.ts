@@ -1,6 +1,6 @@
 /**
- * MCP figures: concurrent stdio startup, `trellis mcp tools` against server-everything, and the
- * per-call overhead of the full tool chain over a raw SDK callTool.
+ * MCP figures: concurrent stdio startup, `trellis mcp tools` against server-everything, the
+ * per-call overhead of the full tool chain over a raw SDK callTool, and the pin check (#17).
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,6 +13,9 @@ import {
   noUiElicitationResponder,
   resolveCatalog,
   serverConfigFromTable,
+  type Tool,
+  toolFingerprint,
+  ToolPins,
 } from "../../lib/mcp/mod.ts";
 import { childEnv, type Platform, platform } from "../../lib/platform/mod.ts";
 import { median } from "./_timing.ts";
@@ -222,12 +225,86 @@ async function longCall(home: string): Promise<BenchRow[]> {
   }
 }
 
+/** A tool definition of a typical size (~400 bytes of JSON). */
+function benchTool(i: number, variant = ""): Tool {
+  return {
+    name: `tool_${i}`,
+    description: `Does thing ${i}${variant}. `.repeat(8),
+    inputSchema: {
+      type: "object",
+      properties: { path: { type: "string", description: "A path" }, limit: { type: "number" } },
+      required: ["path"],
+    },
+    annotations: { readOnlyHint: true },
+  } as Tool;
+}
+
+/**
+ * Issue #17: the pin check over 1,000 tools. Cold = fresh definitions (canonical JSON + sha256 of
+ * each, then the lookup), as when a tool list arrives; warm = the same objects again, as every
+ * later step checks them. Best of 20 runs; one in ten definitions differs from its pin.
+ */
+async function pinCheck(home: string): Promise<BenchRow[]> {
+  const pins = await ToolPins.load(platform.fs, home);
+  await pins.record("s", Array.from({ length: 1000 }, (_, i) => benchTool(i)), { firstUse: true });
+  let cold = Infinity;
+  let warm = Infinity;
+  for (let run = 0; run < 20; run++) {
+    const tools = Array.from({ length: 1000 }, (_, i) => benchTool(i, i % 10 === 0 ? " (changed)" : ""));
+    let started = performance.now();
+    let changed = 0;
+    for (const tool of tools) if (pins.stateOf("s", tool) === "changed") changed++;
+    cold = Math.min(cold, performance.now() - started);
+    started = performance.now();
+    for (const tool of tools) pins.stateOf("s", tool);
+    warm = Math.min(warm, performance.now() - started);
+    if (changed !== 100) throw new Error(`pin check found ${changed} changed tools, expected 100`);
+  }
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < 8000; i++) properties[`field_${i}`] = { type: "string", description: "d".repeat(110) };
+  let big = Infinity;
+  for (let run = 0; run < 5; run++) {
+    const huge = { name: "huge", inputSchema: { type: "object", properties } } as Tool;
+    const started = performance.now();
+    toolFingerprint(huge);
+    big = Math.min(big, performance.now() - started);
+  }
+  return [
+    {
+      name: "mcp: pin check, 1,000 fresh tool definitions (hash + compare), per 100 tools",
+      value: Number((cold / 10).toFixed(3)),
+      unit: "ms",
+      target: "<= 1 ms per 100 tools",
+      pass: cold / 10 <= 1,
+    },
+    {
+      name: "mcp: pin check, the same 1,000 tools at a later step (cached hashes), per 100 tools",
+      value: Number((warm / 10).toFixed(3)),
+      unit: "ms",
+      target: "<= 1 ms per 100 tools",
+      pass: warm / 10 <= 1,
+    },
+    {
+      name: "mcp: fingerprint of one tool with a 1.2 MB input schema",
+      value: Number(big.toFixed(1)),
+      unit: "ms",
+      target: "<= 100 ms",
+      pass: big <= 100,
+    },
+  ];
+}
+
 export async function bench(): Promise<BenchRow[]> {
   const home = await platform.fs.makeTempDir("trellis-bench-mcp-");
   try {
     // The long call only waits; run it beside the CPU-bound figures instead of after them.
     const long = longCall(home);
-    const rows = [...await concurrentStartup(home), ...await mcpTools(home), ...await callOverhead(home)];
+    const rows = [
+      ...await concurrentStartup(home),
+      ...await mcpTools(home),
+      ...await callOverhead(home),
+      ...await pinCheck(home),
+    ];
     return [...rows, ...await long];
   } finally {
     await platform.fs.remove(home, { recursive: true });

@@ -14,7 +14,8 @@ Deno.test("MCP-17 `mcp probe --oauth-headless --call-all` authorizes without a b
     });
     assert.deepStrictEqual({ code: result.code, stdout: result.stdout }, {
       code: 0,
-      stdout: 'server: protected 1\ncapabilities: {"tools":{"listChanged":true}}\ncall whoami: ok\n',
+      stdout: 'server: protected 1\ncapabilities: {"tools":{"listChanged":true}}\n' +
+        "tools (1):\n  whoami: Says who\ncall whoami: ok\n",
     }, result.stderr);
     assert.deepStrictEqual(fixture.seen.authorize, 1);
   } finally {

@@ -65,6 +65,7 @@ Deno.test("serverConfigFromTable() applies Codex defaults and startup_timeout_se
     required: false,
     startupTimeoutMs: 2000,
     toolTimeoutMs: 300_000,
+    toolMaxMs: 3_600_000,
     enabledTools: undefined,
     disabledTools: [],
     defaultApprovalMode: "auto",

@@ -126,9 +126,13 @@ Deno.test("mcp call/tools/resources run against a live fixture server (MCP-18)",
     true,
   ]);
   assert.deepStrictEqual(tools.servers[0].state, "ready");
+  // Issue #13: a cursor-looping server is a protocol error naming the server (exit 1), never "none".
   const resources = await cli("mcp", "resources", "fx", "--json");
-  assert.deepStrictEqual([resources.code, JSON.parse(resources.stdout)], [0, []]);
-  assert.match(resources.stderr, /duplicate cursor/);
+  assert.deepStrictEqual([resources.code, JSON.parse(resources.stdout)], [1, []]);
+  assert.match(resources.stderr, /MCP server 'fx': resources\/list returned duplicate cursor/);
+  const text = await cli("mcp", "resources", "fx");
+  assert.deepStrictEqual(text.code, 1);
+  assert.doesNotMatch(text.stdout, /No resources/);
   const badArgs = await cli("mcp", "call", "echo", "echo", "--args", "{nope");
   assert.deepStrictEqual(badArgs.code, 2);
 });

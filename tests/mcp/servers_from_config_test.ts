@@ -24,8 +24,16 @@ Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin se
     ["pl", "plugin", "plugin:p@m"],
     ["shared", "config", userConfig],
   ]);
-  assert.deepStrictEqual(untrusted.diagnostics.map((d) => d.message), [
-    'Cannot load MCP server "broken" from plugin p@m: .mcp.json: url: url is not supported for stdio',
+  // Issue #13: the untrusted project's .mcp.json is skipped with a note naming the command, not silently.
+  assert.deepStrictEqual(untrusted.diagnostics.map((d) => [d.level, d.message]), [
+    [
+      "error",
+      'Cannot load MCP server "broken" from plugin p@m: .mcp.json: url: url is not supported for stdio',
+    ],
+    [
+      "info",
+      `Skipped ${project}/.mcp.json: this project is not trusted (run \`trellis project trust\` to start its MCP servers)`,
+    ],
   ]);
   await platform.fs.writeTextFile(
     userConfig,
@@ -53,4 +61,65 @@ Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin se
     outcome: userConfig,
     contenders: [`${project}/.mcp.json`, userConfig],
   }]);
+});
+
+Deno.test("mcp_tool_pinning: block for project and plugin servers, warn for the user's; a project cannot lower it (#17)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const project = `${root}/repo`;
+  await platform.fs.mkdir(`${project}/.git`);
+  await platform.fs.mkdir(`${project}/.trellis`);
+  await platform.fs.writeTextFile(
+    `${project}/.mcp.json`,
+    JSON.stringify({ mcpServers: { fromjson: { command: "c" } } }),
+  );
+  const projectConfig = `${project}/.trellis/config.toml`;
+  await platform.fs.writeTextFile(
+    projectConfig,
+    'mcp_tool_pinning = "off"\n[mcp_servers.fromproject]\ncommand = "p"\nmcp_tool_pinning = "off"\n',
+  );
+  const userConfig = `${env.TRELLIS_HOME}/config.toml`;
+  const trust = `[projects."${project}"]\ntrust_level = "trusted"\n`;
+  await platform.fs.writeTextFile(userConfig, `[mcp_servers.mine]\ncommand = "m"\n\n${trust}`);
+  const pluginServers = [{
+    pluginId: "p@m",
+    pluginRoot: "/plug",
+    name: "pl",
+    config: { command: "s", mcp_tool_pinning: "off" },
+  }];
+  const modes = async (overrides: string[] = []) => {
+    const loaded = await loadConfig(platform.fs, { cwd: project, env: (n) => env[n], overrides });
+    const { catalog, diagnostics } = mcpServersFromConfig(loaded, { platform, pluginServers });
+    return {
+      modes: Object.fromEntries(
+        catalog.servers.map((s) => [s.config.name, [s.origin, s.config.toolPinning]]),
+      ),
+      warnings: diagnostics.filter((d) => d.level === "warning").map((d) => d.message),
+    };
+  };
+  const defaults = await modes();
+  assert.deepStrictEqual(defaults.modes, {
+    fromjson: ["project", "block"],
+    fromproject: ["project", "block"],
+    mine: ["user", "warn"],
+    pl: ["plugin", "block"],
+  });
+  assert.deepStrictEqual(defaults.warnings, [
+    `Ignored mcp_tool_pinning in ${projectConfig}: only your own config ($TRELLIS_HOME/config.toml, /etc/trellis, -c) may set it`,
+  ]);
+  await platform.fs.writeTextFile(
+    userConfig,
+    `mcp_tool_pinning = "block"\n[mcp_servers.mine]\ncommand = "m"\nmcp_tool_pinning = "off"\n\n${trust}`,
+  );
+  assert.deepStrictEqual((await modes()).modes, {
+    fromjson: ["project", "block"],
+    fromproject: ["project", "block"],
+    mine: ["user", "off"],
+    pl: ["plugin", "block"],
+  });
+  assert.deepStrictEqual((await modes(['mcp_tool_pinning="warn"'])).modes, {
+    fromjson: ["project", "warn"],
+    fromproject: ["project", "warn"],
+    mine: ["user", "off"],
+    pl: ["plugin", "warn"],
+  });
 });

@@ -1,27 +1,26 @@
 import type { Command } from "commander";
 import type { LoadedConfig } from "../../config/mod.ts";
+import { mcpCatalogFor, type McpCommandRuntime, openMcpCommand } from "../../app/mod.ts";
 import {
   authStatuses,
   callManagerTool,
-  createMcpRuntime,
   CredentialStore,
+  findServerTool,
+  listEveryServer,
+  listManagerPrompts,
   listManagerTools,
-  listResourcesOutput,
   loginServer,
-  type McpRuntime,
-  mcpServersFromConfig,
-  noUiElicitationResponder,
   openInBrowser,
   probeServer,
   readResourceOutput,
   type ResolvedCatalog,
   summarizeServer,
-  ttyElicitationResponder,
+  visibleName,
 } from "../../mcp/mod.ts";
 import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mod.ts";
-import { type CliContext, withCommonOptions } from "../context.ts";
-import { pluginContributions } from "../plugin_contributions.ts";
+import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
 import { registerMcpEditCommands } from "./mcp_edit.ts";
+import { registerMcpPinCommands } from "./mcp_pins.ts";
 
 /** `trellis mcp …`: manage `[mcp_servers.*]` in $TRELLIS_HOME/config.toml and debug live servers. */
 export function registerMcpCommand(program: Command, ctx: CliContext): void {
@@ -29,6 +28,7 @@ export function registerMcpCommand(program: Command, ctx: CliContext): void {
   registerConfigCommands(mcp, ctx);
   registerMcpEditCommands(mcp, ctx);
   registerDebugCommands(mcp, ctx);
+  registerMcpPinCommands(mcp, ctx, withRuntime);
   registerAuthCommands(mcp, ctx);
 }
 
@@ -105,12 +105,8 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
 
 async function loadCatalog(ctx: CliContext, options: Record<string, unknown>) {
   const loaded = await ctx.loadConfig(options);
-  const { mcpServers } = await pluginContributions(ctx.platform, loaded);
-  const { catalog, diagnostics } = mcpServersFromConfig(loaded, {
-    platform: ctx.platform,
-    pluginServers: mcpServers,
-  });
-  for (const d of diagnostics) ctx.err(`${d.level === "error" ? "error" : "warning"}: ${d.message}\n`);
+  const { catalog, diagnostics } = await mcpCatalogFor(ctx.platform, loaded);
+  printDiagnostics(ctx, diagnostics);
   return { loaded, catalog };
 }
 
@@ -190,62 +186,68 @@ function table(rows: string[][]): string {
   ) + "\n";
 }
 
-/** Starts the selected servers (all, or one), waits for them, runs `work`, shuts down. */
+/**
+ * Starts the selected servers (all, or one) as a session would (lib/app's command runtime:
+ * sampling, elicitation, roots, pins), runs `work`, shuts down.
+ */
 async function withRuntime<T>(
   ctx: CliContext,
   options: Record<string, unknown>,
   server: string | undefined,
-  work: (runtime: McpRuntime, loaded: LoadedConfig) => Promise<T>,
+  work: (mcp: McpCommandRuntime, loaded: LoadedConfig) => Promise<T>,
+  settings: { recordPins?: boolean } = {},
 ): Promise<T> {
-  const { loaded, catalog } = await loadCatalog(ctx, options);
-  const servers = catalog.servers.filter((s) => server === undefined || s.config.name === server);
-  if (server !== undefined && servers.length === 0) {
-    throw new UsageError(`No MCP server named '${server}' found.`, { server });
-  }
-  const tty = ctx.platform.isTerminal("stdin");
-  const runtime = createMcpRuntime({
+  const loaded = await ctx.loadConfig(options);
+  const mcp = await openMcpCommand({
     platform: ctx.platform,
-    catalog: { ...catalog, servers },
+    loaded,
     events: (e) => printEvent(ctx, e),
-    cwd: loaded.paths.cwd,
-    home: loaded.paths.home,
-    elicitation: tty
-      ? ttyElicitationResponder({ readLine: () => ctx.platform.readLine(), write: (t) => ctx.err(t) })
-      : noUiElicitationResponder,
-    approvalPolicy: loaded.config.approval_policy ?? "on-request",
-    outputBudgetBytes: loaded.config.tool_output_max_bytes,
+    server,
+    interactive: ctx.platform.isTerminal("stdin"),
+    write: (text) => ctx.err(text),
+    recordPins: settings.recordPins,
   });
-  runtime.start();
   try {
-    const graceMs = Math.max(0, ...servers.map((s) => s.config.startupTimeoutMs));
-    await runtime.awaitStartup({ graceMs });
-    return await work(runtime, loaded);
+    // As a session's first step would: pins a never-seen server's tools, warns about changed ones.
+    if (settings.recordPins) mcp.runtime.captureStep().release();
+    return await work(mcp, loaded);
   } catch (error) {
     if (error instanceof TrellisError) throw error;
     // A server's protocol error is the server's problem, not a Trellis bug: one line, no stack.
     throw new TrellisError("mcp_protocol", (error as Error).message, { server });
   } finally {
-    await runtime.shutdown();
+    await mcp.runtime.shutdown();
   }
 }
+
+export type WithRuntime = typeof withRuntime;
 
 function printEvent(ctx: CliContext, e: TrellisEventBody): void {
   if (e.type === "mcp.server_status" && e.status !== "starting") {
     const took = e.duration_ms !== undefined ? ` in ${e.duration_ms} ms` : "";
     ctx.err(`mcp: ${e.server} ${e.status}${took}${e.error ? `: ${e.error}` : ""}\n`);
   } else if (e.type === "warning") ctx.err(`warning: ${e.message}\n`);
+  else if (e.type === "notice") ctx.err(`note: ${e.message}\n`);
   else if (e.type === "mcp.tool_progress") {
-    ctx.err(`mcp: ${e.server}/${e.tool} progress ${e.progress}${e.total ? `/${e.total}` : ""}\n`);
+    ctx.err(
+      `mcp: ${e.server}/${e.tool} progress ${e.progress}${e.total ? `/${e.total}` : ""}${
+        e.message ? ` ${visibleName(e.message)}` : ""
+      }\n`,
+    );
+  } else if (e.type === "mcp.sampling") {
+    const detail = e.decision === "allowed" ? `${e.tokens ?? 0} tokens` : e.reason ?? "";
+    ctx.err(`mcp: ${e.server} sampling ${e.decision}${detail ? ` (${detail})` : ""}\n`);
   }
 }
 
 function registerDebugCommands(mcp: Command, ctx: CliContext): void {
   withCommonOptions(
-    mcp.command("tools").description("start servers and show their tools").argument("[server]"),
+    mcp.command("tools").description("start servers and show their tools as the model sees them")
+      .argument("[server]"),
   )
     .option("--json", "print JSON")
     .action((server: string | undefined, options) =>
-      withRuntime(ctx, options, server, async (runtime) => {
+      withRuntime(ctx, options, server, async ({ runtime }) => {
         const tools = listManagerTools(runtime.manager);
         const startup = [...runtime.manager.servers.values()].map(({ connection }) => ({
           server: connection.config.name,
@@ -256,16 +258,25 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
         const lines = tools.map((t) =>
           `${t.modelName}${t.visible ? "" : " [hidden from model]"}${
             t.allowed ? "" : " [disabled by filter]"
+          }${
+            t.withheld
+              ? ` [withheld: ${t.pin} since pinned]`
+              : t.pin === "new" || t.pin === "changed"
+              ? ` [${t.pin} since pinned]`
+              : ""
           }` +
-          `${t.approvalMode !== "auto" ? ` [approval: ${t.approvalMode}]` : ""}\n  ${
-            t.description.split("\n")[0]
-          }\n` +
+          `${t.approvalMode !== "auto" ? ` [approval: ${t.approvalMode}]` : ""}${
+            t.taskSupport && t.taskSupport !== "forbidden" ? ` [task: ${t.taskSupport}]` : ""
+          }\n  ${visibleName(t.description.split("\n")[0])}\n` +
           `  input: ${JSON.stringify(t.inputSchema)}`
         );
         await ctx.out(lines.join("\n") + (lines.length ? "\n" : "No tools.\n"));
       })
     );
-  withCommonOptions(mcp.command("call").description("call one tool").argument("<server>").argument("<tool>"))
+  withCommonOptions(
+    mcp.command("call").description("call one tool (its own name or mcp__server__tool)")
+      .argument("<server>").argument("<tool>"),
+  )
     .option("--args <json>", "tool arguments as a JSON object", "{}")
     .action((server: string, tool: string, options) => {
       let args: unknown;
@@ -276,15 +287,25 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
           field: "args",
         });
       }
-      return withRuntime(ctx, options, server, async (runtime) => {
-        const result = await callManagerTool(runtime.manager, {
-          server,
-          tool,
-          args: args as Record<string, unknown>,
-        }, {
-          callId: "cli",
-          signal: new AbortController().signal,
-        }, { events: (e) => printEvent(ctx, e), budgetBytes: Number.MAX_SAFE_INTEGER });
+      if (typeof args !== "object" || args === null || Array.isArray(args)) {
+        throw new UsageError(`Cannot use --args "${options.args}": it must be a JSON object`, {
+          field: "args",
+        });
+      }
+      return withRuntime(ctx, options, server, async ({ runtime }) => {
+        // The server's own name first, then the name the model sees (`mcp__server__tool`).
+        const raw = findServerTool(runtime.manager, server, tool) ?? tool;
+        const signal = new AbortController().signal;
+        const result = await callManagerTool(
+          runtime.manager,
+          {
+            server,
+            tool: raw,
+            args: args as Record<string, unknown>,
+          },
+          { callId: "cli", signal },
+          { events: (e) => printEvent(ctx, e), budgetBytes: Number.MAX_SAFE_INTEGER },
+        );
         await ctx.out(result.output + "\n");
         for (const part of result.content ?? []) {
           if (part.type !== "text") {
@@ -292,7 +313,7 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
           }
         }
         if (result.status !== "success") ctx.exitCode = 1;
-      });
+      }, { recordPins: true });
     });
   for (const kind of ["resources", "templates"] as const) {
     withCommonOptions(
@@ -300,22 +321,62 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
     )
       .argument("[server]").option("--json", "print JSON")
       .action((server: string | undefined, options) =>
-        withRuntime(ctx, options, server, async (runtime) => {
-          const out = await listResourcesOutput(runtime.manager, kind, {}, (e) => printEvent(ctx, e));
-          const items = (out.resources ?? out.resourceTemplates) as Record<string, unknown>[];
-          if (options.json) return void await ctx.out(json(items));
-          const lines = items.map((r) =>
-            `${r.server}  ${r.uri ?? r.uriTemplate}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}`
-          );
-          await ctx.out(lines.join("\n") + (lines.length ? "\n" : `No ${kind}.\n`));
+        withRuntime(ctx, options, server, async ({ runtime }) => {
+          const { items, failures } = await listEveryServer(runtime.manager, kind);
+          if (options.json) await ctx.out(json(items));
+          else {
+            const lines = items.map((r) =>
+              visibleName(
+                `${r.server}  ${r.uri ?? r.uriTemplate}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}`,
+              )
+            );
+            await ctx.out(lines.join("\n") + (lines.length ? "\n" : failures.length ? "" : `No ${kind}.\n`));
+          }
+          // A server whose listing broke (a repeated cursor, an error) is a protocol error, not "none".
+          if (failures.length > 0) {
+            throw new TrellisError(
+              "mcp_protocol",
+              failures.map((f) => `MCP server '${f.server}': ${f.error}`).join("; "),
+              { server: failures.map((f) => f.server).join(",") },
+            );
+          }
         })
       );
   }
   withCommonOptions(
+    mcp.command("prompts").description("list the servers' prompts ($mcp__server__prompt in a prompt)")
+      .argument("[server]"),
+  )
+    .option("--json", "print JSON")
+    .action((server: string | undefined, options) =>
+      withRuntime(ctx, options, server, async ({ runtime }) => {
+        const { prompts, failures } = await listManagerPrompts(runtime.manager);
+        if (options.json) await ctx.out(json(prompts));
+        else {
+          const lines = prompts.map((p) =>
+            visibleName(
+              `$${p.modelName} ${
+                p.arguments.map((a) => a.required ? `<${a.name}>` : `[${a.name}]`).join(" ")
+              }`
+                .trimEnd(),
+            ) + (p.description ? `\n  ${visibleName(p.description.split("\n")[0])}` : "")
+          );
+          await ctx.out(lines.join("\n") + (lines.length ? "\n" : failures.length ? "" : "No prompts.\n"));
+        }
+        if (failures.length > 0) {
+          throw new TrellisError(
+            "mcp_protocol",
+            failures.map((f) => `MCP server '${f.server}': ${f.error}`).join("; "),
+            { server: failures.map((f) => f.server).join(",") },
+          );
+        }
+      })
+    );
+  withCommonOptions(
     mcp.command("read").description("read one resource").argument("<server>").argument("<uri>"),
   )
     .action((server: string, uri: string, options) =>
-      withRuntime(ctx, options, server, async (runtime) => {
+      withRuntime(ctx, options, server, async ({ runtime }) => {
         await ctx.out(json(await readResourceOutput(runtime.manager, server, uri)));
       })
     );

@@ -6,6 +6,7 @@ import { memo, z } from "../../shared/mod.ts";
 
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 
+const pinningSchema = () => z.enum(["block", "warn", "off"]);
 const approvalModeSchema = () => z.enum(["auto", "prompt", "approve"]);
 const stringMap = () => z.record(z.string(), z.string());
 
@@ -31,6 +32,10 @@ const serverFields = () => ({
   startup_timeout_sec: z.optional(z.number().check(z.nonnegative())),
   startup_timeout_ms: z.optional(z.number().check(z.int(), z.nonnegative())),
   tool_timeout_sec: z.optional(z.number().check(z.nonnegative())),
+  /** Hard cap on one call, progress notifications or not (issue #13). */
+  tool_max_sec: z.optional(z.number().check(z.positive())),
+  /** Pinned tool definitions (issue #17); honoured only from user, system and `-c` layers. */
+  mcp_tool_pinning: z.optional(pinningSchema()),
   enabled_tools: z.optional(z.array(z.string())),
   disabled_tools: z.optional(z.array(z.string())),
   default_tools_approval_mode: z.optional(approvalModeSchema()),
@@ -138,6 +143,8 @@ const mcpServersSchema = () =>
 export const mcpSections = {
   mcp_servers: mcpServersSchema,
   tool_search: () => z.boolean(),
+  /** Default for every server's pinned tool definitions (issue #17); project layers cannot set it. */
+  mcp_tool_pinning: pinningSchema,
   /** Share of model_context_window MCP tool declarations may take before tool search turns on. */
   tool_search_context_share: () => z.number().check(z.gt(0), z.lte(1)),
 };

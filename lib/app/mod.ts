@@ -16,3 +16,6 @@ export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
 export { skillsInputFor } from "./capabilities.ts";
 export { resolveContextWindow } from "./context_window.ts";
+export { serveMcp } from "./mcp_server/serve.ts";
+export type { McpServeOptions } from "./mcp_server/serve.ts";
+export type { CallConfig } from "./mcp_server/thread_registry.ts";

@@ -48,6 +48,10 @@ export interface SessionOptions {
    * several turns; `exec` runs one turn per process and leaves it off.
    */
   watchSkills?: boolean;
+  /** Answers MCP elicitations (default: the terminal when `interactive`, else decline). */
+  elicitation?: ElicitationResponder;
+  /** Replaces the built-in base instructions (`trellis mcp-server`'s `base-instructions`). */
+  baseInstructions?: string;
 }
 
 export interface TurnRequest {
@@ -141,8 +145,8 @@ export class Session {
       model,
       modelName: config.model ?? "",
       instructions: config.instructions
-        ? `${BASE_INSTRUCTIONS}\n\n${config.instructions}`
-        : BASE_INSTRUCTIONS,
+        ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
+        : options.baseInstructions ?? BASE_INSTRUCTIONS,
       builtins,
       hooks,
       capabilities,
@@ -275,6 +279,7 @@ export class Session {
 }
 
 function elicitationFor(options: SessionOptions): ElicitationResponder {
+  if (options.elicitation) return options.elicitation;
   return options.interactive
     ? ttyElicitationResponder({
       readLine: () => options.platform.readLine(),

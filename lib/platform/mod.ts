@@ -35,6 +35,7 @@ export { createDigest, digestHex } from "./digest.ts";
 export type { IncrementalDigest } from "./digest.ts";
 export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
+export { processStdio } from "./process_stdio.ts";
 export type { CommandResult } from "./run_command.ts";
 export {
   canonicalPath,

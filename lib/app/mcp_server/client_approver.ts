@@ -55,7 +55,7 @@ async function askClient(call: ServedToolCall | null, request: ApprovalRequest):
             remember: {
               type: "boolean",
               title: "Don't ask again this session",
-              description: session.label,
+              description: withoutYes(session.label),
               default: false,
             },
           }
@@ -85,10 +85,17 @@ async function approvalMessage(
 ): Promise<string> {
   const choices: ApprovalChoice[] = [
     { key: "accept", label: "yes, once", answer: { decision: "approved" } },
-    ...(session ? [{ ...session, key: "remember", label: `accept and check it: ${session.label}` }] : []),
+    ...(session
+      ? [{ ...session, key: "remember", label: `accept with remember: ${withoutYes(session.label)}` }]
+      : []),
     { key: "decline", label: "no: tell the model it was denied", answer: { decision: "denied" } },
   ];
   const prompt = await renderApprovalPrompt(request, choices, MESSAGE_COLUMNS);
   // The terminal's last line ("Answer (…): ") asks for a key; a form answers with its buttons.
   return prompt.split("\n").filter((line) => !line.startsWith("Answer (")).join("\n").trim();
+}
+
+/** "yes, and don't ask again … for this exact command (…)" → "don't ask again … (…)". */
+function withoutYes(label: string): string {
+  return label.replace(/^yes, and /, "");
 }

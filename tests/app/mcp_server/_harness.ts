@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
@@ -9,7 +10,11 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 // @ts-types="@modelcontextprotocol/sdk/shared/transport"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { ElicitRequestSchema, type ElicitResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  type ElicitResult,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
 import {
   type FixtureModelServer,
   type FixtureScript,
@@ -37,9 +42,13 @@ export async function serverSetup(script: string | FixtureScript): Promise<Serve
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "trellis-mcp-server-" }));
   const workspace = `${root}/workspace`;
   const home = `${root}/home/.trellis`;
-  for (const dir of [workspace, home, `${root}/tmp`, `${root}/etc`]) await Deno.mkdir(dir, { recursive: true });
+  for (const dir of [workspace, home, `${root}/tmp`, `${root}/etc`]) {
+    await Deno.mkdir(dir, { recursive: true });
+  }
   const model = await startFixtureModelServer({
-    script: typeof script === "string" ? new URL(`../../../fixtures/models/${script}.yaml`, import.meta.url) : script,
+    script: typeof script === "string"
+      ? new URL(`../../../fixtures/models/${script}.yaml`, import.meta.url)
+      : script,
   });
   return {
     root,
@@ -91,7 +100,10 @@ export function newClient(elicit?: Elicit): Client {
     { capabilities: elicit ? { elicitation: { form: {} } } : {} },
   );
   if (elicit) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params as Record<string, unknown>));
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      (request) => elicit(request.params as Record<string, unknown>),
+    );
   }
   return client;
 }
@@ -149,17 +161,18 @@ export class ChildTransport implements Transport {
     this.stderr = new Response(this.child.stderr).text();
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
     const buffer = new ReadBuffer();
     void (async () => {
       for await (const chunk of this.child.stdout) {
-        buffer.append(chunk as unknown as Parameters<ReadBuffer["append"]>[0]);
+        buffer.append(Buffer.from(chunk));
         for (let message = buffer.readMessage(); message; message = buffer.readMessage()) {
           this.onmessage?.(message);
         }
       }
       this.onclose?.();
     })().catch((error) => this.onerror?.(error));
+    return Promise.resolve();
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -15,7 +15,6 @@ import {
  * StdioClientTransport against `deno run -A main.ts mcp-server` and the fixture model server.
  */
 
-
 Deno.test("mcp-server: trellis returns the final message and a threadId; trellis-reply continues the thread", async () => {
   const setup = await serverSetup("two_replies");
   const { client } = await connectStdio(setup);
@@ -32,7 +31,12 @@ Deno.test("mcp-server: trellis returns the final message and a threadId; trellis
       structuredContent: { threadId, content: "First answer.", status: "completed" },
     });
     // One progress notification per step of the turn, with a short message.
-    assert.deepEqual(progress, ["turn started", "agent message started", "agent message completed", "turn completed"]);
+    assert.deepEqual(progress, [
+      "turn started",
+      "agent message started",
+      "agent message completed",
+      "turn completed",
+    ]);
     // Every event arrives as trellis/event, naming the request's thread.
     const seen = trellisEvents(notifications);
     assert.deepEqual(seen.map((e) => e.type).filter((t) => t !== "item.updated"), [
@@ -45,7 +49,10 @@ Deno.test("mcp-server: trellis returns the final message and a threadId; trellis
     assert.equal(seen[0].thread_id, threadId);
     assert.ok(seen.every((e) => e._meta.threadId === threadId && e.version === 1));
 
-    const second = await client.callTool({ name: "trellis-reply", arguments: { threadId, prompt: "say two" } });
+    const second = await client.callTool({
+      name: "trellis-reply",
+      arguments: { threadId, prompt: "say two" },
+    });
     assert.deepEqual(second, {
       content: [{ type: "text", text: "Second answer." }],
       structuredContent: { threadId, content: "Second answer.", status: "completed" },
@@ -72,15 +79,18 @@ Deno.test("mcp-server: tools/list shows trellis and trellis-reply with Codex's a
   const { client } = await connectStdio(setup);
   try {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => [t.name, t.title, t.inputSchema.required, Object.keys(t.inputSchema.properties!)]), [
+    assert.deepEqual(
+      tools.map((t) => [t.name, t.title, t.inputSchema.required, Object.keys(t.inputSchema.properties!)]),
       [
-        "trellis",
-        "Trellis",
-        ["prompt"],
-        ["prompt", "model", "profile", "cwd", "approval-policy", "sandbox", "config", "base-instructions"],
+        [
+          "trellis",
+          "Trellis",
+          ["prompt"],
+          ["prompt", "model", "profile", "cwd", "approval-policy", "sandbox", "config", "base-instructions"],
+        ],
+        ["trellis-reply", "Trellis Reply", ["prompt"], ["threadId", "conversationId", "prompt"]],
       ],
-      ["trellis-reply", "Trellis Reply", ["prompt"], ["threadId", "conversationId", "prompt"]],
-    ]);
+    );
     assert.deepEqual(tools[0].outputSchema?.required, ["threadId", "content"]);
     assert.equal(client.getServerVersion()?.name, "trellis");
   } finally {
@@ -124,7 +134,10 @@ Deno.test("mcp-server: invalid arguments and an unknown thread are tool errors n
       isError: true,
     });
     const traversal = await call("trellis-reply", { threadId: "../../etc/passwd", prompt: "x" });
-    assert.match((traversal.content as { text: string }[])[0].text, /"\.\.\/\.\.\/etc\/passwd": not a thread id/);
+    assert.match(
+      (traversal.content as { text: string }[])[0].text,
+      /"\.\.\/\.\.\/etc\/passwd": not a thread id/,
+    );
     await assert.rejects(call("nope", {}), /Unknown tool "nope"/);
 
     // Nothing else was affected: a valid call still runs a turn.
@@ -203,7 +216,8 @@ Deno.test("mcp-server: cancelling the tools/call aborts the turn; the running ca
       },
     });
     await assert.rejects(call, /enough|abort/i);
-    const threadId = trellisEvents(notifications).find((e) => e.type === "thread.started")!.thread_id as string;
+    const threadId = trellisEvents(notifications).find((e) => e.type === "thread.started")!
+      .thread_id as string;
     await waitFor(async () => (await transcript(setup, threadId)).some((l) => l.type === "turn"));
     const lines = await transcript(setup, threadId);
     const output = lines.find((l) => l.type === "item" && l.item.type === "function_call_output");

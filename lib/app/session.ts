@@ -92,28 +92,40 @@ export class Session {
 
   static async open(options: SessionOptions): Promise<Session> {
     const { platform, loaded, events } = options;
-    const config = loaded.config;
     const model = options.model ?? openModel(options);
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
     if (!options.preview) {
       events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
     }
+    const mcp = new McpHolder({
+      platform,
+      loaded,
+      events,
+      elicitation: elicitationFor(options),
+      model,
+      approver: options.approver,
+    });
+    try {
+      return await Session.build(options, { transcript, model, mcp });
+    } catch (error) {
+      // A session that fails to open (a required MCP server down) leaves nothing running: a
+      // long-lived process (`mcp-server`) opens many (#17 item 4).
+      await mcp.shutdown().catch(() => {});
+      await transcript.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  private static async build(
+    options: SessionOptions,
+    { transcript, model, mcp }: { transcript: Transcript; model: ModelClient; mcp: McpHolder },
+  ): Promise<Session> {
+    const { platform, loaded, events } = options;
+    const config = loaded.config;
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
-      Capabilities.load({
-        platform,
-        loaded,
-        events,
-        mcp: new McpHolder({
-          platform,
-          loaded,
-          events,
-          elicitation: elicitationFor(options),
-          model,
-          approver: options.approver,
-        }),
-      }),
+      Capabilities.load({ platform, loaded, events, mcp }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();
     const profile = await resolvePermissionProfile(config, loaded.paths.cwd, {

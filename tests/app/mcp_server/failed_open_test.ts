@@ -28,7 +28,10 @@ Deno.test("mcp-server: a thread whose session fails to open leaves no MCP server
   try {
     const result = await client.callTool({ name: "trellis", arguments: { prompt: "hi" } });
     assert.equal(result.isError, true);
-    assert.match((result.content as { text: string }[])[0].text, /^Cannot start required MCP server "bad" \(/);
+    assert.match(
+      (result.content as { text: string }[])[0].text,
+      /^Cannot start required MCP server "bad" \(/,
+    );
     // The server goes on serving; the good MCP server it started for that thread is gone.
     await waitFor(async () => (await processesWith(token)).length === 0, 10_000);
   } finally {

@@ -233,3 +233,35 @@ Deno.test("mcp-server: cancelling the tools/call aborts the turn; the running ca
     await setup.close();
   }
 });
+
+Deno.test("mcp-server: a trellis-reply while the thread's turn runs is a tool error; the turn goes on", async () => {
+  const setup = await serverSetup([
+    { tool_calls: [{ name: "shell", arguments: { command: "sleep 1" } }] },
+    { text: "Slept a second." },
+  ]);
+  const { client } = await connectStdio(setup);
+  const notifications = recordNotifications(client);
+  try {
+    let running!: () => void;
+    const shellStarted = new Promise<void>((resolve) => running = resolve);
+    const first = client.callTool({ name: "trellis", arguments: { prompt: "sleep" } }, undefined, {
+      onprogress: (p) => {
+        if (p.message === "tool call shell started") running();
+      },
+    });
+    await shellStarted;
+    const threadId = trellisEvents(notifications).find((e) => e.type === "thread.started")!.thread_id;
+    const busy = await client.callTool({ name: "trellis-reply", arguments: { threadId, prompt: "now?" } });
+    const text = `Cannot continue thread "${threadId}": a turn is already running on it; wait for its ` +
+      `result or cancel that call`;
+    assert.deepEqual(busy, {
+      content: [{ type: "text", text }],
+      structuredContent: { threadId, content: text },
+      isError: true,
+    });
+    assert.equal(((await first).content as { text: string }[])[0].text, "Slept a second.");
+  } finally {
+    await client.close();
+    await setup.close();
+  }
+});

@@ -1,4 +1,5 @@
-import type { Platform } from "../platform/mod.ts";
+import type { HttpServer, Platform } from "../platform/mod.ts";
+import { UsageError } from "../shared/mod.ts";
 import { loadServerSdk, type Server, type WebStandardStreamableHTTPServerTransport } from "./_server_sdk.ts";
 import { buildToolServer, type ServedTool, type ServedToolsInfo } from "./tool_server.ts";
 
@@ -97,7 +98,15 @@ export async function serveToolsOverHttp(
     return watchDisconnect(request, response, session, drop);
   };
 
-  const listener = await options.platform.serveHttp(handle, { hostname: "127.0.0.1", port: options.port });
+  let listener: HttpServer;
+  try {
+    // Bun throws at once and Deno rejects: both are the same mistake (the port is taken).
+    listener = await options.platform.serveHttp(handle, { hostname: "127.0.0.1", port: options.port });
+  } catch (error) {
+    throw new UsageError(`Cannot listen on 127.0.0.1:${options.port}: ${(error as Error).message}`, {
+      field: "--http",
+    });
+  }
   return {
     url: `http://127.0.0.1:${listener.port}${MCP_HTTP_PATH}`,
     sessionCount: () => sessions.size,

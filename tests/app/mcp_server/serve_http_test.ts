@@ -5,6 +5,7 @@ import {
   recordNotifications,
   serverSetup,
   transcript,
+  trellisCommand,
   trellisEvents,
   waitFor,
 } from "./_harness.ts";
@@ -137,6 +138,28 @@ Deno.test("mcp-server --http: a client that drops its stream mid-turn loses its 
   } finally {
     const { status } = await server.stop();
     assert.equal(status.code, 0, server.stderr());
+    await setup.close();
+  }
+});
+
+Deno.test("mcp-server --http: a port already in use is a clear error (exit 2), never a stack trace", async () => {
+  const setup = await serverSetup("text_reply");
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const { command, args } = trellisCommand();
+    const out = await new Deno.Command(command, {
+      args: [...args, ...setup.args("--http", String(taken.addr.port))],
+      cwd: setup.workspace,
+      env: setup.env,
+      clearEnv: true,
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 2, stderr);
+    assert.match(stderr, new RegExp(`^error: Cannot listen on 127\\.0\\.0\\.1:${taken.addr.port}: .+\\n$`));
+    assert.equal(new TextDecoder().decode(out.stdout), "");
+  } finally {
+    taken.close();
     await setup.close();
   }
 });

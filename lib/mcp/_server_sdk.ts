@@ -19,6 +19,7 @@ export interface ServerSdk {
   WebStandardStreamableHTTPServerTransport: typeof ServerHttp.WebStandardStreamableHTTPServerTransport;
   ListToolsRequestSchema: typeof Types.ListToolsRequestSchema;
   CallToolRequestSchema: typeof Types.CallToolRequestSchema;
+  EmptyResultSchema: typeof Types.EmptyResultSchema;
   McpError: typeof Types.McpError;
   ErrorCode: typeof Types.ErrorCode;
   isInitializeRequest: typeof Types.isInitializeRequest;
@@ -40,6 +41,7 @@ export function loadServerSdk(): Promise<ServerSdk> {
       WebStandardStreamableHTTPServerTransport: http.WebStandardStreamableHTTPServerTransport,
       ListToolsRequestSchema: types.ListToolsRequestSchema,
       CallToolRequestSchema: types.CallToolRequestSchema,
+      EmptyResultSchema: types.EmptyResultSchema,
       McpError: types.McpError,
       ErrorCode: types.ErrorCode,
       isInitializeRequest: types.isInitializeRequest,

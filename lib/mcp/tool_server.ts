@@ -54,6 +54,9 @@ export interface ServedTool {
   call(args: Record<string, unknown>, call: ServedToolCall): Promise<ServedToolResult>;
 }
 
+/** How long the ping that follows a call's last progress may take before the result goes anyway. */
+const PROGRESS_BARRIER_TIMEOUT_MS = 2_000;
+
 /** How long an elicitation may wait for a person before it counts as unanswered. */
 export const CLIENT_ELICITATION_TIMEOUT_MS = 30 * 60_000;
 
@@ -126,6 +129,16 @@ export function buildToolServer(sdk: ServerSdk, info: ServedToolsInfo, tools: Se
       },
     };
     const result = await tool.call(request.params.arguments ?? {}, call);
+    if (progress > 0 && !extra.signal.aborted) {
+      // The SDK's client dispatches a notification a microtask after reading it but a response at
+      // once, so progress read in the same chunk as the result is dropped as "unknown token" and
+      // reported to the client's onerror (typescript-sdk#2580). A ping on the same stream is
+      // answered only after the client has dispatched everything before it.
+      await extra.sendRequest({ method: "ping" }, sdk.EmptyResultSchema, {
+        timeout: PROGRESS_BARRIER_TIMEOUT_MS,
+      })
+        .catch(() => {});
+    }
     return {
       content: [{ type: "text", text: result.text }],
       ...(result.structured ? { structuredContent: result.structured } : {}),

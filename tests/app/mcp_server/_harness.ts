@@ -146,7 +146,8 @@ export class ChildTransport implements Transport {
   readonly stderr: Promise<string>;
   #writer: WritableStreamDefaultWriter<Uint8Array>;
 
-  constructor(setup: ServerSetup, extra: string[] = []) {
+  /** `readDelayMs`: wait before each read, so frames pile up in the pipe and arrive together (a slow client). */
+  constructor(setup: ServerSetup, extra: string[] = [], private readonly readDelayMs = 0) {
     const { command, args } = trellisCommand();
     this.child = new Deno.Command(command, {
       args: [...args, ...setup.args(...extra)],
@@ -164,7 +165,11 @@ export class ChildTransport implements Transport {
   start(): Promise<void> {
     const buffer = new ReadBuffer();
     void (async () => {
-      for await (const chunk of this.child.stdout) {
+      const reader = this.child.stdout.getReader();
+      while (true) {
+        if (this.readDelayMs) await new Promise((r) => setTimeout(r, this.readDelayMs));
+        const { done, value: chunk } = await reader.read();
+        if (done) break;
         buffer.append(Buffer.from(chunk));
         for (let message = buffer.readMessage(); message; message = buffer.readMessage()) {
           this.onmessage?.(message);

@@ -1,9 +1,10 @@
 /**
  * `deno task conformance [--dev] [--scenario NAME]`: runs every client scenario of
  * @modelcontextprotocol/conformance (pinned 0.1.16) against
- * `dist/trellis mcp probe --call-all --accept-defaults --oauth-headless` and prints
- * `N passed, N failed` (one line per failed scenario above it). Exit 1 when any scenario fails.
- * `--dev` runs the probe from source (`deno run -A main.ts`) instead of the binary.
+ * `dist/trellis mcp probe --call-all --accept-defaults --oauth-headless`, and the server scenarios
+ * that apply to a server with only tools against `dist/trellis mcp-server --http 0` (#17 item 4), and
+ * prints `N passed, N failed` (one line per failed scenario above it). Exit 1 when any scenario fails.
+ * `--dev` runs Trellis from source (`deno run -A main.ts`) instead of the binary.
  * Node 20 lacks `fs.globSync`, which the suite imports: conformance_fs_shim.mjs supplies a stub.
  */
 import * as path from "node:path";
@@ -37,16 +38,33 @@ const suite = [
     "index.js",
   ),
 ];
+/**
+ * The server scenarios that apply to `trellis mcp-server`, which serves tools (trellis,
+ * trellis-reply) and logging only. The others need the suite's own test tools (`test_simple_text`,
+ * `json_schema_2020_12_tool`, `test_reconnection`, …), resources, prompts or completions.
+ */
+const SERVER_SCENARIOS = [
+  "server-initialize",
+  "ping",
+  "logging-set-level",
+  "tools-list",
+  "server-sse-multiple-streams",
+  "dns-rebinding-protection",
+];
 // The suite writes results/ into its cwd: keep that out of the repository.
 const work = await platform.fs.makeTempDir("trellis-conformance-");
 const started = performance.now();
-const scenarios = scenario ? [scenario] : await clientScenarios();
+const serverOnly = scenario !== undefined && SERVER_SCENARIOS.includes(scenario);
+const scenarios = scenario ? (serverOnly ? [] : [scenario]) : await clientScenarios();
 // A few at a time: `sse-retry` measures reconnect timing, which 26 parallel clients on 2 cores would skew.
 const outcomes: { name: string; ok: boolean; output: string }[] = [];
 const queue = [...scenarios];
 await Promise.all(Array.from({ length: 4 }, async () => {
   for (let name = queue.shift(); name; name = queue.shift()) outcomes.push(await runScenario(name));
 }));
+if (!scenario || serverOnly) {
+  outcomes.push(...await runServerScenarios(serverOnly ? [scenario!] : SERVER_SCENARIOS));
+}
 await platform.fs.remove(work, { recursive: true });
 
 const failed = outcomes.filter((o) => !o.ok).sort((a, b) => a.name < b.name ? -1 : 1);
@@ -54,6 +72,45 @@ for (const f of failed) console.log(`FAILED ${f.name}\n${f.output.slice(-3000)}`
 console.log(`${outcomes.length - failed.length} passed, ${failed.length} failed`);
 console.error(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 platform.exit(failed.length > 0 || outcomes.length === 0 ? 1 : 0);
+
+/** Starts `mcp-server --http 0` with an empty TRELLIS_HOME and runs each scenario against it. */
+async function runServerScenarios(names: string[]) {
+  const home = path.join(work, "home");
+  await platform.fs.mkdir(home);
+  const [command, ...args] = [...trellis.split(" "), "mcp-server", "--http", "0"];
+  const child = platform.spawn({
+    cmd: [command, ...args],
+    cwd: work,
+    env: { ...platform.envAll(), TRELLIS_HOME: home, TRELLIS_SYSTEM_DIR: path.join(work, "etc") },
+    stdin: "null",
+  });
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let said = "";
+  let url: string | undefined;
+  while (!url) {
+    const { done, value } = await reader.read();
+    if (done) {
+      return [{ name: "mcp-server --http", ok: false, output: `exited before listening:\n${said}` }];
+    }
+    said += value;
+    url = /listening on (\S+)/.exec(said)?.[1];
+  }
+  const outcomes = [];
+  for (const name of names) {
+    const result = await runCommand(platform, {
+      cmd: [...suite, "server", "--url", url, "--scenario", name],
+      cwd: work,
+      env: platform.envAll(),
+      timeoutMs: 120_000,
+      maxOutputBytes: 8 * 1024 * 1024,
+    });
+    const output = result.stdout + result.stderr;
+    outcomes.push({ name: `server/${name}`, ok: result.code === 0 && / 0 failed/.test(output), output });
+  }
+  child.kill("SIGTERM");
+  await child.status;
+  return outcomes;
+}
 
 async function clientScenarios(): Promise<string[]> {
   const listed = await runCommand(platform, { cmd: [...suite, "list"], cwd: work, env: platform.envAll() });

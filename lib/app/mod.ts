@@ -19,3 +19,6 @@ export { skillsInputFor } from "./capabilities.ts";
 export { resolveContextWindow } from "./context_window.ts";
 export { mcpCatalogFor, openMcpCommand } from "./mcp_command.ts";
 export type { McpCommandOptions, McpCommandRuntime } from "./mcp_command.ts";
+export { serveMcp } from "./mcp_server/serve.ts";
+export type { McpServeOptions } from "./mcp_server/serve.ts";
+export type { CallConfig } from "./mcp_server/thread_registry.ts";

@@ -54,6 +54,10 @@ export interface SessionOptions {
    * several turns; `exec` runs one turn per process and leaves it off.
    */
   watchSkills?: boolean;
+  /** Answers MCP elicitations (default: the terminal when `interactive`, else decline). */
+  elicitation?: ElicitationResponder;
+  /** Replaces the built-in base instructions (`trellis mcp-server`'s `base-instructions`). */
+  baseInstructions?: string;
 }
 
 export interface TurnRequest {
@@ -127,29 +131,41 @@ export class Session {
 
   static async open(options: SessionOptions): Promise<Session> {
     const { platform, loaded, events } = options;
-    const config = loaded.config;
     const model = options.model ?? openModel(options);
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
     if (!options.preview) {
       events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
     }
+    const mcp = new McpHolder({
+      platform,
+      loaded,
+      events,
+      elicitation: elicitationFor(options),
+      model,
+      approver: options.approver,
+      preview: options.preview,
+    });
+    try {
+      return await Session.build(options, { transcript, model, mcp });
+    } catch (error) {
+      // A session that fails to open (a required MCP server down) leaves nothing running: a
+      // long-lived process (`mcp-server`) opens many (#17 item 4).
+      await mcp.shutdown().catch(() => {});
+      await transcript.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  private static async build(
+    options: SessionOptions,
+    { transcript, model, mcp }: { transcript: Transcript; model: ModelClient; mcp: McpHolder },
+  ): Promise<Session> {
+    const { platform, loaded, events } = options;
+    const config = loaded.config;
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
-      Capabilities.load({
-        platform,
-        loaded,
-        events,
-        mcp: new McpHolder({
-          platform,
-          loaded,
-          events,
-          elicitation: elicitationFor(options),
-          model,
-          approver: options.approver,
-          preview: options.preview,
-        }),
-      }),
+      Capabilities.load({ platform, loaded, events, mcp }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();
     const profile = await resolvePermissionProfile(config, loaded.paths.cwd, {
@@ -182,8 +198,8 @@ export class Session {
       model,
       modelName: config.model ?? "",
       instructions: config.instructions
-        ? `${BASE_INSTRUCTIONS}\n\n${config.instructions}`
-        : BASE_INSTRUCTIONS,
+        ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
+        : options.baseInstructions ?? BASE_INSTRUCTIONS,
       builtins,
       hooks,
       capabilities,
@@ -369,6 +385,7 @@ export class Session {
 }
 
 function elicitationFor(options: SessionOptions): ElicitationResponder {
+  if (options.elicitation) return options.elicitation;
   return options.interactive
     ? ttyElicitationResponder({
       readLine: () => options.platform.readLine(),

@@ -15,6 +15,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   config: async () => (await import("./commands/config.ts")).registerConfigCommand,
   project: async () => (await import("./commands/project.ts")).registerProjectCommand,
   mcp: async () => (await import("./commands/mcp.ts")).registerMcpCommand,
+  "mcp-server": async () => (await import("./commands/mcp_server.ts")).registerMcpServerCommand,
   skills: async () => (await import("./commands/skills.ts")).registerSkillsCommand,
   hooks: async () => {
     const [{ registerHooksCommand }, { pluginContributions }] = await Promise.all([

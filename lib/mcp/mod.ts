@@ -102,3 +102,15 @@ export {
 } from "./tool_search.ts";
 export type { ToolSearchOptions } from "./tool_search.ts";
 export type { McpServerSummary } from "./server_summary.ts";
+export { CLIENT_ELICITATION_TIMEOUT_MS } from "./tool_server.ts";
+export type {
+  ClientElicitation,
+  ServedTool,
+  ServedToolCall,
+  ServedToolResult,
+  ServedToolsInfo,
+} from "./tool_server.ts";
+export { serveToolsOverStdio } from "./serve_stdio.ts";
+export type { ServedConnection } from "./serve_stdio.ts";
+export { MCP_HTTP_PATH, serveToolsOverHttp } from "./serve_http.ts";
+export type { ServedHttp } from "./serve_http.ts";

@@ -37,6 +37,7 @@ export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
 export { quickRuntime } from "./quick_process.ts";
 export { NotRegularFileError, readRegularChunks, readRegularFile } from "./regular_file.ts";
+export { processStdio } from "./process_stdio.ts";
 export type { CommandResult } from "./run_command.ts";
 export {
   canonicalPath,

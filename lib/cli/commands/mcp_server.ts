@@ -1,0 +1,69 @@
+import type { Command } from "commander";
+import { serveMcp } from "../../app/mod.ts";
+import { terminalText, UsageError } from "../../shared/mod.ts";
+import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
+import { VERSION } from "../version.ts";
+
+interface McpServerOptions extends CommonOptions {
+  http?: string;
+}
+
+/**
+ * `trellis mcp-server [--http PORT]`: Trellis as an MCP server (#17 item 4), as `codex mcp-server`.
+ * `-c`/`-p`/`-C` set what every thread starts from; a call's own settings go on top. stdout carries
+ * only JSON-RPC frames (stdio), so everything this command says goes to stderr.
+ */
+export function registerMcpServerCommand(program: Command, ctx: CliContext): void {
+  withCommonOptions(
+    program.command("mcp-server")
+      .description("serve Trellis as an MCP server (tools trellis, trellis-reply) over stdio, or HTTP")
+      .option(
+        "--http <port>",
+        "serve Streamable HTTP on 127.0.0.1:<port>/mcp instead of stdio (0: a free port)",
+      ),
+  ).action((options: McpServerOptions) => runMcpServer(ctx, options));
+}
+
+async function runMcpServer(ctx: CliContext, options: McpServerOptions): Promise<void> {
+  const port = options.http === undefined ? undefined : parsePort(options.http);
+  const cwd = options.cd
+    ? (options.cd.startsWith("/") ? options.cd : `${ctx.platform.cwd()}/${options.cd}`)
+    : ctx.platform.cwd();
+  const shutdown = new AbortController();
+  const removers = [
+    ctx.platform.onSignal("SIGINT", () => shutdown.abort()),
+    ctx.platform.onSignal("SIGTERM", () => shutdown.abort()),
+  ];
+  try {
+    await serveMcp({
+      platform: ctx.platform,
+      version: VERSION,
+      cwd,
+      loadConfig: (call) =>
+        ctx.loadConfig({
+          config: [...(options.config ?? []), ...call.overrides],
+          profile: call.profile ?? options.profile,
+          cd: call.cwd,
+        }),
+      ...(port !== undefined ? { http: { port } } : {}),
+      shutdown: shutdown.signal,
+      log: (line) => ctx.err(terminalText(line, { lineBreaks: "keep" })),
+      onListening: (url) => ctx.err(`trellis mcp-server: listening on ${url}\n`),
+    });
+  } finally {
+    for (const remove of removers) remove();
+  }
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(
+      `Cannot use --http "${text}": expected a port number (0–65535; 0 picks a free one)`,
+      {
+        field: "--http",
+      },
+    );
+  }
+  return port;
+}

@@ -1,0 +1,11 @@
+import process from "node:process";
+import type { Readable, Writable } from "node:stream";
+
+/**
+ * The process's stdin and stdout as Node streams, for a protocol that owns both for its whole life
+ * (`trellis mcp-server` over stdio hands them to the MCP SDK's StdioServerTransport). Touching them
+ * builds Node's stream layer, so nothing on a command's fast path calls this.
+ */
+export function processStdio(): { stdin: Readable; stdout: Writable } {
+  return { stdin: process.stdin, stdout: process.stdout };
+}

@@ -145,10 +145,10 @@ Deno.test("e2e: a task-required tool and a $mcp__server__prompt mention work in 
       "the prompt's message follows the user's",
     );
     const call = events(run.stdout).find((e) =>
-      e.type === "item.completed" && e.item.type === "tool_call" &&
+      e.type === "item.completed" && e.item.type === "mcp_tool_call" &&
       e.item.name === "mcp__everything__simulate_research_query"
     )!;
-    assert.equal(call.item.status, "completed", call.item.output);
+    assert.equal(call.item.call_status, "completed", call.item.output);
     assert.match(call.item.output, /^# Research Report: tasks/);
     assert.ok(
       events(run.stdout).some((e) => e.type === "mcp.tool_progress" && /completed/.test(e.message ?? "")),

@@ -35,3 +35,10 @@ export { DEFAULT_PROJECT_DOC_MAX_BYTES, loadProjectInstructions } from "./projec
 export type { ProjectInstructions } from "./project_instructions.ts";
 export type { InstructionFile } from "./instruction_file.ts";
 export { findImports } from "./claude_imports.ts";
+export { codexConfigFile, compatEnabled, compatFiles } from "./compat.ts";
+export type { CompatFile } from "./compat.ts";
+export type { CompatSwitch } from "./schema/compat.ts";
+export { readCodexConfig } from "./codex_config_file.ts";
+export type { CodexConfigFile } from "./codex_config_file.ts";
+export { readClaudeJson } from "./claude_json_file.ts";
+export type { ClaudeJsonFile } from "./claude_json_file.ts";

@@ -30,6 +30,7 @@ export type {
   DeclaredHandler,
   HandlerIdentity,
   HookHandlerInfo,
+  HookOrigin,
   HookPluginContext,
   HookSourceKind,
   RewakeSettings,

@@ -24,6 +24,7 @@ export { MCP_TIERS, resolveCatalog } from "./catalog.ts";
 export type {
   CatalogConflict,
   FailedRegistration,
+  McpOrigin,
   McpRegistration,
   McpTier,
   ResolvedCatalog,
@@ -36,6 +37,8 @@ export {
 } from "./server_config.ts";
 export type { ApprovalMode, McpServerConfig, McpTransportConfig, SamplingPolicy } from "./server_config.ts";
 export { expandVariables, parseMcpJson } from "./mcp_json.ts";
+export { peerMcpServers } from "./peer_servers.ts";
+export type { PeerServers } from "./peer_servers.ts";
 export { createMcpRuntime } from "./runtime.ts";
 export type { McpRuntime, McpRuntimeOptions, McpStepSnapshot } from "./runtime.ts";
 export { ConnectionManager } from "./connection_manager.ts";

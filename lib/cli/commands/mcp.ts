@@ -130,6 +130,7 @@ function failedSummaries(catalog: ResolvedCatalog) {
     error: f.error,
     tier: "config",
     source: f.source,
+    origin: "trellis",
   }));
 }
 
@@ -159,11 +160,12 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
         s.transport.type === "stdio" ? [s.transport.command, ...s.transport.args].join(" ") : s.transport.url,
         s.enabled ? "enabled" : "disabled",
         s.auth_status,
+        s.origin,
         s.source,
       ]);
-      rows.push(...failed.map((f) => [f.name, "-", "failed", "-", f.source]));
+      rows.push(...failed.map((f) => [f.name, "-", "failed", "-", f.origin, f.source]));
       rows.sort((a, b) => a[0] < b[0] ? -1 : 1);
-      await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Source"], ...rows]));
+      await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Origin", "Source"], ...rows]));
       for (const f of failed) await ctx.out(`${f.name} failed: ${f.error}\n`);
       for (const c of catalog.conflicts) {
         ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);

@@ -16,3 +16,5 @@ export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
 export { skillsInputFor } from "./capabilities.ts";
 export { resolveContextWindow } from "./context_window.ts";
+export { planImport, readImportSources } from "./import_plan.ts";
+export type { ImportItem, ImportPlan, ImportSource, ImportSources } from "./import_plan.ts";

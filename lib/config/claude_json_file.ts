@@ -49,30 +49,36 @@ function read(fs: FileSystem, paths: TrellisPaths): Read {
   const serversAt = (value: unknown, key: string): Record<string, unknown> => {
     if (value === undefined || value === null) return {};
     if (isTable(value)) return value;
-    diagnostics.push(warning(`Cannot read ${key} in "${file}": expected an object, found ${describe(value)}`, {
-      file,
-      field: key,
-    }));
+    diagnostics.push(
+      warning(`Cannot read ${key} in "${file}": expected an object, found ${describe(value)}`, {
+        file,
+        field: key,
+      }),
+    );
     return {};
   };
   const userServers = serversAt(raw.mcpServers, "mcpServers");
   const projectServers: ClaudeJsonFile["projectServers"] = [];
   const projects = raw.projects;
   if (projects !== undefined && !isTable(projects)) {
-    diagnostics.push(warning(`Cannot read projects in "${file}": expected an object, found ${describe(projects)}`, {
-      file,
-      field: "projects",
-    }));
+    diagnostics.push(
+      warning(`Cannot read projects in "${file}": expected an object, found ${describe(projects)}`, {
+        file,
+        field: "projects",
+      }),
+    );
   } else if (projects) {
     for (const dir of paths.projectDirs) {
       const entry = projects[dir];
       if (entry === undefined || entry === null) continue;
       const key = `projects[${JSON.stringify(dir)}]`;
       if (!isTable(entry)) {
-        diagnostics.push(warning(`Cannot read ${key} in "${file}": expected an object, found ${describe(entry)}`, {
-          file,
-          field: key,
-        }));
+        diagnostics.push(
+          warning(`Cannot read ${key} in "${file}": expected an object, found ${describe(entry)}`, {
+            file,
+            field: key,
+          }),
+        );
         continue;
       }
       const servers = serversAt(entry.mcpServers, `${key}.mcpServers`);

@@ -22,13 +22,18 @@ export interface CodexConfigFile {
  * validated against Trellis's schema, so a key Codex added last week never stops Trellis. A file
  * that does not parse, or a table of the wrong type, is one warning naming the file.
  */
-function read(fs: FileSystem, paths: TrellisPaths): { items: CodexConfigFile | null; diagnostics: Diagnostic[] } {
+function read(
+  fs: FileSystem,
+  paths: TrellisPaths,
+): { items: CodexConfigFile | null; diagnostics: Diagnostic[] } {
   const file = codexConfigFile(paths);
   const fail = (why: string) => ({
     items: null,
-    diagnostics: [warning(`Cannot read Codex config "${file}": ${why}; its MCP servers and hooks are not loaded`, {
-      file,
-    })],
+    diagnostics: [
+      warning(`Cannot read Codex config "${file}": ${why}; its MCP servers and hooks are not loaded`, {
+        file,
+      }),
+    ],
   });
   let text: string;
   try {
@@ -43,7 +48,9 @@ function read(fs: FileSystem, paths: TrellisPaths): { items: CodexConfigFile | n
     raw = parseToml(text) as Record<string, unknown>;
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
-    return fail(`invalid TOML at line ${error.line}, column ${error.column} (${error.message.split("\n")[0]})`);
+    return fail(
+      `invalid TOML at line ${error.line}, column ${error.column} (${error.message.split("\n")[0]})`,
+    );
   }
   const diagnostics: Diagnostic[] = [];
   const table = (key: string): Record<string, unknown> | null => {

@@ -136,6 +136,20 @@ function readText(
   }
 }
 
+/**
+ * The event arrays of one hooks file — a hooks.json, or a Claude Code settings file (`settings`:
+ * its `hooks` key is optional) — for `trellis import`; absent → undefined, a bad file → a warning.
+ */
+export function readHooksFile(
+  fs: FileSystem,
+  file: string,
+  options: { settings?: boolean } = {},
+): { hooks?: Record<string, unknown>; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const hooks = readJsonHooks(fs, file, diagnostics, options);
+  return { ...(hooks && hasEvents(hooks) ? { hooks } : {}), diagnostics };
+}
+
 /** A hooks.json (`{ "hooks": {…} }`) or a Claude Code settings file whose `hooks` key is optional. */
 function readJsonHooks(
   fs: FileSystem,

@@ -143,7 +143,11 @@ export function readMcpServerEntry(
 }
 
 /** Claude Code keys onto Codex's table: `headers` → `http_headers`, `oauth.clientId` → `client_id`. */
-function codexTable(entry: Record<string, unknown>) {
+export function codexTable(entry: Record<string, unknown>): {
+  table: Record<string, unknown>;
+  ignoredKeys: string[];
+  notes: string[];
+} {
   const known = mcpServerFieldNames();
   const table: Record<string, unknown> = {};
   const ignoredKeys: string[] = [];

@@ -38,6 +38,8 @@ export {
 export type { ApprovalMode, McpServerConfig, McpTransportConfig, SamplingPolicy } from "./server_config.ts";
 export { expandVariables, parseMcpJson } from "./mcp_json.ts";
 export { peerMcpServers } from "./peer_servers.ts";
+export { importClaudeEntry, importCodexEntry } from "./import_entry.ts";
+export type { ImportedEntry } from "./import_entry.ts";
 export type { PeerServers } from "./peer_servers.ts";
 export { createMcpRuntime } from "./runtime.ts";
 export type { McpRuntime, McpRuntimeOptions, McpStepSnapshot } from "./runtime.ts";

@@ -78,9 +78,10 @@ export function mcpServersFromConfig(
   const peerFiles = new Set([...peers.user, ...peers.project].map((r) => r.source));
   for (const conflict of catalog.conflicts) {
     const losers = conflict.contenders.filter((c) => c !== conflict.outcome);
-    const message = `MCP server "${conflict.server}" is defined more than once: using ${conflict.outcome}; ignoring ${
-      losers.join(", ")
-    }`;
+    const message =
+      `MCP server "${conflict.server}" is defined more than once: using ${conflict.outcome}; ignoring ${
+        losers.join(", ")
+      }`;
     // The same server kept in Claude Code's and Codex's files too is the usual case for someone
     // who uses all three: a note, not a warning at every start. A clash among Trellis's own is.
     const onlyPeersLose = losers.every((l) => peerFiles.has(l));

@@ -5,7 +5,7 @@ import { type Diagnostic, warning } from "../shared/mod.ts";
 import type { EntryManifest } from "./effective_manifest.ts";
 import { isObject } from "./manifest.ts";
 import { parseMarketplace } from "./marketplace_file.ts";
-import { type PluginId, parsePluginId } from "./plugin_id.ts";
+import { parsePluginId, type PluginId } from "./plugin_id.ts";
 
 /** A plugin Claude Code installed, as its own files describe it. */
 export interface ClaudeInstalledPlugin {
@@ -223,16 +223,20 @@ async function readJson(
   } catch (error) {
     const code = String((error as { code?: string }).code ?? "");
     if (code !== "ENOENT" && code !== "ENOTDIR") {
-      diagnostics.push(warning(`Cannot read "${file}": ${(error as Error).message}; ${consequence}`, { file }));
+      diagnostics.push(
+        warning(`Cannot read "${file}": ${(error as Error).message}; ${consequence}`, { file }),
+      );
     }
     return undefined;
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    diagnostics.push(warning(`Cannot read "${file}": not JSON (${(error as Error).message}); ${consequence}`, {
-      file,
-    }));
+    diagnostics.push(
+      warning(`Cannot read "${file}": not JSON (${(error as Error).message}); ${consequence}`, {
+        file,
+      }),
+    );
     return undefined;
   }
 }

@@ -8,7 +8,7 @@ import { readInstallRecord } from "./install_record.ts";
 import { loadManifest } from "./load_manifest.ts";
 import type { PluginManifest } from "./manifest.ts";
 import { loadCapabilities, type PluginCapabilities } from "./plugin_capabilities.ts";
-import { invalidPluginKeyMessage, type PluginId, parsePluginId } from "./plugin_id.ts";
+import { invalidPluginKeyMessage, parsePluginId, type PluginId } from "./plugin_id.ts";
 import type { LoadedPlugin, PluginContributions, PluginLoadResult } from "./plugin_types.ts";
 import { activeVersion, installedPluginIds } from "./store.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
@@ -66,7 +66,8 @@ export async function loadPlugins(
     if (p.enabled) {
       diagnostics.push({
         level: "info",
-        message: `Claude Code plugin ${p.id.key} is not loaded from ~/.claude: Trellis's config has a plugin with this id`,
+        message:
+          `Claude Code plugin ${p.id.key} is not loaded from ~/.claude: Trellis's config has a plugin with this id`,
         subject: p.id.key,
       });
     }
@@ -174,7 +175,12 @@ async function loadOne(
   const entry = record?.version === active.version ? record.entry : undefined;
   const digest = record?.version === active.version ? record.digest : undefined;
   const plugin = { id: key, ...where, ...(digest ? { digest } : {}), enabled, active: true };
-  return await loadInstalled(fs, id, { plugin, root: active.root, dataDir: where.dataDir, entry }, diagnostics);
+  return await loadInstalled(
+    fs,
+    id,
+    { plugin, root: active.root, dataDir: where.dataDir, entry },
+    diagnostics,
+  );
 }
 
 /** A plugin Claude Code installed: its copy under `~/.claude/plugins/cache`, its data dir there too. */

@@ -129,10 +129,11 @@ export function planImport(
       continue;
     }
     if (exists) plan.edits.push(removeKey(["mcp_servers", name]));
-    for (const [field, value] of Object.entries(converted.table)) {
-      plan.edits.push(setKey(["mcp_servers", name, field], value as TomlValue));
+    const table = plain(converted.table) as Record<string, TomlValue>;
+    for (const [field, value] of Object.entries(table)) {
+      plan.edits.push(setKey(["mcp_servers", name, field], value));
     }
-    (plan.written.mcp_servers ??= {})[name] = converted.table as TomlValue;
+    (plan.written.mcp_servers ??= {})[name] = table;
     plan.items.push({ key, from, action: exists ? "replace" : "add", notes: converted.notes });
   }
   for (const kept of sources.kept) plan.items.push({ ...kept, action: "skip", notes: [] });
@@ -163,7 +164,7 @@ function planHooks(sources: ImportSources, doc: TomlTable, options: { force?: bo
         continue;
       }
       const before = current.get(event);
-      const fresh = groups.filter((g) => !(before ?? []).some((b) => sameValue(b, g)));
+      const fresh = (plain(groups) as unknown[]).filter((g) => !(before ?? []).some((b) => sameValue(b, g)));
       if (fresh.length === 0) {
         plan.items.push({
           key,
@@ -196,6 +197,16 @@ function planHooks(sources: ImportSources, doc: TomlTable, options: { force?: bo
     const note = `${t.count} group(s); each hook runs only once trusted (trellis hooks list)`;
     plan.items.push({ key: `hooks.${event}`, from: t.from.join(", "), action: t.action, notes: [note] });
   }
+}
+
+/**
+ * A plain copy: TOML parsers hand out null-prototype tables, which the editor's write check
+ * (rightly) does not take for the plain objects it reads back.
+ */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (isTable(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
 }
 
 function isTomlValue(value: unknown): boolean {

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { stringify as stringifyToml } from "smol-toml";
 import { type ImportItem, type ImportPlan, planImport, readImportSources } from "../../app/mod.ts";
-import { editConfigFile, readTomlFile } from "../../config/mod.ts";
+import { editConfigFile } from "../../config/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
 
@@ -27,22 +26,23 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
       printDiagnostics(ctx, sources.diagnostics);
       const file = loaded.paths.userConfig;
       const force = options.force === true;
-      if (options.dryRun) {
-        const doc = readTomlFile(ctx.platform.fs, file)?.raw ?? {};
-        const plan = planImport(sources, doc, { force });
-        await ctx.out(report(plan, file, true, sources.switches));
-        return;
-      }
       let plan: ImportPlan = { items: [], edits: [], written: {} };
-      await editConfigFile(ctx.platform.fs, file, (doc) => {
+      // A dry run goes through the same editor and checks, and stops before the lock and the write.
+      const edit = await editConfigFile(ctx.platform.fs, file, (doc) => {
         plan = planImport(sources, doc, { force });
         return plan.edits;
-      });
-      await ctx.out(report(plan, file, false, sources.switches));
+      }, { dryRun: options.dryRun === true });
+      await ctx.out(report(plan, file, edit.preview, sources.switches));
     });
 }
 
-function report(plan: ImportPlan, file: string, dryRun: boolean, switches: string[]): string {
+function report(
+  plan: ImportPlan,
+  file: string,
+  preview: { before: string; after: string } | undefined,
+  switches: string[],
+): string {
+  const dryRun = preview !== undefined;
   const written = plan.items.filter((i) => i.action !== "skip");
   const skipped = plan.items.filter((i) => i.action === "skip");
   const lines: string[] = [];
@@ -55,8 +55,12 @@ function report(plan: ImportPlan, file: string, dryRun: boolean, switches: strin
     lines.push(`${dryRun ? "Would skip" : "Skipped"} ${skipped.length}:`);
     for (const item of skipped) lines.push(line(item));
   }
-  if (dryRun && written.length) {
-    lines.push("", `Would write to ${file}:`, "", stringifyToml(plan.written).trimEnd());
+  if (preview && preview.after !== preview.before) {
+    lines.push(
+      "",
+      `Would change ${file} (+ added, - removed lines):`,
+      ...lineDiff(preview.before, preview.after),
+    );
   }
   if (written.length && switches.length) {
     lines.push(
@@ -75,4 +79,26 @@ function line(item: ImportItem): string {
   const why = item.reason ? `: ${item.reason}` : "";
   const notes = item.notes.map((n) => `\n      ${n}`).join("");
   return `  ${sign} ${item.key}${what} from ${item.from}${why}${notes}`;
+}
+
+/** The lines that differ between two texts (a longest-common-subsequence diff; config files are small). */
+export function lineDiff(before: string, after: string): string[] {
+  const a = before === "" ? [] : before.replace(/\n$/, "").split("\n");
+  const b = after === "" ? [] : after.replace(/\n$/, "").split("\n");
+  const common: number[][] = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      common[i][j] = a[i] === b[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+    }
+  }
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) [i, j] = [i + 1, j + 1];
+    else if (j < b.length && (i === a.length || common[i][j + 1] >= common[i + 1][j])) {
+      out.push(`+ ${b[j++]}`);
+    } else out.push(`- ${a[i++]}`);
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ import {
   ttyElicitationResponder,
 } from "../../mcp/mod.ts";
 import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mod.ts";
-import { type CliContext, withCommonOptions } from "../context.ts";
+import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
 import { pluginContributions } from "../plugin_contributions.ts";
 import { registerMcpEditCommands } from "./mcp_edit.ts";
 
@@ -110,7 +110,7 @@ async function loadCatalog(ctx: CliContext, options: Record<string, unknown>) {
     platform: ctx.platform,
     pluginServers: mcpServers,
   });
-  for (const d of diagnostics) ctx.err(`${d.level === "error" ? "error" : "warning"}: ${d.message}\n`);
+  printDiagnostics(ctx, diagnostics); // a note (a skipped untrusted entry) is not a warning
   return { loaded, catalog };
 }
 

@@ -60,21 +60,9 @@ export async function loadPlugins(
     ? await readClaudeInstalledPlugins(fs, options.loaded)
     : { items: [], diagnostics: [] };
   diagnostics.push(...claude.diagnostics);
-  const configuredKeys = new Set(configured.map((p) => p.key));
-  const claudeOnes = claude.items.filter((p) => {
-    if (!configuredKeys.has(p.id.key)) return true;
-    if (p.enabled) {
-      diagnostics.push({
-        level: "info",
-        message:
-          `Claude Code plugin ${p.id.key} is not loaded from ~/.claude: Trellis's config has a plugin with this id`,
-        subject: p.id.key,
-      });
-    }
-    return false;
-  });
+  const { trellisOnes, claudeOnes } = await splitByInstaller(fs, layout, configured, claude.items, diagnostics);
   const loadedOnes = await Promise.all([
-    ...configured.map((p) => loadOne(fs, layout, p, knownIds)),
+    ...trellisOnes.map((p) => loadOne(fs, layout, p, knownIds)),
     ...claudeOnes.map((p) => loadClaudeOne(fs, p)),
   ]);
   for (const one of loadedOnes) {
@@ -123,6 +111,42 @@ export async function loadPlugins(
     plugins.push({ ...plugin, summary, components: caps.components });
   }
   return { plugins, contributions, diagnostics };
+}
+
+/**
+ * Which of the configured ids are Trellis's plugins and which Claude Code's. An id both list is
+ * Trellis's when Trellis's store has it installed (a note says the Claude Code copy is not loaded);
+ * otherwise the `[plugins."<id>"]` entry only tunes the Claude Code plugin — `enabled = false` turns
+ * it off, `mcp_servers` overrides apply to its servers — and is not a Trellis plugin missing.
+ */
+async function splitByInstaller(
+  fs: FileSystem,
+  layout: StoreLayout,
+  configured: { key: string; enabled: boolean }[],
+  claude: ClaudeInstalledPlugin[],
+  diagnostics: Diagnostic[],
+): Promise<{ trellisOnes: { key: string; enabled: boolean }[]; claudeOnes: ClaudeInstalledPlugin[] }> {
+  const byKey = new Map(claude.map((p) => [p.id.key, p]));
+  const trellisOnes: { key: string; enabled: boolean }[] = [];
+  for (const p of configured) {
+    const theirs = byKey.get(p.key);
+    if (!theirs) {
+      trellisOnes.push(p);
+      continue;
+    }
+    if (await activeVersion(fs, layout, theirs.id)) {
+      byKey.delete(p.key);
+      trellisOnes.push(p);
+      if (theirs.enabled) {
+        diagnostics.push({
+          level: "info",
+          message: `Claude Code plugin ${p.key} is not loaded from ~/.claude: Trellis has its own install of it`,
+          subject: p.key,
+        });
+      }
+    } else if (!p.enabled) byKey.set(p.key, { ...theirs, enabled: false });
+  }
+  return { trellisOnes, claudeOnes: [...byKey.values()] };
 }
 
 interface OneLoad {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { loadConfig } from "../../lib/config/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
+import { mcpServersFromConfig } from "../../lib/mcp/mod.ts";
 import { loadPlugins, readClaudeInstalledPlugins } from "../../lib/plugins/mod.ts";
 import { writePeerHome } from "../helpers/peer_home.ts";
 
@@ -81,20 +82,49 @@ Deno.test("loadPlugins() projects an enabled Claude Code plugin's skills, comman
   assert.deepStrictEqual(result.diagnostics, []);
 });
 
-Deno.test("loadPlugins(): a Trellis plugin with the same id, or [compat] claude_plugins = false, keeps the Claude Code copy out", async () => {
-  const { load } = await sandbox('[plugins."notes-kit@acme-tools"]\nenabled = false\n');
+Deno.test('loadPlugins(): [plugins."<id>"] enabled = false turns a Claude Code plugin off; its mcp_servers overrides apply', async () => {
+  const { load } = await sandbox(
+    '[plugins."notes-kit@acme-tools".mcp_servers.notes_kit_fx]\nenabled = false\n\n[plugins."lint-kit@acme-tools"]\nenabled = false\n',
+  );
+  const loaded = await load();
+  const tuned = await loadPlugins({ loaded, platform });
+  // Not a Trellis plugin that is missing: the entry tunes the Claude Code plugin of that id.
+  assert.deepStrictEqual(tuned.diagnostics, []);
+  const { catalog } = mcpServersFromConfig(loaded, { platform, pluginServers: tuned.contributions.mcpServers });
+  assert.deepStrictEqual(catalog.disabled.map((r) => [r.config.name, r.origin]), [["notes_kit_fx", "claude"]]);
+  assert.deepStrictEqual(tuned.plugins.map((p) => [p.id, p.origin, p.enabled, p.active]), [
+    ["lint-kit@acme-tools", "claude", false, false],
+    ["notes-kit@acme-tools", "claude", true, true],
+  ]);
+  const { load: loadOff } = await sandbox('[plugins."notes-kit@acme-tools"]\nenabled = false\n');
+  const off = await loadPlugins({ loaded: await loadOff(), platform });
+  assert.deepStrictEqual(off.plugins.map((p) => [p.id, p.enabled, p.active]), [
+    ["lint-kit@acme-tools", false, false],
+    ["notes-kit@acme-tools", false, false],
+  ]);
+  assert.deepStrictEqual(off.contributions.skillRoots, []);
+});
+
+Deno.test("loadPlugins(): Trellis's own install of the same id wins, with a note; [compat] claude_plugins = false reads none", async () => {
+  const { load, home } = await sandbox('[plugins."notes-kit@acme-tools"]\nenabled = true\n');
+  const own = `${home}/.trellis/plugins/cache/acme-tools/notes-kit/9.0.0`;
+  await fs.mkdir(`${own}/skills/own`);
+  await fs.writeTextFile(`${own}/skills/own/SKILL.md`, "---\nname: own\ndescription: Trellis's copy.\n---\n");
   const shadowed = await loadPlugins({ loaded: await load(), platform });
-  assert.deepStrictEqual(shadowed.plugins.map((p) => [p.id, p.origin ?? "trellis", p.active]), [
-    ["notes-kit@acme-tools", "trellis", false],
-    ["lint-kit@acme-tools", "claude", false],
+  assert.deepStrictEqual(shadowed.plugins.map((p) => [p.id, p.origin ?? "trellis", p.version, p.active]), [
+    ["notes-kit@acme-tools", "trellis", "9.0.0", true],
+    ["lint-kit@acme-tools", "claude", "1.2.0", false],
   ]);
   assert.match(
     shadowed.diagnostics.map((d) => d.message).join("\n"),
-    /Claude Code plugin notes-kit@acme-tools is not loaded/,
+    /Claude Code plugin notes-kit@acme-tools is not loaded from ~\/\.claude: Trellis has its own install of it/,
   );
+  assert.deepStrictEqual(shadowed.contributions.skillRoots.map((r) => r.path), [`${own}/skills`]);
   const off = await loadPlugins({ loaded: await load(["compat.claude_plugins=false"]), platform });
-  assert.deepStrictEqual(off.plugins.map((p) => p.id), ["notes-kit@acme-tools"]);
-  assert.deepStrictEqual(off.contributions.skillRoots, []);
+  assert.deepStrictEqual(off.plugins.map((p) => [p.id, p.origin ?? "trellis"]), [[
+    "notes-kit@acme-tools",
+    "trellis",
+  ]]);
 });
 
 Deno.test("readClaudeInstalledPlugins(): a missing installed copy is one warning naming installed_plugins.json; the rest loads", async () => {

@@ -13,7 +13,7 @@ import {
   resolvePaths,
 } from "../../lib/config/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
-import { FIXTURE_MCP, writePeerHome } from "../helpers/peer_home.ts";
+import { claudeJsonValue, FIXTURE_MCP, writePeerHome } from "../helpers/peer_home.ts";
 
 const fs = platform.fs;
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
@@ -141,7 +141,10 @@ Deno.test("readClaudeJson() is one warning naming the file when it is unreadable
   const file = peer.claudeJson;
   const warnings = async () => {
     const read = readClaudeJson(fs, (await load()).paths);
-    return { items: read.items, diagnostics: read.diagnostics.map((d) => [d.level, d.file ?? "", d.message]) };
+    return {
+      items: read.items,
+      diagnostics: read.diagnostics.map((d) => [d.level, d.file ?? "", d.message]),
+    };
   };
   await fs.writeTextFile(file, "[1, 2]");
   assert.deepStrictEqual(await warnings(), {
@@ -222,4 +225,44 @@ Deno.test("compatFiles() names every file read in place with the key that switch
 Deno.test("[compat] rejects a switch that is not a boolean, naming the key", async () => {
   const { load } = await peerSandbox();
   await assert.rejects(() => load({}, ['compat.claude_json="no"']), /compat\.claude_json/);
+});
+
+Deno.test("readClaudeJson() parses a large, settled ~/.claude.json once and reuses what it kept until the file changes", async () => {
+  const { load, peer, env } = await peerSandbox();
+  const value = claudeJsonValue(peer.project);
+  // Megabytes of per-project history, as a long-time user's file has.
+  (value.projects as Record<string, unknown>)["/srv/history"] = {
+    history: Array.from({ length: 3000 }, (_, i) => ({ display: `prompt ${i} ${"x".repeat(100)}` })),
+  };
+  const text = JSON.stringify(value);
+  await fs.writeTextFile(peer.claudeJson, text);
+  const old = new Date(Date.now() - 60_000);
+  await Deno.utime(peer.claudeJson, old, old);
+  const first = readClaudeJson(fs, (await load()).paths);
+  assert.deepStrictEqual(Object.keys(first.items!.userServers), ["claude_fx"]);
+  const cacheFile = `${env.TRELLIS_HOME}/cache/claude_json.json`;
+  assert.ok((await fs.stat(cacheFile))?.isFile, "the extract is cached");
+  // Same size and time, other content: the cached extract answers (the file is not parsed again).
+  await fs.writeTextFile(peer.claudeJson, text.replace('"claude_fx"', '"claude_fy"'));
+  await Deno.utime(peer.claudeJson, old, old);
+  assert.deepStrictEqual(Object.keys(readClaudeJson(fs, (await load()).paths).items!.userServers), [
+    "claude_fx",
+  ]);
+  // Changed (a new modification time): parsed again.
+  const later = new Date(Date.now() - 30_000);
+  await Deno.utime(peer.claudeJson, later, later);
+  const again = readClaudeJson(fs, (await load()).paths);
+  assert.deepStrictEqual(Object.keys(again.items!.userServers), ["claude_fy"]);
+  assert.deepStrictEqual(again.items!.projectServers.map((p) => p.project), [peer.project]);
+});
+
+Deno.test("readClaudeJson() does not cache a file that just changed, nor a small one", async () => {
+  const { load, peer, env } = await peerSandbox();
+  const cacheFile = `${env.TRELLIS_HOME}/cache/claude_json.json`;
+  readClaudeJson(fs, (await load()).paths);
+  assert.deepStrictEqual(await fs.stat(cacheFile), null);
+  const big = claudeJsonValue(peer.project, { padding: "y".repeat(300_000) });
+  await fs.writeTextFile(peer.claudeJson, JSON.stringify(big));
+  readClaudeJson(fs, (await load()).paths);
+  assert.deepStrictEqual(await fs.stat(cacheFile), null);
 });

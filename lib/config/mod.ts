@@ -2,7 +2,8 @@
  * Layered TOML configuration: built-in defaults < /etc/trellis/config.toml < $TRELLIS_HOME/config.toml
  * < trusted project `.trellis/config.toml` (root → cwd) < profile < `-c` flags, validated with zod,
  * with the layer each value came from, plus format-preserving, locked, verified edits of config
- * files (`editConfigFile`).
+ * files (`editConfigFile`), and the readers of another agent's files Trellis reads in place
+ * (`$CODEX_HOME/config.toml`, `~/.claude.json`, switched by `[compat]`).
  *
  * @example
  * ```ts

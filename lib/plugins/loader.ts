@@ -60,7 +60,13 @@ export async function loadPlugins(
     ? await readClaudeInstalledPlugins(fs, options.loaded)
     : { items: [], diagnostics: [] };
   diagnostics.push(...claude.diagnostics);
-  const { trellisOnes, claudeOnes } = await splitByInstaller(fs, layout, configured, claude.items, diagnostics);
+  const { trellisOnes, claudeOnes } = await splitByInstaller(
+    fs,
+    layout,
+    configured,
+    claude.items,
+    diagnostics,
+  );
   const loadedOnes = await Promise.all([
     ...trellisOnes.map((p) => loadOne(fs, layout, p, knownIds)),
     ...claudeOnes.map((p) => loadClaudeOne(fs, p)),
@@ -140,7 +146,8 @@ async function splitByInstaller(
       if (theirs.enabled) {
         diagnostics.push({
           level: "info",
-          message: `Claude Code plugin ${p.key} is not loaded from ~/.claude: Trellis has its own install of it`,
+          message:
+            `Claude Code plugin ${p.key} is not loaded from ~/.claude: Trellis has its own install of it`,
           subject: p.key,
         });
       }

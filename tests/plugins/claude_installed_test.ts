@@ -90,8 +90,14 @@ Deno.test('loadPlugins(): [plugins."<id>"] enabled = false turns a Claude Code p
   const tuned = await loadPlugins({ loaded, platform });
   // Not a Trellis plugin that is missing: the entry tunes the Claude Code plugin of that id.
   assert.deepStrictEqual(tuned.diagnostics, []);
-  const { catalog } = mcpServersFromConfig(loaded, { platform, pluginServers: tuned.contributions.mcpServers });
-  assert.deepStrictEqual(catalog.disabled.map((r) => [r.config.name, r.origin]), [["notes_kit_fx", "claude"]]);
+  const { catalog } = mcpServersFromConfig(loaded, {
+    platform,
+    pluginServers: tuned.contributions.mcpServers,
+  });
+  assert.deepStrictEqual(catalog.disabled.map((r) => [r.config.name, r.origin]), [[
+    "notes_kit_fx",
+    "claude",
+  ]]);
   assert.deepStrictEqual(tuned.plugins.map((p) => [p.id, p.origin, p.enabled, p.active]), [
     ["lint-kit@acme-tools", "claude", false, false],
     ["notes-kit@acme-tools", "claude", true, true],

@@ -22,3 +22,5 @@ export type { McpCommandOptions, McpCommandRuntime } from "./mcp_command.ts";
 export { serveMcp } from "./mcp_server/serve.ts";
 export type { McpServeOptions } from "./mcp_server/serve.ts";
 export type { CallConfig } from "./mcp_server/thread_registry.ts";
+export { planImport, readImportSources } from "./import_plan.ts";
+export type { ImportItem, ImportPlan, ImportSource, ImportSources } from "./import_plan.ts";

@@ -28,6 +28,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
       });
   },
   plugin: async () => (await import("./commands/plugin.ts")).registerPluginCommand,
+  import: async () => (await import("./commands/import.ts")).registerImportCommand,
 };
 
 /** The commands argv needs: its first word's, or all of them (help, unknown words). */

@@ -14,8 +14,9 @@ export function agentsCandidates(fallbacks: readonly string[]): string[] {
 }
 
 /**
- * The user file (`$TRELLIS_HOME/AGENTS.override.md`, else `AGENTS.md`, like `~/.codex/AGENTS.md`):
- * the first that is not empty, trimmed. Read up to `maxBytes`.
+ * A user file in `home` (`$TRELLIS_HOME`, or Codex's `$CODEX_HOME`): `AGENTS.override.md`, else
+ * `AGENTS.md`, the first that is not empty, trimmed, as Codex reads `~/.codex/AGENTS.md`. Read up to
+ * `maxBytes`.
  */
 export async function readUserAgentsMd(
   fs: FileSystem,

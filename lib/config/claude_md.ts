@@ -21,14 +21,15 @@ export interface ClaudeMdCandidate {
 }
 
 /**
- * Where Claude Code looks: `~/.claude/CLAUDE.md`, then every directory from the topmost ancestor of
- * the cwd (below `/`) down to the cwd — `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`.
+ * Where Claude Code looks: `~/.claude/CLAUDE.md` (in `$CLAUDE_CONFIG_DIR` when set), then every
+ * directory from the topmost ancestor of the cwd (below `/`) down to the cwd — `CLAUDE.md`,
+ * `.claude/CLAUDE.md`, `CLAUDE.local.md`.
  */
-export function claudeMdCandidates(userHome: string, cwd: string): ClaudeMdCandidate[] {
+export function claudeMdCandidates(claudeDir: string, cwd: string): ClaudeMdCandidate[] {
   const dirs: string[] = [];
   for (let dir = path.resolve(cwd); path.dirname(dir) !== dir; dir = path.dirname(dir)) dirs.unshift(dir);
   return [
-    { path: path.join(userHome, ".claude", "CLAUDE.md"), scope: "user" },
+    { path: path.join(claudeDir, "CLAUDE.md"), scope: "user" },
     ...dirs.flatMap((dir) => PER_DIRECTORY.map(([name, scope]) => ({ path: path.join(dir, name), scope }))),
   ];
 }

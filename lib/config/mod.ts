@@ -2,7 +2,8 @@
  * Layered TOML configuration: built-in defaults < /etc/trellis/config.toml < $TRELLIS_HOME/config.toml
  * < trusted project `.trellis/config.toml` (root → cwd) < profile < `-c` flags, validated with zod,
  * with the layer each value came from, plus format-preserving, locked, verified edits of config
- * files (`editConfigFile`).
+ * files (`editConfigFile`), and the readers of another agent's files Trellis reads in place
+ * (`$CODEX_HOME/config.toml`, `~/.claude.json`, switched by `[compat]`).
  *
  * @example
  * ```ts
@@ -35,3 +36,10 @@ export { DEFAULT_PROJECT_DOC_MAX_BYTES, loadProjectInstructions } from "./projec
 export type { ProjectInstructions } from "./project_instructions.ts";
 export type { InstructionFile } from "./instruction_file.ts";
 export { findImports } from "./claude_imports.ts";
+export { codexConfigFile, compatEnabled, compatFiles } from "./compat.ts";
+export type { CompatFile } from "./compat.ts";
+export type { CompatSwitch } from "./schema/compat.ts";
+export { readCodexConfig } from "./codex_config_file.ts";
+export type { CodexConfigFile } from "./codex_config_file.ts";
+export { readClaudeJson } from "./claude_json_file.ts";
+export type { ClaudeJsonFile } from "./claude_json_file.ts";

@@ -13,6 +13,15 @@ export interface TrellisPaths {
   /** Every directory from the project root down to cwd, root first. */
   projectDirs: string[];
   userHome: string;
+  /** Codex's home: `$CODEX_HOME`, default `~/.codex` (config.toml, hooks.json, skills/, AGENTS.md). */
+  codexHome: string;
+  /** Claude Code's config dir: `$CLAUDE_CONFIG_DIR`, default `~/.claude` (settings.json, skills/, plugins/). */
+  claudeDir: string;
+  /**
+   * Claude Code's state file: `$CLAUDE_CONFIG_DIR/.claude.json` when that variable is set, else
+   * `~/.claude.json` — beside the config dir, not in it, as Claude Code places it.
+   */
+  claudeJson: string;
 }
 
 export function resolvePaths(
@@ -22,6 +31,9 @@ export function resolvePaths(
   const userHome = options.env("HOME") ?? "/";
   const home = path.resolve(options.env("TRELLIS_HOME") ?? path.join(userHome, ".trellis"));
   const cwd = path.resolve(options.cwd);
+  // Both peers treat an empty variable as unset (`process.env.CLAUDE_CONFIG_DIR || homedir()`).
+  const claudeConfigDir = options.env("CLAUDE_CONFIG_DIR") || undefined;
+  const codexHome = options.env("CODEX_HOME") || undefined;
   const projectRoot = findProjectRoot(fs, cwd, options.markers ?? [".git"]);
   return {
     home,
@@ -31,6 +43,9 @@ export function resolvePaths(
     projectRoot,
     projectDirs: dirsBetween(projectRoot, cwd),
     userHome,
+    codexHome: path.resolve(userHome, codexHome ?? ".codex"),
+    claudeDir: path.resolve(userHome, claudeConfigDir ?? ".claude"),
+    claudeJson: path.resolve(userHome, claudeConfigDir ?? ".", ".claude.json"),
   };
 }
 

@@ -2,6 +2,7 @@ import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
 import { readProjectAgentsMd, readUserAgentsMd } from "./agents_md.ts";
 import { claudeMdCandidates, readClaudeMd } from "./claude_md.ts";
+import { compatEnabled } from "./compat.ts";
 import type { InstructionFile } from "./instruction_file.ts";
 import type { LoadedConfig } from "./load.ts";
 
@@ -17,7 +18,7 @@ export interface ProjectInstructions {
 
 /**
  * Finds and reads the files that carry standing instructions: Codex's AGENTS.md chain (the user
- * file in $TRELLIS_HOME, then project root → cwd) and Claude Code's CLAUDE.md files with their
+ * files in $CODEX_HOME and $TRELLIS_HOME, then project root → cwd) and Claude Code's CLAUDE.md files with their
  * `@path` imports (unless `project_doc_claude_md = false`). They are instructions, not code, so they
  * are read whether or not the project is trusted; only an untrusted project's imports are kept
  * inside it. Order: user files, then directory by directory from the top, AGENTS.md before CLAUDE.md.
@@ -29,16 +30,22 @@ export async function loadProjectInstructions(
   const { config, paths } = loaded;
   const maxBytes = config.project_doc_max_bytes ?? DEFAULT_PROJECT_DOC_MAX_BYTES;
   const warnings: string[] = [];
-  const user = await readUserAgentsMd(fs, paths.home, Math.max(maxBytes, 1), warnings);
+  // A Codex user's own file first, then Trellis's; the same file reached twice (a symlink) is sent once.
+  const userDirs = compatEnabled(config, "codex_agents_md") ? [paths.codexHome, paths.home] : [paths.home];
+  const users: InstructionFile[] = [];
+  for (const dir of userDirs) {
+    const file = await readUserAgentsMd(fs, dir, Math.max(maxBytes, 1), warnings);
+    if (file && !users.some((u) => u.realPath === file.realPath)) users.push(file);
+  }
   const project = await readProjectAgentsMd(fs, paths.projectDirs, {
     fallbacks: config.project_doc_fallback_filenames ?? [],
     maxBytes,
   }, warnings);
-  const agents = [...(user ? [user] : []), ...project];
+  const agents = [...users, ...project];
   if (config.project_doc_claude_md === false || maxBytes <= 0) {
     return { files: agents, warnings: unique(warnings) };
   }
-  const claude = await readClaudeMd(fs, claudeMdCandidates(paths.userHome, paths.cwd), {
+  const claude = await readClaudeMd(fs, claudeMdCandidates(paths.claudeDir, paths.cwd), {
     userHome: paths.userHome,
     projectRoot: paths.projectRoot,
     projectTrusted: loaded.projectTrusted,

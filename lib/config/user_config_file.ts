@@ -10,7 +10,7 @@ import {
   type TomlTable,
 } from "./config_edit.ts";
 import { formatKeyPath } from "./merge.ts";
-import { loadTomlEditor } from "./toml_editor.ts";
+import { loadTomlEditor, type TomlEditor } from "./toml_editor.ts";
 
 /** How long an edit waits for another process's edit of the same file before giving up. */
 const LOCK_TIMEOUT_MS = 30_000;
@@ -20,6 +20,8 @@ export interface ConfigFileEdit {
   file: string;
   /** False when the edits left the document as it was (nothing was written). */
   changed: boolean;
+  /** With `dryRun`: the text as it is and as the edit would leave it (nothing is written). */
+  preview?: { before: string; after: string };
 }
 
 /**
@@ -38,12 +40,20 @@ export async function editConfigFile(
   fs: FileSystem,
   file: string,
   plan: (doc: TomlTable) => ConfigEdit[],
+  options: { dryRun?: boolean } = {},
 ): Promise<ConfigFileEdit> {
   const target = await resolveTarget(fs, file);
-  await fs.mkdir(path.dirname(target));
   // Instantiated before the lock: under contention every waiting process would otherwise add the
   // WebAssembly compile (~25 ms in the binary) to the time it holds the lock.
   const editor = await loadTomlEditor();
+  if (options.dryRun) {
+    // The same read, plan, edit and verification, without the lock or the write (`--dry-run`).
+    const { text } = await readCurrent(fs, target);
+    const edits = plan(parseCurrent(file, text));
+    const after = edits.length ? editText(editor, file, text, edits) : text;
+    return { file: target, changed: after !== text, preview: { before: text, after } };
+  }
+  await fs.mkdir(path.dirname(target));
   const lockPath = `${target}.lock`;
   const lock = await fs.lockFile(lockPath, { timeoutMs: LOCK_TIMEOUT_MS }).catch((error) => {
     if ((error as { code?: string }).code !== "ETIMEDOUT") throw error;
@@ -60,16 +70,7 @@ export async function editConfigFile(
     const doc = parseCurrent(file, text);
     const edits = plan(doc);
     if (edits.length === 0) return { file: target, changed: false };
-    let next: string;
-    try {
-      next = applyConfigEdits(editor, text, edits);
-    } catch (error) {
-      if (!(error instanceof ConfigEditError)) throw error;
-      throw new UsageError(`Cannot edit "${file}": ${error.message}`, {
-        file,
-        field: formatKeyPath(error.keyPath),
-      }, "config_edit");
-    }
+    const next = editText(editor, file, text, edits);
     if (next === text) return { file: target, changed: false };
     await fs.writeFileAtomic(target, next, {
       // A new config may soon hold a token (`mcp add --env`): private until the user says otherwise.
@@ -80,6 +81,19 @@ export async function editConfigFile(
     return { file: target, changed: true };
   } finally {
     await lock.release();
+  }
+}
+
+/** The edited, verified text; a refused edit is a UsageError naming the file and key. */
+function editText(editor: TomlEditor, file: string, text: string, edits: ConfigEdit[]): string {
+  try {
+    return applyConfigEdits(editor, text, edits);
+  } catch (error) {
+    if (!(error instanceof ConfigEditError)) throw error;
+    throw new UsageError(`Cannot edit "${file}": ${error.message}`, {
+      file,
+      field: formatKeyPath(error.keyPath),
+    }, "config_edit");
   }
 }
 

@@ -6,6 +6,7 @@ export type HookSourceKind =
   | "managed"
   | "system"
   | "user"
+  | "codex_user"
   | "claude_user"
   | "project"
   | "claude_project"
@@ -20,7 +21,12 @@ export interface HookPluginContext {
   pluginId: string;
   pluginRoot: string;
   dataDir: string;
+  /** "claude" for a plugin Claude Code installed (read in place); absent for Trellis's own. */
+  origin?: "claude";
 }
+
+/** Whose file a hook came from: Trellis's own, a Codex user's or a Claude Code user's. */
+export type HookOrigin = "trellis" | "codex" | "claude";
 
 /** What a handler's trust hash covers (HK-3): changing any of these makes it `modified`. */
 export interface HandlerIdentity {
@@ -61,6 +67,8 @@ export interface HookHandlerInfo extends DeclaredHandler {
   /** Absolute file, `-c`, or for plugins the plugin-relative path. */
   sourcePath: string;
   sourceKind: HookSourceKind;
+  /** Whose file declared it (`hooks list` shows it); set by `loadHooks`, absent means Trellis's. */
+  origin?: HookOrigin;
   managed: boolean;
   plugin?: HookPluginContext;
   /** Position across all sources: managed → system → user → project → session → plugins. */

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { parse as parseToml } from "smol-toml";
-import type { ConfigLayer, LoadedConfig } from "../config/mod.ts";
+import { compatEnabled, type ConfigLayer, type LoadedConfig, readCodexConfig } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, warning } from "../shared/mod.ts";
 import type { HookSource, HookSourceKind } from "./hook_handler.ts";
@@ -15,7 +15,7 @@ export async function discoverHookSources(
 ): Promise<{ sources: HookSource[]; diagnostics: Diagnostic[]; managedOnly: boolean }> {
   const diagnostics: Diagnostic[] = [];
   const sources: HookSource[] = [];
-  const { systemDir, home, userHome, projectDirs } = loaded.paths;
+  const { systemDir, home, claudeDir, codexHome, projectDirs } = loaded.paths;
   const add = (kind: HookSourceKind, file: string, events: Record<string, unknown> | undefined) => {
     if (events) sources.push({ kind, path: file, managed: isManaged(kind), events });
   };
@@ -31,10 +31,11 @@ export async function discoverHookSources(
     loaded.layers.find((l) => l.kind === kind && (dir === undefined || l.dir === dir));
   addLayer(fs, sources, diagnostics, "system", path.join(systemDir, "hooks.json"), layerOf("system"));
   addLayer(fs, sources, diagnostics, "user", path.join(home, "hooks.json"), layerOf("user"));
+  addCodexLayer(fs, loaded, path.join(codexHome, "hooks.json"), sources, diagnostics);
 
   const claudeEnabled = loaded.config.hooks?.claude_code !== false;
   if (claudeEnabled) {
-    const file = path.join(userHome, ".claude", "settings.json");
+    const file = path.join(claudeDir, "settings.json");
     add("claude_user", file, readJsonHooks(fs, file, diagnostics, { settings: true }));
   }
   for (const dir of projectDirs) {
@@ -83,6 +84,38 @@ function addLayer(
   if (toml && layer) sources.push({ kind, path: layer.source, managed: isManaged(kind), events: toml });
 }
 
+/**
+ * A Codex user's hooks, read in place (`[compat] codex_hooks`, `codex_config`): `$CODEX_HOME/hooks.json`
+ * and `[hooks]` of `$CODEX_HOME/config.toml` — one layer, as Codex reads them, with Codex's warning
+ * when both hold hooks. Unmanaged: each handler runs only once trusted (HK-3).
+ */
+function addCodexLayer(
+  fs: FileSystem,
+  loaded: LoadedConfig,
+  jsonFile: string,
+  sources: HookSource[],
+  diagnostics: Diagnostic[],
+): void {
+  const json = compatEnabled(loaded.config, "codex_hooks")
+    ? readJsonHooks(fs, jsonFile, diagnostics)
+    : undefined;
+  let toml: { file: string; events: Record<string, unknown> } | undefined;
+  if (compatEnabled(loaded.config, "codex_config")) {
+    const read = readCodexConfig(fs, loaded.paths);
+    diagnostics.push(...read.diagnostics);
+    const hooks = read.items?.hooks;
+    if (read.items && hooks && hasEvents(hooks)) toml = { file: read.items.file, events: hooks };
+  }
+  if (json && hasEvents(json) && toml) {
+    diagnostics.push(warning(
+      `loading hooks from both ${jsonFile} and ${toml.file}; prefer a single representation for this layer`,
+      { file: jsonFile },
+    ));
+  }
+  if (json) sources.push({ kind: "codex_user", path: jsonFile, managed: false, events: json });
+  if (toml) sources.push({ kind: "codex_user", path: toml.file, managed: false, events: toml.events });
+}
+
 function hasEvents(table: Record<string, unknown>): boolean {
   return Object.keys(table).some((k) => !SETTING_KEYS.has(k));
 }
@@ -101,6 +134,20 @@ function readText(
     }
     return undefined;
   }
+}
+
+/**
+ * The event arrays of one hooks file — a hooks.json, or a Claude Code settings file (`settings`:
+ * its `hooks` key is optional) — for `trellis import`; absent → undefined, a bad file → a warning.
+ */
+export function readHooksFile(
+  fs: FileSystem,
+  file: string,
+  options: { settings?: boolean } = {},
+): { hooks?: Record<string, unknown>; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const hooks = readJsonHooks(fs, file, diagnostics, options);
+  return { ...(hooks && hasEvents(hooks) ? { hooks } : {}), diagnostics };
 }
 
 /** A hooks.json (`{ "hooks": {…} }`) or a Claude Code settings file whose `hooks` key is optional. */

@@ -1,7 +1,7 @@
 import type { LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, warning } from "../shared/mod.ts";
-import type { HookHandlerInfo, HookSource, TrustStatus } from "./hook_handler.ts";
+import type { HookHandlerInfo, HookOrigin, HookSource, TrustStatus } from "./hook_handler.ts";
 import { discoverHookSources } from "./hook_sources.ts";
 import { type HookStateEntry, readHookState } from "./hook_state.ts";
 import type { DeclaredHandler } from "./hook_handler.ts";
@@ -11,6 +11,8 @@ import { hookTrustHash } from "./trust_hash.ts";
 /** One plugin's hook file or inline manifest hooks, produced by the plugins subsystem. */
 export interface PluginHookSource {
   pluginId: string;
+  /** "claude" for a plugin Claude Code installed, read in place; absent for Trellis's own. */
+  origin?: "claude";
   pluginRoot: string;
   dataDir: string;
   /** Plugin-relative, e.g. `hooks/hooks.json` or `plugin.json#hooks[0]`; part of the stable key. */
@@ -82,11 +84,31 @@ function pluginHookSources(plugins: PluginHookSource[], diagnostics: Diagnostic[
       path: file,
       keySource: file,
       managed: false,
-      plugin: { pluginId: p.pluginId, pluginRoot: p.pluginRoot, dataDir: p.dataDir },
+      plugin: {
+        pluginId: p.pluginId,
+        pluginRoot: p.pluginRoot,
+        dataDir: p.dataDir,
+        ...(p.origin ? { origin: p.origin } : {}),
+      },
       events: events as Record<string, unknown>,
     });
   }
   return out;
+}
+
+/** Whose file a source is: a Codex user's, a Claude Code user's (settings, plugins), or Trellis's. */
+function hookOrigin(source: HookSource): HookOrigin {
+  switch (source.kind) {
+    case "codex_user":
+      return "codex";
+    case "claude_user":
+    case "claude_project":
+      return "claude";
+    case "plugin":
+      return source.plugin?.origin ?? "trellis";
+    default:
+      return "trellis";
+  }
 }
 
 /** The trust gate: runnable iff enabled AND (managed OR trusted OR bypass). */
@@ -112,6 +134,7 @@ function judge(
     ...declared,
     sourcePath: source.path,
     sourceKind: source.kind,
+    origin: hookOrigin(source),
     managed: source.managed,
     ...(source.plugin ? { plugin: source.plugin } : {}),
     displayOrder,

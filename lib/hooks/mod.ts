@@ -25,11 +25,14 @@
  * @module
  */
 export { loadHooks, trustStatus } from "./load_hooks.ts";
+export { readHooksFile } from "./hook_sources.ts";
+export { SETTING_KEYS as HOOK_SETTING_KEYS } from "./parse_source.ts";
 export type { LoadedHooks, LoadHooksOptions, PluginHookSource } from "./load_hooks.ts";
 export type {
   DeclaredHandler,
   HandlerIdentity,
   HookHandlerInfo,
+  HookOrigin,
   HookPluginContext,
   HookSourceKind,
   RewakeSettings,

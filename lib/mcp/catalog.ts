@@ -4,17 +4,26 @@ import type { McpServerConfig } from "./server_config.ts";
 export const MCP_TIERS = ["plugin", "selected_plugin", "config", "compatibility", "extension"] as const;
 export type McpTier = typeof MCP_TIERS[number];
 
+/** Whose file declared a server: Trellis's own config, or a Codex or Claude Code user's files. */
+export type McpOrigin = "trellis" | "codex" | "claude";
+
 export interface McpRegistration {
   tier: McpTier;
   /** Where it was declared: a config file, `.mcp.json`, `plugin:<id>`, … */
   source: string;
+  /**
+   * Whose file it is: `.mcp.json`, `~/.claude.json` and Claude Code's plugins are Claude Code's,
+   * `$CODEX_HOME/config.toml` Codex's; absent means Trellis's own config (or a runtime extension).
+   */
+  origin?: McpOrigin;
   config: McpServerConfig;
   plugin?: { id: string; root: string };
   /**
    * Who provided it: the user's own config, a project (`.trellis/config.toml`, `.mcp.json`, a
-   * profile) or a plugin. Decides the default `mcp_tool_pinning` (issue #17); absent = user.
+   * profile, Claude Code's entries for this project) or a plugin. Decides the default
+   * `mcp_tool_pinning` (issue #17); absent = user.
    */
-  origin?: "user" | "project" | "plugin";
+  scope?: "user" | "project" | "plugin";
 }
 
 export interface CatalogConflict {

@@ -24,6 +24,8 @@ export interface McpEntryOptions {
   baseDir?: string;
   /** Fields laid over each entry before validation (a user's policy overrides of a plugin server). */
   overrides?: (name: string) => Record<string, unknown> | undefined;
+  /** Expand `${VAR}` (default true, as Claude Code does); false for Codex's config.toml, which does not. */
+  expand?: boolean;
 }
 
 export interface McpEntriesRead {
@@ -103,7 +105,7 @@ export function readMcpServerEntry(
   }
   const { table, ignoredKeys, notes } = codexTable(entry);
   const missing = new Set<string>();
-  for (const key of EXPANDED) {
+  for (const key of options.expand === false ? [] : EXPANDED) {
     if (table[key] !== undefined) table[key] = expandDeep(table[key], options.env, missing);
   }
   if (typeof table.cwd === "string" && options.baseDir) table.cwd = path.resolve(options.baseDir, table.cwd);
@@ -141,7 +143,11 @@ export function readMcpServerEntry(
 }
 
 /** Claude Code keys onto Codex's table: `headers` → `http_headers`, `oauth.clientId` → `client_id`. */
-function codexTable(entry: Record<string, unknown>) {
+export function codexTable(entry: Record<string, unknown>): {
+  table: Record<string, unknown>;
+  ignoredKeys: string[];
+  notes: string[];
+} {
   const known = mcpServerFieldNames();
   const table: Record<string, unknown> = {};
   const ignoredKeys: string[] = [];

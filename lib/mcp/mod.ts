@@ -26,6 +26,7 @@ export { MCP_TIERS, resolveCatalog } from "./catalog.ts";
 export type {
   CatalogConflict,
   FailedRegistration,
+  McpOrigin,
   McpRegistration,
   McpTier,
   ResolvedCatalog,
@@ -41,6 +42,10 @@ export {
 export { MCP_SERVER_NAME } from "../config/mod.ts";
 export type { ApprovalMode, McpServerConfig, McpTransportConfig, SamplingPolicy } from "./server_config.ts";
 export { expandVariables, parseMcpJson } from "./mcp_json.ts";
+export { peerMcpServers } from "./peer_servers.ts";
+export { importClaudeEntry, importCodexEntry } from "./import_entry.ts";
+export type { ImportedEntry } from "./import_entry.ts";
+export type { PeerServers } from "./peer_servers.ts";
 export { createMcpRuntime } from "./runtime.ts";
 export type { McpRuntime, McpRuntimeOptions, McpStepSnapshot } from "./runtime.ts";
 export { ConnectionManager } from "./connection_manager.ts";

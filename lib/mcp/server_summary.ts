@@ -33,6 +33,8 @@ export interface McpServerSummary {
   disabled_tools: string[];
   tier: string;
   source: string;
+  /** Whose file declared it: "trellis", "codex" or "claude". */
+  origin: string;
   plugin: string | null;
 }
 
@@ -66,6 +68,7 @@ export function summarizeServer(registration: McpRegistration, enabled: boolean)
     disabled_tools: c.disabledTools,
     tier: registration.tier,
     source: registration.source,
+    origin: registration.origin ?? "trellis",
     plugin: registration.plugin?.id ?? null,
   };
 }

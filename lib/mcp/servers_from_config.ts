@@ -4,6 +4,7 @@ import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, warning } from "../shared/mod.ts";
 import { type McpRegistration, resolveCatalog, type ResolvedCatalog } from "./catalog.ts";
 import { readMcpJson, readMcpServerEntry } from "./mcp_json.ts";
+import { peerMcpServers } from "./peer_servers.ts";
 import { type McpServerConfig, type McpServerTable, serverConfigFromTable } from "./server_config.ts";
 import type { PinningMode } from "./tool_pins.ts";
 
@@ -18,6 +19,8 @@ export interface PluginMcpServer {
   name: string;
   /** The entry as written (Claude Code or Codex keys), read by the one `.mcp.json` reader. */
   config: unknown;
+  /** "claude" for a plugin Claude Code installed (read in place). */
+  origin?: "claude";
 }
 
 export interface McpServersFromConfigOptions {
@@ -49,13 +52,25 @@ export function mcpServersFromConfig(
       if (built.registration) registrations.push({ ...built.registration, tier });
     }
   }
+  // Inside the config tier the last registration wins: Claude Code's and Codex's user files, the
+  // project's .mcp.json, Claude Code's entries for this project, then Trellis's own config layers.
+  const peers = peerMcpServers(options.platform.fs, loaded, options.platform.env);
+  diagnostics.push(...peers.diagnostics);
+  registrations.push(...peers.user);
+  // What a repository chose (project layers, its .mcp.json): the default `mcp_tool_pinning` is
+  // stricter for these (issue #17). Claude Code's entries for this project in ~/.claude.json are the
+  // user's own writing (its "local" scope), though they load only for a trusted project.
   const projectSources = new Set(loaded.layers.filter((l) => l.kind === "project").map((l) => l.source));
+  const fromProject = new Set<McpRegistration>();
   const mcpJsonFile = path.join(loaded.paths.projectRoot, ".mcp.json");
   if (loaded.projectTrusted) {
     const json = readMcpJson(options.platform.fs, loaded.paths.projectRoot, options.platform.env);
     diagnostics.push(...json.diagnostics);
-    projectSources.add(json.file);
-    for (const config of json.servers) registrations.push({ tier: "config", source: json.file, config });
+    for (const config of json.servers) {
+      const registration: McpRegistration = { tier: "config", source: json.file, origin: "claude", config };
+      fromProject.add(registration);
+      registrations.push(registration);
+    }
   } else if (options.platform.fs.sync.lstat(mcpJsonFile)) {
     // Issue #13: an untrusted project's servers are skipped, never silently.
     diagnostics.push({
@@ -65,6 +80,7 @@ export function mcpServersFromConfig(
       file: mcpJsonFile,
     });
   }
+  registrations.push(...peers.project);
   for (const [name, table] of Object.entries(loaded.config.mcp_servers ?? {})) {
     const source = loaded.provenance.get(`mcp_servers.${name}.command`) ??
       loaded.provenance.get(`mcp_servers.${name}.url`) ?? "config";
@@ -75,27 +91,33 @@ export function mcpServersFromConfig(
   }
   const pinning = pinningSettings(loaded, diagnostics);
   for (const registration of registrations) {
-    const origin = registration.tier === "plugin" || registration.tier === "selected_plugin"
+    const scope = registration.tier === "plugin" || registration.tier === "selected_plugin"
       ? "plugin"
-      : projectSources.has(registration.source) || registration.source.startsWith("profile ")
+      : fromProject.has(registration) || projectSources.has(registration.source) ||
+          registration.source.startsWith("profile ")
       ? "project"
       : "user";
-    registration.origin = origin;
+    registration.scope = scope;
     registration.config.toolPinning = pinning.servers[registration.config.name] ?? pinning.all ??
-      (origin === "user" ? "warn" : "block");
+      (scope === "user" ? "warn" : "block");
   }
   const failed = loaded.invalidMcpServers.map((s) => ({ name: s.name, source: s.file, error: s.reason }));
   // Duplicates are resolved here, after validation: a broken definition never took a name.
   const catalog = resolveCatalog(registrations, failed);
+  const peerFiles = new Set([...peers.user, ...peers.project].map((r) => r.source));
   for (const conflict of catalog.conflicts) {
     const losers = conflict.contenders.filter((c) => c !== conflict.outcome);
+    const message =
+      `MCP server "${conflict.server}" is defined more than once: using ${conflict.outcome}; ignoring ${
+        losers.join(", ")
+      }`;
+    // The same server kept in Claude Code's and Codex's files too is the usual case for someone
+    // who uses all three: a note, not a warning at every start. A clash among Trellis's own is.
+    const onlyPeersLose = losers.every((l) => peerFiles.has(l));
     diagnostics.push(
-      warning(
-        `MCP server "${conflict.server}" is defined more than once: using ${conflict.outcome}; ignoring ${
-          losers.join(", ")
-        }`,
-        { subject: conflict.server },
-      ),
+      onlyPeersLose
+        ? { level: "info", message, subject: conflict.server }
+        : warning(message, { subject: conflict.server }),
     );
   }
   return { catalog, diagnostics };
@@ -188,8 +210,9 @@ function pluginRegistration(
   if (config.transport.type === "stdio") {
     config.transport.cwd = path.resolve(server.pluginRoot, config.transport.cwd ?? ".");
   }
+  const origin = server.origin ? { origin: server.origin } : {};
   return {
-    registration: { source, config, plugin: { id: server.pluginId, root: server.pluginRoot } },
+    registration: { source, config, plugin: { id: server.pluginId, root: server.pluginRoot }, ...origin },
     diagnostics,
   };
 }

@@ -1,13 +1,14 @@
-import { isTable, type LoadedConfig, userControlledLayers } from "../config/mod.ts";
+import { compatEnabled, isTable, type LoadedConfig, userControlledLayers } from "../config/mod.ts";
 import type { FileSystem, Platform } from "../platform/mod.ts";
 import { type Diagnostic, errorDiagnostic } from "../shared/mod.ts";
+import { type ClaudeInstalledPlugin, readClaudeInstalledPlugins } from "./claude_installed.ts";
 import { resolveDataDir } from "./data_dir.ts";
-import { effectiveManifest } from "./effective_manifest.ts";
+import { effectiveManifest, type EntryManifest } from "./effective_manifest.ts";
 import { readInstallRecord } from "./install_record.ts";
 import { loadManifest } from "./load_manifest.ts";
 import type { PluginManifest } from "./manifest.ts";
 import { loadCapabilities, type PluginCapabilities } from "./plugin_capabilities.ts";
-import { invalidPluginKeyMessage, parsePluginId } from "./plugin_id.ts";
+import { invalidPluginKeyMessage, parsePluginId, type PluginId } from "./plugin_id.ts";
 import type { LoadedPlugin, PluginContributions, PluginLoadResult } from "./plugin_types.ts";
 import { activeVersion, installedPluginIds } from "./store.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
@@ -27,8 +28,10 @@ export function configuredPlugins(loaded: LoadedConfig): { key: string; enabled:
 }
 
 /**
- * Loads every configured plugin (PL-9) and projects the active ones (PL-10). One broken plugin is
- * an inactive entry with an error; it never hides the others nor contributes anything.
+ * Loads every configured plugin (PL-9) and projects the active ones (PL-10), then the plugins a
+ * Claude Code user installed (`[compat] claude_plugins`, read in place; one Trellis also has under
+ * the same id is Trellis's). One broken plugin is an inactive entry with an error; it never hides
+ * the others nor contributes anything.
  */
 export async function loadPlugins(
   options: { loaded: LoadedConfig; platform: Platform; layout?: StoreLayout },
@@ -53,7 +56,21 @@ export async function loadPlugins(
       ids,
     ) => [...ids.map((i) => i.key), ...configured.map((p) => p.key)]);
   // Plugins load concurrently; their results are merged in key order so precedence stays stable.
-  const loadedOnes = await Promise.all(configured.map((p) => loadOne(fs, layout, p, knownIds)));
+  const claude = compatEnabled(options.loaded.config, "claude_plugins")
+    ? await readClaudeInstalledPlugins(fs, options.loaded)
+    : { items: [], diagnostics: [] };
+  diagnostics.push(...claude.diagnostics);
+  const { trellisOnes, claudeOnes } = await splitByInstaller(
+    fs,
+    layout,
+    configured,
+    claude.items,
+    diagnostics,
+  );
+  const loadedOnes = await Promise.all([
+    ...trellisOnes.map((p) => loadOne(fs, layout, p, knownIds)),
+    ...claudeOnes.map((p) => loadClaudeOne(fs, p)),
+  ]);
   for (const one of loadedOnes) {
     diagnostics.push(...one.diagnostics);
     if (!one.caps || !one.manifest || !one.plugin.root || !one.plugin.dataDir) {
@@ -64,6 +81,7 @@ export async function loadPlugins(
     const root = plugin.root!;
     const dataDir = plugin.dataDir!;
     const key = plugin.id;
+    const origin = plugin.origin ? { origin: plugin.origin } : {};
     const env = {
       PLUGIN_ROOT: root,
       PLUGIN_DATA: dataDir,
@@ -73,17 +91,17 @@ export async function loadPlugins(
     // Duplicate server names are resolved by the MCP subsystem after validation: a broken
     // definition never takes a name from a valid one (issue 14).
     for (const server of caps.mcpServers) {
-      contributions.mcpServers.push({ pluginId: key, pluginRoot: root, dataDir, ...server });
+      contributions.mcpServers.push({ pluginId: key, pluginRoot: root, dataDir, ...server, ...origin });
     }
     for (const path of caps.skillRoots) {
-      contributions.skillRoots.push({ path, pluginId: key, namespace: manifest.name });
+      contributions.skillRoots.push({ path, pluginId: key, namespace: manifest.name, ...origin });
     }
     for (const path of caps.commandRoots) {
-      contributions.commandRoots.push({ path, pluginId: key, namespace: manifest.name });
+      contributions.commandRoots.push({ path, pluginId: key, namespace: manifest.name, ...origin });
     }
     for (const agent of caps.agents) contributions.agents.push({ pluginId: key, ...agent });
     for (const hook of caps.hookSources) {
-      contributions.hookSources.push({ pluginId: key, pluginRoot: root, dataDir, ...hook, env });
+      contributions.hookSources.push({ pluginId: key, pluginRoot: root, dataDir, ...hook, env, ...origin });
     }
     const description = manifest.interface?.shortDescription ?? manifest.description;
     const summary = {
@@ -99,6 +117,43 @@ export async function loadPlugins(
     plugins.push({ ...plugin, summary, components: caps.components });
   }
   return { plugins, contributions, diagnostics };
+}
+
+/**
+ * Which of the configured ids are Trellis's plugins and which Claude Code's. An id both list is
+ * Trellis's when Trellis's store has it installed (a note says the Claude Code copy is not loaded);
+ * otherwise the `[plugins."<id>"]` entry only tunes the Claude Code plugin — `enabled = false` turns
+ * it off, `mcp_servers` overrides apply to its servers — and is not a Trellis plugin missing.
+ */
+async function splitByInstaller(
+  fs: FileSystem,
+  layout: StoreLayout,
+  configured: { key: string; enabled: boolean }[],
+  claude: ClaudeInstalledPlugin[],
+  diagnostics: Diagnostic[],
+): Promise<{ trellisOnes: { key: string; enabled: boolean }[]; claudeOnes: ClaudeInstalledPlugin[] }> {
+  const byKey = new Map(claude.map((p) => [p.id.key, p]));
+  const trellisOnes: { key: string; enabled: boolean }[] = [];
+  for (const p of configured) {
+    const theirs = byKey.get(p.key);
+    if (!theirs) {
+      trellisOnes.push(p);
+      continue;
+    }
+    if (await activeVersion(fs, layout, theirs.id)) {
+      byKey.delete(p.key);
+      trellisOnes.push(p);
+      if (theirs.enabled) {
+        diagnostics.push({
+          level: "info",
+          message:
+            `Claude Code plugin ${p.key} is not loaded from ~/.claude: Trellis has its own install of it`,
+          subject: p.key,
+        });
+      }
+    } else if (!p.enabled) byKey.set(p.key, { ...theirs, enabled: false });
+  }
+  return { trellisOnes, claudeOnes: [...byKey.values()] };
 }
 
 interface OneLoad {
@@ -147,24 +202,56 @@ async function loadOne(
   if (!(await fs.stat(active.root))?.isDirectory) {
     return inactive("path does not exist or is not a directory", where);
   }
-  const [file, record] = await Promise.all([
-    loadManifest(fs, active.root, { dirName: id.plugin }),
-    readInstallRecord(fs, layout, id),
-  ]);
+  const record = await readInstallRecord(fs, layout, id);
+  const entry = record?.version === active.version ? record.entry : undefined;
+  const digest = record?.version === active.version ? record.digest : undefined;
+  const plugin = { id: key, ...where, ...(digest ? { digest } : {}), enabled, active: true };
+  return await loadInstalled(
+    fs,
+    id,
+    { plugin, root: active.root, dataDir: where.dataDir, entry },
+    diagnostics,
+  );
+}
+
+/** A plugin Claude Code installed: its copy under `~/.claude/plugins/cache`, its data dir there too. */
+async function loadClaudeOne(fs: FileSystem, p: ClaudeInstalledPlugin): Promise<OneLoad> {
+  const plugin: LoadedPlugin = {
+    id: p.id.key,
+    version: p.version,
+    root: p.root,
+    dataDir: p.dataDir,
+    enabled: p.enabled,
+    active: false,
+    origin: "claude",
+  };
+  if (!p.enabled) return { plugin, diagnostics: [] };
+  // The missing copy was reported, naming installed_plugins.json, when the install list was read.
+  if (!p.root) return { plugin: { ...plugin, error: "installed copy is missing" }, diagnostics: [] };
+  return await loadInstalled(fs, p.id, {
+    plugin: { ...plugin, active: true },
+    root: p.root,
+    dataDir: p.dataDir,
+    entry: p.entry,
+  }, []);
+}
+
+/** Manifest (plugin.json, else the marketplace entry, else the default layout) → capabilities. */
+async function loadInstalled(
+  fs: FileSystem,
+  id: PluginId,
+  where: { plugin: LoadedPlugin; root: string; dataDir: string; entry?: EntryManifest },
+  diagnostics: Diagnostic[],
+): Promise<OneLoad> {
+  const file = await loadManifest(fs, where.root, { dirName: id.plugin });
   // No plugin.json is Claude Code's default layout, not an error (issue 14 revises PL-1).
   const { manifest, diagnostics: manifestDiagnostics } = effectiveManifest(file, {
     name: id.plugin,
-    entry: record?.version === active.version ? record.entry : undefined,
-    where: key,
+    entry: where.entry,
+    where: id.key,
   });
   diagnostics.push(...manifestDiagnostics);
-  const caps = await loadCapabilities(fs, { id: key, root: active.root, dataDir: where.dataDir, manifest });
+  const caps = await loadCapabilities(fs, { id: id.key, root: where.root, dataDir: where.dataDir, manifest });
   diagnostics.push(...caps.diagnostics);
-  const digest = record?.version === active.version ? record.digest : undefined;
-  return {
-    plugin: { id: key, ...where, ...(digest ? { digest } : {}), enabled, active: true },
-    diagnostics,
-    manifest,
-    caps,
-  };
+  return { plugin: where.plugin, diagnostics, manifest, caps };
 }

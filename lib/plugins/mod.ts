@@ -76,3 +76,5 @@ export { listInstallCandidates, readDeclined } from "./install_candidates.ts";
 export type { InstallCandidate } from "./install_candidates.ts";
 export { requestPluginInstallTool } from "./request_install_tool.ts";
 export type { RequestPluginInstallOptions } from "./request_install_tool.ts";
+export { readClaudeInstalledPlugins } from "./claude_installed.ts";
+export type { ClaudeInstalledPlugin } from "./claude_installed.ts";

@@ -38,12 +38,16 @@ export interface LoadedPlugin {
   summary?: CapabilitySummary;
   /** Every component an active plugin brought and what became of it. */
   components?: PluginComponent[];
+  /** "claude": installed by Claude Code and read in place from `~/.claude/plugins`; absent: Trellis's. */
+  origin?: "claude";
 }
 
 export interface SkillRootContribution {
   path: string;
   pluginId: string;
   namespace: string;
+  /** "claude" when the plugin is one Claude Code installed (read in place). */
+  origin?: "claude";
 }
 
 /** A plugin's Claude Code `commands/` directory: each `*.md` there is an explicit-only skill. */
@@ -52,6 +56,8 @@ export interface CommandRootContribution {
   path: string;
   pluginId: string;
   namespace: string;
+  /** "claude" when the plugin is one Claude Code installed (read in place). */
+  origin?: "claude";
 }
 
 /** A Claude Code subagent definition; reported as unsupported until subagents exist. */
@@ -71,6 +77,8 @@ export interface McpServerContribution {
   name: string;
   /** The entry as written (Claude Code or Codex keys); the MCP subsystem's one reader validates it. */
   config: unknown;
+  /** "claude" when the plugin is one Claude Code installed (read in place). */
+  origin?: "claude";
 }
 
 export interface HookSourceContribution {
@@ -83,6 +91,8 @@ export interface HookSourceContribution {
   hooks: unknown;
   /** PLUGIN_ROOT, PLUGIN_DATA and their CLAUDE_ aliases, for the hook's environment (PL-12). */
   env: Record<string, string>;
+  /** "claude" when the plugin is one Claude Code installed (read in place). */
+  origin?: "claude";
 }
 
 export interface PluginContributions {

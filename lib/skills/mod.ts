@@ -61,6 +61,7 @@ export type {
   SkillInterface,
   SkillLoadError,
   SkillMetadata,
+  SkillOrigin,
   SkillPluginRef,
   SkillPolicy,
   SkillRootKind,
@@ -71,3 +72,4 @@ export type {
   SkillsSnapshot,
   SkillToolDependency,
 } from "./types.ts";
+export { skillOrigin } from "./types.ts";

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { type LoadedConfig, userControlledLayers } from "../config/mod.ts";
+import { compatEnabled, type LoadedConfig, userControlledLayers } from "../config/mod.ts";
 import type { SkillRootSpec } from "./types.ts";
 
 export const DEFAULT_WATCH_THROTTLE_MS = 10_000;
@@ -33,6 +33,8 @@ export interface PluginSkillRoot {
   path: string;
   pluginId: string;
   namespace: string;
+  /** "claude" for a plugin Claude Code installed, read in place. */
+  origin?: "claude";
 }
 
 /** What the composition root adds to the config: plugin contributions and the model's window. */
@@ -64,20 +66,25 @@ export function skillsInputFromConfig(loaded: LoadedConfig, extra: SkillsInputEx
   }
   roots.push({ path: path.join(paths.userHome, ".agents", "skills"), kind: "user_agents", scope: "user" });
   if (claude) {
-    roots.push({ path: path.join(paths.userHome, ".claude", "skills"), kind: "user_claude", scope: "user" });
+    roots.push({ path: path.join(paths.claudeDir, "skills"), kind: "user_claude", scope: "user" });
+  }
+  if (compatEnabled(loaded.config, "codex_skills")) {
+    // Codex's user root (deprecated there in favour of ~/.agents/skills, still where most live);
+    // its `.system` folder is Codex's own bundled skills, skipped like every hidden folder.
+    roots.push({ path: path.join(paths.codexHome, "skills"), kind: "user_codex", scope: "user" });
   }
   roots.push({ path: path.join(paths.home, "skills"), kind: "trellis_home", scope: "user" });
   if (bundledEnabled) roots.push({ path: systemSkills, kind: "bundled", scope: "system" });
   roots.push({ path: path.join(paths.systemDir, "skills"), kind: "admin", scope: "admin" });
   for (const p of extra.pluginRoots) {
-    const plugin = { id: p.pluginId, namespace: p.namespace, root: p.path };
+    const plugin = pluginRef(p);
     roots.push({ path: path.resolve(p.path), kind: "plugin", scope: "user", plugin });
   }
   for (const root of settings.extra_roots ?? []) {
     roots.push({ path: expandRoot(root, paths.userHome, paths.cwd), kind: "extra", scope: "user" });
   }
   for (const p of extra.pluginCommandRoots ?? []) {
-    const plugin = { id: p.pluginId, namespace: p.namespace, root: p.path };
+    const plugin = pluginRef(p);
     roots.push({ path: path.resolve(p.path), kind: "plugin_commands", scope: "user", plugin });
   }
   const contextWindow = extra.contextWindow ?? loaded.config.model_context_window;
@@ -93,6 +100,10 @@ export function skillsInputFromConfig(loaded: LoadedConfig, extra: SkillsInputEx
       ...(contextWindow ? { contextWindow } : {}),
     },
   };
+}
+
+function pluginRef(p: PluginSkillRoot) {
+  return { id: p.pluginId, namespace: p.namespace, root: p.path, ...(p.origin ? { origin: p.origin } : {}) };
 }
 
 /** A project cannot enable or disable a user's skills: only the user layer and `-c` flags count. */

@@ -15,6 +15,7 @@ export type SkillRootKind =
   | "project_claude"
   | "user_agents"
   | "user_claude"
+  | "user_codex"
   | "trellis_home"
   | "bundled"
   | "admin"
@@ -26,6 +27,30 @@ export interface SkillPluginRef {
   id: string;
   namespace: string;
   root: string;
+  /** "claude" for a plugin Claude Code installed, read in place; absent for Trellis's own. */
+  origin?: "claude";
+}
+
+/** Whose files a skill came from: Trellis's, a Codex user's, a Claude Code user's, or `.agents/`. */
+export type SkillOrigin = "trellis" | "codex" | "claude" | "agents";
+
+/** The origin `skills list` shows for a root kind (and, for plugin roots, the plugin's installer). */
+export function skillOrigin(kind: SkillRootKind, plugin?: SkillPluginRef): SkillOrigin {
+  switch (kind) {
+    case "user_codex":
+      return "codex";
+    case "project_claude":
+    case "user_claude":
+      return "claude";
+    case "project_agents":
+    case "user_agents":
+      return "agents";
+    case "plugin":
+    case "plugin_commands":
+      return plugin?.origin ?? "trellis";
+    default:
+      return "trellis";
+  }
 }
 
 export interface SkillRootSpec {

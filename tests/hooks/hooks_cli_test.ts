@@ -28,6 +28,7 @@ Deno.test("hooks list --json reports key, event, matcher, command, source, trust
     command: "echo no >&2; exit 2",
     source: file,
     sourceKind: "user",
+    origin: "trellis",
     plugin: null,
     trust: "untrusted",
     hash: "…",

@@ -91,7 +91,7 @@ Deno.test("mcp_tool_pinning: block for project and plugin servers, warn for the 
     const { catalog, diagnostics } = mcpServersFromConfig(loaded, { platform, pluginServers });
     return {
       modes: Object.fromEntries(
-        catalog.servers.map((s) => [s.config.name, [s.origin, s.config.toolPinning]]),
+        catalog.servers.map((s) => [s.config.name, [s.scope, s.config.toolPinning]]),
       ),
       warnings: diagnostics.filter((d) => d.level === "warning").map((d) => d.message),
     };

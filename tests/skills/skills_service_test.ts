@@ -38,6 +38,7 @@ Deno.test("skillsInputFromConfig() lists the SK-1 roots in precedence order with
     [`${cwd}/.claude/skills`, "repo"],
     [`${home}/.agents/skills`, "user"],
     [`${home}/.claude/skills`, "user"],
+    [`${home}/.codex/skills`, "user"],
     [`${env.TRELLIS_HOME}/skills`, "user"],
     [`${env.TRELLIS_HOME}/skills/.system`, "system"],
     [`${env.TRELLIS_SYSTEM_DIR}/skills`, "admin"],
@@ -45,7 +46,7 @@ Deno.test("skillsInputFromConfig() lists the SK-1 roots in precedence order with
     [`${home}/more`, "user"],
     [`${cwd}/rel`, "user"],
   ]);
-  assert.deepStrictEqual(input.roots[11].plugin, {
+  assert.deepStrictEqual(input.roots[12].plugin, {
     id: "demo@market",
     namespace: "demo",
     root: "/plugins/demo/skills",

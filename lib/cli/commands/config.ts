@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { formatKeyPath, isTable } from "../../config/mod.ts";
+import { compatFiles, formatKeyPath, isTable } from "../../config/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 
 /** `trellis config show [--json]`: the effective config and, per value, the layer it came from. */
@@ -16,6 +16,13 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
         const key = formatKeyPath(keyPath);
         values.push({ key, value, source: loaded.provenance.get(key) ?? "built-in" });
       });
+      // Other agents' files read in place, each with the switch that turns it off and whether it exists.
+      const compat = await Promise.all(
+        compatFiles(loaded).map(async (f) => ({
+          ...f,
+          found: (await ctx.platform.fs.stat(f.path)) !== null,
+        })),
+      );
       if (options.json) {
         await ctx.out(
           JSON.stringify(
@@ -25,6 +32,7 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
               layers: loaded.layers.map((l) => ({ kind: l.kind, source: l.source })),
               project: { root: loaded.paths.projectRoot, trusted: loaded.projectTrusted },
               profile: loaded.profile ?? null,
+              compat,
             },
             null,
             2,
@@ -38,6 +46,12 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
       lines.push(
         `# project: ${loaded.paths.projectRoot} (${loaded.projectTrusted ? "trusted" : "not trusted"})`,
       );
+      lines.push("# read in place from Codex and Claude Code (set the key to false to stop):");
+      const keyWidth = Math.max(...compat.map((f) => f.key.length));
+      for (const f of compat) {
+        const state = `${f.enabled ? "on " : "off"} ${f.found ? "" : "(absent) "}`;
+        lines.push(`#   ${f.key.padEnd(keyWidth)}  ${state}${f.path}: ${f.reads}`);
+      }
       await ctx.out(lines.join("\n") + "\n");
     });
 }

@@ -42,7 +42,9 @@ export function registerHooksCommand(program: Command, ctx: CliContext, deps: Ho
         `${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}\n    ${h.event}${
           h.matcher ? ` [${h.matcher}]` : ""
         }${h.ifRule ? ` if ${h.ifRule}` : ""}${h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""}: ` +
-        `${h.command}${h.plugin ? ` (plugin ${h.plugin.pluginId})` : ""}\n    ${h.hash}`
+        `${h.command}${h.plugin ? ` (plugin ${h.plugin.pluginId})` : ""}\n    ${h.hash}\n    from ${
+          h.origin ?? "trellis"
+        }: ${h.sourcePath}`
       );
       const notice = reviewNotice(needsReview);
       await ctx.out(
@@ -193,6 +195,7 @@ function listEntry(h: HookHandlerInfo) {
     command: h.command,
     source: h.sourcePath,
     sourceKind: h.sourceKind,
+    origin: h.origin ?? "trellis",
     plugin: h.plugin?.pluginId ?? null,
     trust: h.trust,
     hash: h.hash,

@@ -106,7 +106,7 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
 async function loadCatalog(ctx: CliContext, options: Record<string, unknown>) {
   const loaded = await ctx.loadConfig(options);
   const { catalog, diagnostics } = await mcpCatalogFor(ctx.platform, loaded);
-  printDiagnostics(ctx, diagnostics);
+  printDiagnostics(ctx, diagnostics); // a note (a skipped untrusted entry) is not a warning
   return { loaded, catalog };
 }
 
@@ -126,6 +126,7 @@ function failedSummaries(catalog: ResolvedCatalog) {
     error: f.error,
     tier: "config",
     source: f.source,
+    origin: "trellis",
   }));
 }
 
@@ -155,11 +156,12 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
         s.transport.type === "stdio" ? [s.transport.command, ...s.transport.args].join(" ") : s.transport.url,
         s.enabled ? "enabled" : "disabled",
         s.auth_status,
+        s.origin,
         s.source,
       ]);
-      rows.push(...failed.map((f) => [f.name, "-", "failed", "-", f.source]));
+      rows.push(...failed.map((f) => [f.name, "-", "failed", "-", f.origin, f.source]));
       rows.sort((a, b) => a[0] < b[0] ? -1 : 1);
-      await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Source"], ...rows]));
+      await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Origin", "Source"], ...rows]));
       for (const f of failed) await ctx.out(`${f.name} failed: ${f.error}\n`);
       for (const c of catalog.conflicts) {
         ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);

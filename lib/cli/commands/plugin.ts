@@ -127,7 +127,8 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
           ? "inactive"
           : "disabled";
         const caps = r.summary ? describeCaps(r.summary) : "";
-        await ctx.out(`${r.id}  ${r.version ?? "-"}  ${state}${caps ? `  ${caps}` : ""}\n`);
+        const from = r.origin ? `  (from ${r.origin}: ${r.root ?? "missing"})` : "";
+        await ctx.out(`${r.id}  ${r.version ?? "-"}  ${state}${caps ? `  ${caps}` : ""}${from}\n`);
       }
     });
 
@@ -169,6 +170,9 @@ function renderPluginShow(row: LoadedPlugin): string {
     : "disabled";
   const lines = [`${row.id}  ${row.version ?? "-"}  ${state}`];
   if (row.summary?.description) lines.push(`  ${row.summary.description}`);
+  if (row.origin) {
+    lines.push(`installed by: ${row.origin === "claude" ? "Claude Code (read in place)" : row.origin}`);
+  }
   if (row.root) lines.push(`root: ${row.root}`);
   if (row.dataDir) lines.push(`data: ${row.dataDir}`);
   if (row.digest) lines.push(`digest: ${row.digest}`);

@@ -7,6 +7,7 @@ import {
   renderSkillsCatalog,
   resolveSkillRef,
   type SkillMetadata,
+  skillOrigin,
   type SkillsSnapshot,
 } from "../../skills/mod.ts";
 import { skillsInputFor } from "../../app/mod.ts";
@@ -38,10 +39,13 @@ async function loadSnapshot(ctx: CliContext, options: CommonOptions) {
 }
 
 function row(snapshot: SkillsSnapshot, s: SkillMetadata) {
+  const kind = snapshot.roots.find((r) => r.path === s.root)?.kind ?? "extra";
   return {
     name: s.name,
     description: s.description,
     scope: s.scope,
+    // Whose files it came from: Trellis's, a Codex or Claude Code user's, or the shared `.agents/`.
+    origin: skillOrigin(kind, s.plugin),
     path: s.path,
     enabled: snapshot.isEnabled(s),
     implicit: s.policy.allowImplicitInvocation,
@@ -67,6 +71,7 @@ async function listSkills(ctx: CliContext, options: CommonOptions & { json?: boo
   for (const r of rows) {
     const flags = [
       r.scope,
+      `from ${r.origin}`,
       r.plugin && `plugin ${r.plugin}`,
       !r.enabled && "disabled",
       !r.implicit && "explicit only",

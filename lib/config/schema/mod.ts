@@ -1,4 +1,5 @@
 import { memo, type z } from "../../shared/mod.ts";
+import { compatSections } from "./compat.ts";
 import { coreSections } from "./core.ts";
 import { hooksSections } from "./hooks.ts";
 import { mcpSections } from "./mcp_servers.ts";
@@ -12,6 +13,7 @@ const SECTIONS = {
   ...skillsSections,
   ...hooksSections,
   ...pluginsSections,
+  ...compatSections,
 };
 type Sections = typeof SECTIONS;
 

@@ -11,8 +11,9 @@
  * @module
  */
 export { Session } from "./session.ts";
-export type { CompactOutcome, CompactRequest, SessionOptions, TurnRequest } from "./session.ts";
+export type { CompactOutcome, CompactRequest, SessionInfo, SessionOptions, TurnRequest } from "./session.ts";
 export { autoCompactTokenLimit, compactionSettings } from "./compaction_settings.ts";
+export type { Attachment } from "./attachments.ts";
 export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
 export { skillsInputFor } from "./capabilities.ts";

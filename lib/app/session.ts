@@ -25,6 +25,7 @@ import type {
   HookTurnContext,
   LifecycleHooks,
   ModelRequest,
+  Usage,
 } from "../shared/mod.ts";
 import { noLifecycleHooks, type ToolDefinition } from "../shared/mod.ts";
 import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
@@ -35,6 +36,8 @@ import { wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
+import { type Attachment, attachmentMessage } from "./attachments.ts";
+import { meterUsage } from "./usage_meter.ts";
 
 export interface SessionOptions {
   platform: Platform;
@@ -66,6 +69,21 @@ export interface TurnRequest {
   signal: AbortSignal;
   /** Skills selected explicitly (`exec --skill NAME|PATH`). */
   skills?: string[];
+  /** Files attached with `@path`: sent after the prompt, each in an `<attached_file>` message. */
+  attachments?: Attachment[];
+}
+
+/** What `/status` shows of a session. */
+export interface SessionInfo {
+  threadId: string;
+  transcriptFile: string | null;
+  cwd: string;
+  model: string;
+  provider: string;
+  sandboxMode: string;
+  approvalPolicy: string;
+  /** The model's context window in tokens, when config or the model family says. */
+  contextWindow?: number;
 }
 
 export interface CompactRequest {
@@ -97,6 +115,7 @@ interface SessionParts {
   capabilities: Capabilities;
   sandboxed: boolean;
   stopWatching: () => void;
+  lastUsage: () => Usage | null;
 }
 
 /**
@@ -111,9 +130,12 @@ export class Session {
   // Turn ids count turns (t1, t2, …), carried over a resume from the transcript's turn lines; never
   // the user messages, which skill bodies and Stop-hook prompts add to (#16).
   private turnsStarted: number;
+  /** `/approvals` changes it for later calls. */
+  private approvalPolicy: string;
 
   private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
     this.turnsStarted = parts.transcript.recordedTurns;
+    this.approvalPolicy = options.loaded.config.approval_policy ?? "on-request";
     this.compaction = new SessionCompaction(options.loaded.config, {
       ...parts,
       events: options.events,
@@ -131,7 +153,8 @@ export class Session {
 
   static async open(options: SessionOptions): Promise<Session> {
     const { platform, loaded, events } = options;
-    const model = options.model ?? openModel(options);
+    const meter = meterUsage(options.model ?? openModel(options));
+    const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
     if (!options.preview) {
@@ -147,7 +170,7 @@ export class Session {
       preview: options.preview,
     });
     try {
-      return await Session.build(options, { transcript, model, mcp });
+      return await Session.build(options, { transcript, model, mcp, lastUsage: meter.last });
     } catch (error) {
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
@@ -159,7 +182,12 @@ export class Session {
 
   private static async build(
     options: SessionOptions,
-    { transcript, model, mcp }: { transcript: Transcript; model: ModelClient; mcp: McpHolder },
+    { transcript, model, mcp, lastUsage }: {
+      transcript: Transcript;
+      model: ModelClient;
+      mcp: McpHolder;
+      lastUsage: () => Usage | null;
+    },
   ): Promise<Session> {
     const { platform, loaded, events } = options;
     const config = loaded.config;
@@ -205,6 +233,7 @@ export class Session {
       capabilities,
       sandboxed: profile.sandboxMode !== "danger-full-access",
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
+      lastUsage,
     });
     await capabilities.prepareInstallTool((request) => session.confirmInstall(request));
     return session;
@@ -315,12 +344,12 @@ export class Session {
       history: [...this.transcript.items],
       prompt: request.prompt,
       preamble: context.preamble,
-      injected: context.injected,
+      injected: [...context.injected, ...(request.attachments ?? []).map(attachmentMessage)],
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,
       hookContext: this.hookContext(),
       approver: this.options.approver,
-      approvalPolicy: loaded.config.approval_policy ?? "on-request",
+      approvalPolicy: this.approvalPolicy,
       sandboxed: this.parts.sandboxed,
       events,
       record: (item) => this.transcript.recordItem(item),
@@ -332,6 +361,70 @@ export class Session {
     });
     await this.transcript.recordTurn(turnId, result.status, result.usage);
     return result;
+  }
+
+  /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */
+  info(): SessionInfo {
+    const { config, paths } = this.options.loaded;
+    return {
+      threadId: this.threadId,
+      transcriptFile: this.transcript.file,
+      cwd: paths.cwd,
+      model: this.parts.modelName,
+      provider: config.model_provider ?? "openai",
+      sandboxMode: config.sandbox_mode ?? "workspace-write",
+      approvalPolicy: this.approvalPolicy,
+      ...(resolveContextWindow(config) ? { contextWindow: resolveContextWindow(config) } : {}),
+    };
+  }
+
+  /** Tokens the last model request filled (its input plus output), null before the first one. */
+  contextTokens(): number | null {
+    const usage = this.parts.lastUsage();
+    return usage ? usage.inputTokens + usage.outputTokens : null;
+  }
+
+  /** The enabled skills, for `/skills`, `$name` completion and plugin commands (`/plugin:command`). */
+  async skills(): Promise<{ name: string; description: string; scope: string; path: string }[]> {
+    const { snapshot } = await this.parts.capabilities.skillsSnapshot();
+    return snapshot.enabledSkills().map((s) => ({
+      name: s.name,
+      description: s.description,
+      scope: s.scope,
+      path: s.path,
+    }));
+  }
+
+  /** `/model NAME`: later requests use this model (the provider stays). */
+  setModel(model: string): void {
+    this.parts.modelName = model;
+  }
+
+  /** `/approvals POLICY`: later tool calls follow this approval policy. */
+  setApprovalPolicy(policy: "untrusted" | "on-request" | "on-failure" | "never"): void {
+    this.approvalPolicy = policy;
+  }
+
+  /**
+   * One question to the model outside the conversation (no tools, nothing recorded): the
+   * approval prompt's "explain" asks it what a command does.
+   */
+  async ask(question: string, signal: AbortSignal): Promise<string> {
+    let text = "";
+    const request = {
+      model: this.parts.modelName,
+      instructions: "Answer briefly and plainly, in at most five sentences.",
+      input: [{ type: "message" as const, role: "user" as const, content: question }],
+      tools: [],
+      parallelToolCalls: false,
+    };
+    for await (const event of this.parts.model.stream(request, signal)) {
+      if (event.type === "text_delta") text += event.delta;
+      if (event.type === "item_done" && event.item.type === "message" && event.item.role === "assistant") {
+        text = event.item.content;
+      }
+    }
+    return text;
   }
 
   async close(): Promise<void> {
@@ -378,7 +471,7 @@ export class Session {
       sessionId: this.threadId,
       cwd: loaded.paths.cwd,
       model: this.parts.modelName,
-      permissionMode: loaded.config.approval_policy === "never" ? "bypassPermissions" : "default",
+      permissionMode: this.approvalPolicy === "never" ? "bypassPermissions" : "default",
       transcriptPath: this.transcript.file,
     };
   }

@@ -29,12 +29,32 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   },
   plugin: async () => (await import("./commands/plugin.ts")).registerPluginCommand,
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
+  // The interactive session: `trellis [PROMPT]` (the default command) and `trellis resume`.
+  resume: async () => {
+    const [{ registerInteractiveCommand }, { runCommandLine }] = await Promise.all([
+      import("./commands/interactive.ts"),
+      import("./run_cli.ts"),
+    ]);
+    return (program, ctx) =>
+      registerInteractiveCommand(program, ctx, (argv, write) => runCommandLine(argv, ctx.platform, write));
+  },
 };
 
-/** The commands argv needs: its first word's, or all of them (help, unknown words). */
+/** Words that ask for help or the version: every command is registered for them. */
+const META = new Set(["--help", "-h", "help"]);
+
+/**
+ * The commands argv needs: its first word's; all of them for help or when a command's name appears
+ * later (options before it); else only the interactive session, the default command — a prompt
+ * never pays for loading every command.
+ */
 export async function commandsFor(argv: string[]): Promise<Register[]> {
   const first = argv[0];
   if (first === "--version" || first === "-V") return [];
-  const names = first && first in COMMANDS ? [first] : Object.keys(COMMANDS);
+  const names = first && Object.hasOwn(COMMANDS, first)
+    ? [first]
+    : argv.some((word) => META.has(word) || Object.hasOwn(COMMANDS, word))
+    ? Object.keys(COMMANDS) // help, or options before a command: commander sorts it out
+    : ["resume"];
   return await Promise.all(names.map((name) => COMMANDS[name]()));
 }

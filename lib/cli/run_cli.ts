@@ -15,6 +15,24 @@ export async function runCli(argv: string[], platform: Platform): Promise<number
   }
 }
 
+/**
+ * Runs a command line in-process with output going to `write` (the interactive mode's /hooks and
+ * /plugins print through its screen); returns the exit code.
+ */
+export async function runCommandLine(
+  argv: string[],
+  platform: Platform,
+  write: (text: string) => void,
+): Promise<number> {
+  const ctx = createContext(platform);
+  ctx.out = (text) => {
+    write(text);
+    return Promise.resolve();
+  };
+  ctx.err = write;
+  return await runProgram(argv, ctx);
+}
+
 async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
   const program = new Command("trellis")
     .description("A single-binary agent runtime with MCP, Skills, Plugins and Hooks")

@@ -4,7 +4,8 @@ import { nodeFileSystem } from "./node_fs.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
 import { isTerminalFd, writeStderrSync } from "./_bun_stdio.ts";
-import type { ChildProcess, Platform, SpawnOptions } from "./platform.ts";
+import { nodeTerminal } from "./_bun_terminal.ts";
+import type { ChildProcess, Platform, SpawnOptions, TerminalIo } from "./platform.ts";
 
 // deno-lint-ignore no-explicit-any
 const B = (globalThis as any).Bun;
@@ -51,6 +52,7 @@ function spawn(options: SpawnOptions): ChildProcess {
 
 const encoder = new TextEncoder();
 const readLine = lineReader(() => B.stdin.stream());
+let terminal: TerminalIo | null = null;
 
 export const bunPlatform: Platform = {
   runtime: "bun",
@@ -106,6 +108,7 @@ export const bunPlatform: Platform = {
     await B.write(B.stdout, encoder.encode(text));
   },
   writeStderr: writeStderrSync,
+  terminal: () => terminal ??= nodeTerminal(),
   homeDir: () => process.env.HOME ?? "/",
   tempDir: () => process.env.TMPDIR ?? "/tmp",
   execPath: () => process.execPath,

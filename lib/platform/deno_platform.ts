@@ -2,7 +2,16 @@ import { nodeFileSystem } from "./node_fs.ts";
 import { denoLockFile } from "./file_lock.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
-import type { ChildProcess, DirEntry, FileInfo, Platform, SpawnOptions, SyncFileSystem } from "./platform.ts";
+import { denoTerminal } from "./_deno_terminal.ts";
+import type {
+  ChildProcess,
+  DirEntry,
+  FileInfo,
+  Platform,
+  SpawnOptions,
+  SyncFileSystem,
+  TerminalIo,
+} from "./platform.ts";
 
 // deno-lint-ignore no-explicit-any
 const D = (globalThis as any).Deno;
@@ -67,6 +76,7 @@ const denoSyncFileSystem: SyncFileSystem = {
 
 const encoder = new TextEncoder();
 const readLine = lineReader(() => D.stdin.readable);
+let terminal: TerminalIo | null = null;
 
 export const denoPlatform: Platform = {
   runtime: "deno",
@@ -165,6 +175,7 @@ export const denoPlatform: Platform = {
     let written = 0;
     while (written < bytes.length) written += D.stderr.writeSync(bytes.subarray(written));
   },
+  terminal: () => terminal ??= denoTerminal(),
   homeDir: () => D.env.get("HOME") ?? "/",
   tempDir: () => D.env.get("TMPDIR") ?? "/tmp",
   execPath: () => D.execPath(),

@@ -27,6 +27,7 @@ export type {
   LockOptions,
   Platform,
   SpawnOptions,
+  TerminalIo,
   Watcher,
   WatchEvent,
 } from "./platform.ts";

@@ -143,6 +143,29 @@ export interface FileSystem {
   makeTempDir(prefix?: string, parent?: string): Promise<string>;
 }
 
+/**
+ * The process's own terminal, for the interactive mode: keys one by one, the window size and its
+ * changes, and ordered writes to stdout. Only lib/cli/interactive uses it, and only when stdin and
+ * stdout are terminals.
+ */
+export interface TerminalIo {
+  /** Raw mode: every key arrives as typed, unechoed, Ctrl-C included; off restores the line discipline. */
+  setRawMode(on: boolean): void;
+  /** Columns and rows; 80×24 when the size is unknown. */
+  size(): { columns: number; rows: number };
+  /** Calls `handler` after each change of the window size (SIGWINCH); returns a function that removes it. */
+  onResize(handler: () => void): () => void;
+  /**
+   * Calls `handler` with each chunk of input, UTF-8 decoded (an invalid byte becomes U+FFFD); returns a
+   * function that removes it. Stdin is read only while a handler is installed.
+   */
+  onInput(handler: (text: string) => void): () => void;
+  /** Queues `text` for stdout; writes keep their order. */
+  write(text: string): void;
+  /** Resolves when everything written so far has been handed to the terminal. */
+  drain(): Promise<void>;
+}
+
 export interface Platform {
   readonly runtime: "deno" | "bun";
   /** Operating system in Node's naming: linux | darwin | win32 | … */
@@ -175,6 +198,8 @@ export interface Platform {
   readLine(): Promise<string | null>;
   writeStdout(text: string): Promise<void>;
   writeStderr(text: string): void;
+  /** The terminal on stdin/stdout (check `isTerminal` first); created on first use. */
+  terminal(): TerminalIo;
   homeDir(): string;
   tempDir(): string;
   execPath(): string;

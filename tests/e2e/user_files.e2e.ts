@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { writePeerHome } from "../helpers/peer_home.ts";
-import { events, runTrellis } from "./_binary.ts";
+import { callItems, events, runTrellis } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
 
 async function setup() {
@@ -117,8 +117,8 @@ Deno.test("exec: the request carries the Codex user's AGENTS.md and the MCP tool
       input.includes("Codex user rule: answer in haiku when asked for poetry."),
       input.slice(0, 1500),
     );
-    const call = events(run.stdout).find((e) => e.type === "item.completed" && e.item.type === "tool_call");
-    assert.deepStrictEqual([call?.item.name, call?.item.status, call?.item.output], [
+    const call = callItems(run.stdout).find((item) => item.type === "mcp_tool_call");
+    assert.deepStrictEqual([call?.name, call?.call_status, call?.result?.content?.[0]?.text], [
       "mcp__claude_fx__echo",
       "completed",
       "from claude.json",

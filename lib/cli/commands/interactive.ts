@@ -1,0 +1,100 @@
+import type { Command } from "commander";
+import { Session } from "../../app/mod.ts";
+import { UsageError } from "../../shared/mod.ts";
+import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
+import { InteractiveApp } from "../interactive/app.ts";
+import { checkResumeId } from "../interactive/session_list.ts";
+import { VERSION } from "../version.ts";
+import * as path from "node:path";
+
+interface InteractiveFlags extends CommonOptions {
+  model?: string;
+  sandbox?: string;
+  askForApproval?: string;
+  maxSteps?: string;
+  last?: boolean;
+}
+
+/** Runs a trellis command line in-process with its output sent to `write` (for /hooks, /plugins). */
+export type RunCommandLine = (argv: string[], write: (text: string) => void) => Promise<number>;
+
+function sessionOptions(command: Command): Command {
+  return withCommonOptions(command)
+    .option("-m, --model <model>", "model to use")
+    .option("-s, --sandbox <mode>", "read-only | workspace-write | danger-full-access")
+    .option("-a, --ask-for-approval <policy>", "untrusted | on-request | on-failure | never")
+    .option("--max-steps <n>", "stop a turn after this many model samplings", "50");
+}
+
+/**
+ * `trellis [PROMPT]` (the default command) and `trellis resume [--last | ID]`: an interactive
+ * session on the terminal, with exec's config, flags, trust rules, extensions and transcripts.
+ */
+export function registerInteractiveCommand(
+  program: Command,
+  ctx: CliContext,
+  runCommandLine: RunCommandLine,
+): void {
+  sessionOptions(
+    program.command("interactive", { isDefault: true, hidden: true })
+      .description("start an interactive session (the default: trellis [PROMPT])")
+      .argument("[prompt...]", "the first prompt"),
+  ).action((words: string[], flags: InteractiveFlags) =>
+    runInteractive(ctx, runCommandLine, { prompt: words.join(" ") || undefined, flags })
+  );
+  sessionOptions(
+    program.command("resume")
+      .description("continue a recorded session interactively (a picker when no id is given)")
+      .argument("[session]", "session id")
+      .option("--last", "continue the most recent session"),
+  ).action((id: string | undefined, flags: InteractiveFlags) => {
+    if (id !== undefined && flags.last) {
+      throw new UsageError("Cannot resume: pass either a session id or --last, not both");
+    }
+    return runInteractive(ctx, runCommandLine, { resume: flags.last ? "--last" : id ?? "pick", flags });
+  });
+}
+
+async function runInteractive(
+  ctx: CliContext,
+  runCommandLine: RunCommandLine,
+  args: { prompt?: string; resume?: string; flags: InteractiveFlags },
+): Promise<void> {
+  const { platform } = ctx;
+  if (!platform.isTerminal("stdin") || !platform.isTerminal("stdout")) {
+    throw new UsageError(
+      "Cannot start an interactive session: stdin and stdout must be a terminal; run `trellis exec PROMPT` instead",
+    );
+  }
+  const { flags } = args;
+  const maxSteps = Number(flags.maxSteps ?? "50");
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+    throw new UsageError(`Cannot use --max-steps "${flags.maxSteps}": expected a positive whole number`);
+  }
+  const overrides = [...(flags.config ?? [])];
+  if (flags.model) overrides.push(`model=${JSON.stringify(flags.model)}`);
+  if (flags.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(flags.sandbox)}`);
+  if (flags.askForApproval) overrides.push(`approval_policy=${JSON.stringify(flags.askForApproval)}`);
+  const loaded = await ctx.loadConfig({ ...flags, config: overrides });
+  const sessions = path.join(loaded.paths.home, "sessions");
+  if (args.resume && args.resume !== "pick" && args.resume !== "--last") {
+    await checkResumeId(platform.fs, sessions, args.resume);
+  }
+  // The flags that select this config, for the subcommands /hooks and /plugins run in-process.
+  const configFlags = [
+    ...overrides.flatMap((o) => ["-c", o]),
+    ...(flags.profile ? ["-p", flags.profile] : []),
+  ];
+  const app = new InteractiveApp({
+    platform,
+    loaded,
+    maxSteps,
+    version: VERSION,
+    ...(args.prompt ? { prompt: args.prompt } : {}),
+    ...(args.resume ? { resume: args.resume } : {}),
+    runCli: (argv, write) => runCommandLine([...argv, ...configFlags], write),
+    openSession: (parts) =>
+      Session.open({ platform, loaded, interactive: true, watchSkills: true, ...parts }),
+  });
+  ctx.exitCode = await app.run();
+}

@@ -1,0 +1,569 @@
+import * as path from "node:path";
+import type { Session, SessionOptions } from "../../app/mod.ts";
+import type { LoadedConfig } from "../../config/mod.ts";
+import type { ApprovalRequest } from "../../loop/mod.ts";
+import { openInBrowser } from "../../mcp/mod.ts";
+import type { Platform, TerminalIo } from "../../platform/mod.ts";
+import { isTrellisError, type TrellisEventBody } from "../../shared/mod.ts";
+import { interactiveApprover } from "./approval_prompt.ts";
+import { complete } from "./completion.ts";
+import { interactiveElicitation } from "./elicitation_form.ts";
+import { EventView } from "./event_view.ts";
+import { PromptHistory } from "./history.ts";
+import { KeyDecoder, type KeyEvent } from "./keys.ts";
+import { LineBuffer } from "./line_buffer.ts";
+import { elapsed, liveRegion } from "./live_view.ts";
+import { loadMarkdownLibraries } from "./markdown_libraries.ts";
+import { wrap } from "./markdown_render.ts";
+import type { MarkdownLibraries } from "./markdown_render.ts";
+import { readMentions } from "./mentions.ts";
+import { editKey, listQuestion } from "./questions.ts";
+import { Screen } from "./screen.ts";
+import { listSessions } from "./session_list.ts";
+import { type SlashCommand, slashCommands, type SlashContext } from "./slash_commands.ts";
+import { detectCaps, glyphs, palette } from "./style.ts";
+import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
+import type { Question, Ui } from "./ui.ts";
+import { replayLines } from "./replay.ts";
+import { KeyLatencyLog } from "./key_latency.ts";
+
+export interface InteractiveOptions {
+  platform: Platform;
+  loaded: LoadedConfig;
+  /** Opens a session with the UI's event sink, approver and elicitation form. */
+  openSession: (
+    parts: Pick<SessionOptions, "events" | "approver" | "elicitation" | "resume">,
+  ) => Promise<Session>;
+  /** The first prompt (`trellis PROMPT`). */
+  prompt?: string;
+  /** A session id to continue, or "pick" for the picker. */
+  resume?: string;
+  maxSteps: number;
+  /** Runs a trellis subcommand in-process (for /hooks, /plugins), writing through `write`. */
+  runCli: (argv: string[], write: (text: string) => void) => Promise<number>;
+  version: string;
+}
+
+/** Slash commands that may run while a turn runs; the others wait for it. */
+const IMMEDIATE = new Set([
+  "help",
+  "status",
+  "model",
+  "approvals",
+  "diff",
+  "mcp",
+  "skills",
+  "hooks",
+  "plugins",
+  "context",
+  "quit",
+  "exit",
+]);
+/** Ctrl-C presses this soon after an interrupt only interrupt: a storm must not also quit. */
+const EXIT_GUARD_MS = 400;
+
+/**
+ * The interactive session: one terminal, many turns over one `Session` (or a new one after /new,
+ * /resume). Keys go to the prompt, or to the question being asked (an approval, a form field, the
+ * session picker); the session's events go to the event view; the screen redraws the live region.
+ */
+export class InteractiveApp implements Ui {
+  readonly caps;
+  readonly colors;
+  readonly glyphs;
+  readonly #terminal: TerminalIo;
+  readonly #screen: Screen;
+  readonly #decoder: KeyDecoder;
+  readonly #editor = new LineBuffer();
+  #view: EventView;
+  #session: Session | null = null;
+  #history: PromptHistory | null = null;
+  #questions: { question: Question; done: () => void }[] = [];
+  #busy: { label: string; started: number; controller: AbortController } | null = null;
+  #queued: { text: string; shown: string }[] = [];
+  #hint: string[] = [];
+  #spinner = 0;
+  #ticker: ReturnType<typeof setInterval> | undefined;
+  #exitArmed = false;
+  #lastInterrupt = 0;
+  #commands: SlashCommand[] = [];
+  #libs: Promise<MarkdownLibraries> | null = null;
+  #quit!: (code: number) => void;
+  #finished: Promise<number>;
+  #latency: KeyLatencyLog | null;
+  #cleanups: (() => void)[] = [];
+
+  constructor(private readonly options: InteractiveOptions) {
+    const env = (name: string) => options.platform.env(name);
+    this.caps = detectCaps(env);
+    this.colors = palette(this.caps);
+    this.glyphs = glyphs(this.caps);
+    this.#terminal = options.platform.terminal();
+    this.#screen = new Screen(this.#terminal, () => this.#live(), { ascii: !this.caps.unicode });
+    this.#decoder = new KeyDecoder((key) => this.#key(key));
+    this.#view = new EventView(this, (callId) => this.#argumentsOf(callId));
+    this.#finished = new Promise((resolve) => (this.#quit = resolve));
+    this.#latency = KeyLatencyLog.fromEnv(options.platform);
+  }
+
+  // --- Ui -------------------------------------------------------------------------------------
+
+  width(): number {
+    return this.#screen.columns;
+  }
+
+  print(lines: string[]): void {
+    this.#screen.commit(lines);
+  }
+
+  ask(question: Question): Promise<void> {
+    return new Promise((resolve) => {
+      this.#questions.push({ question, done: resolve });
+      this.refresh();
+    });
+  }
+
+  refresh(): void {
+    this.#screen.schedule();
+  }
+
+  // --- life cycle -----------------------------------------------------------------------------
+
+  async run(): Promise<number> {
+    const { platform, loaded } = this.options;
+    this.#terminal.setRawMode(true);
+    this.#terminal.write("\x1b[?2004h"); // bracketed paste
+    this.#cleanups.push(this.#terminal.onInput((text) => {
+      this.#latency?.received();
+      this.#decoder.feed(text);
+    }));
+    this.#cleanups.push(this.#terminal.onResize(() => this.#screen.resized()));
+    this.#cleanups.push(platform.onSignal("SIGTERM", () => void this.#shutdown(143)));
+    this.#cleanups.push(platform.onSignal("SIGINT", () => this.#interrupt()));
+    // A first line before any frame, so the live region never starts at the top-left corner.
+    this.print([`${this.colors.bold("Trellis")} ${this.colors.dim(this.options.version)}`]);
+    try {
+      this.#history = await PromptHistory.open(platform.fs, loaded.paths.home, loaded.paths.projectRoot);
+      // The first prompt waits, like anything typed meanwhile, until the session is open.
+      if (this.options.prompt) this.#queued.push({ text: this.options.prompt, shown: this.options.prompt });
+      let resume = this.options.resume;
+      if (resume === "pick") {
+        resume = await this.#pickSession() ?? undefined;
+        if (resume === undefined) return await this.#shutdown(0);
+      }
+      if (!await this.#open(resume)) return await this.#shutdown(2);
+      this.#screen.draw();
+      // The renderer's libraries load once the prompt is up, so they never delay it.
+      setTimeout(() => this.#libraries(), 0);
+      return await this.#finished;
+    } catch (error) {
+      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+      return await this.#shutdown(isTrellisError(error) ? error.exitCode : 1);
+    }
+  }
+
+  async #shutdown(code: number): Promise<number> {
+    this.#busy?.controller.abort();
+    for (const { question } of this.#questions) question.cancel();
+    clearInterval(this.#ticker);
+    const session = this.#session;
+    this.#session = null;
+    if (session) {
+      await session.close().catch(() => {});
+      this.print([
+        this.colors.dim(
+          `Session ${session.threadId} saved; continue it with: trellis resume ${session.threadId}`,
+        ),
+      ]);
+    }
+    this.#screen.close();
+    this.#terminal.write("\x1b[?2004l");
+    await this.#terminal.drain();
+    this.#terminal.setRawMode(false);
+    for (const cleanup of this.#cleanups) cleanup();
+    this.#decoder.close();
+    await this.#latency?.save();
+    this.#quit(code);
+    return code;
+  }
+
+  #libraries(): Promise<MarkdownLibraries> {
+    this.#libs ??= loadMarkdownLibraries(this.colors, this.caps.color);
+    return this.#libs;
+  }
+
+  /** Opens a session (new, or `resume`); on failure says why and returns false. */
+  async #open(resume?: string): Promise<boolean> {
+    this.#busy = { label: "Starting", started: performance.now(), controller: new AbortController() };
+    this.#tick();
+    try {
+      const view = new EventView(this, (callId) => this.#argumentsOf(callId));
+      view.renderRaw = this.options.platform.env("TRELLIS_RENDER_RAW") === "1";
+      this.#view = view;
+      const session = await this.options.openSession({
+        events: (event: TrellisEventBody) => view.handle(event),
+        approver: interactiveApprover(this, { explain: (request) => this.#explain(request) }),
+        elicitation: interactiveElicitation(this, {
+          openUrl: (url) => openInBrowser(this.options.platform, url),
+        }),
+        ...(resume ? { resume } : {}),
+      });
+      this.#session = session;
+      this.#commands = await slashCommands(session);
+      this.#header(session, Boolean(resume));
+      if (resume) {
+        view.libraries = await this.#libraries();
+        this.print(replayLines(this, session.transcript.items, view));
+      }
+      const start = await session.start(this.#busy.controller.signal);
+      if (start.stop) {
+        this.print([
+          this.colors.yellow(`SessionStart hook stopped the session: ${terminalSafeLine(start.stop.reason)}`),
+        ]);
+        void this.#shutdown(0);
+      }
+      return true;
+    } catch (error) {
+      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+      return false;
+    } finally {
+      this.#endBusy();
+    }
+  }
+
+  #header(session: Session, resumed: boolean): void {
+    const info = session.info();
+    const c = this.colors;
+    const home = this.options.platform.homeDir();
+    const cwd = info.cwd.startsWith(home + "/") ? `~${info.cwd.slice(home.length)}` : info.cwd;
+    this.print([
+      `${terminalSafeLine(info.model)} ${c.dim("·")} ${terminalSafeLine(cwd)}`,
+      c.dim(
+        `session ${info.threadId}${
+          resumed ? " (resumed)" : ""
+        } · ${info.sandboxMode} · approvals ${info.approvalPolicy} · /help for commands`,
+      ),
+      "",
+    ]);
+  }
+
+  // --- keys -----------------------------------------------------------------------------------
+
+  #key(key: KeyEvent): void {
+    while (this.#questions[0]?.question.settled) this.#questions.shift()!.done();
+    const active = this.#questions[0];
+    if (active) {
+      if (key.kind === "key" && key.ctrl && key.name === "d") return void this.#quitNow();
+      active.question.key(key);
+      this.#screen.draw();
+      return;
+    }
+    this.#editorKey(key);
+    this.#screen.draw();
+    this.#latency?.echoed(this.#terminal);
+  }
+
+  #editorKey(key: KeyEvent): void {
+    const buffer = this.#editor;
+    if (key.kind === "paste") {
+      buffer.paste(key.text);
+      this.#hint = [];
+      return;
+    }
+    const wasArmed = this.#exitArmed;
+    this.#exitArmed = false;
+    this.#hint = [];
+    const { name, ctrl, meta } = key;
+    if (ctrl && name === "c") return this.#ctrlC(wasArmed);
+    if (ctrl && name === "d") {
+      if (buffer.empty) return void this.#quitNow();
+      return buffer.deleteForward();
+    }
+    if (name === "escape") return this.#busy ? this.#interrupt() : undefined;
+    if (name === "return" && !meta) {
+      if (buffer.text.endsWith("\\") && buffer.cursor === buffer.text.length) {
+        buffer.backspace();
+        return buffer.insert("\n");
+      }
+      const text = buffer.value();
+      const shown = buffer.text;
+      buffer.clear();
+      if (text.trim()) this.#submit(text, shown);
+      return;
+    }
+    if ((name === "return" && meta) || name === "enter" || (ctrl && name === "j")) return buffer.insert("\n");
+    if (name === "tab" && !key.shift) return void this.#complete();
+    if (name === "up" && !ctrl) {
+      if (!buffer.up()) {
+        const previous = this.#history?.previous(buffer.text);
+        if (previous !== null && previous !== undefined) buffer.set(previous);
+      }
+      return;
+    }
+    if (name === "down" && !ctrl) {
+      if (!buffer.down()) {
+        const next = this.#history?.next();
+        if (next !== null && next !== undefined) buffer.set(next);
+      }
+      return;
+    }
+    if (ctrl && name === "l") return void this.#terminal.write("\x1b[2J\x1b[H");
+    editKey(buffer, key);
+  }
+
+  #ctrlC(armed: boolean): void {
+    if (this.#busy) return this.#interrupt();
+    if (!this.#editor.empty) return this.#editor.clear();
+    if (performance.now() - this.#lastInterrupt < EXIT_GUARD_MS) return;
+    if (armed) return void this.#quitNow();
+    this.#exitArmed = true;
+    this.#hint = ["press Ctrl-C again to quit (or Ctrl-D)"];
+  }
+
+  #interrupt(): void {
+    if (!this.#busy || this.#busy.controller.signal.aborted) return;
+    this.#lastInterrupt = performance.now();
+    this.#busy.controller.abort();
+    for (const { question } of this.#questions) question.cancel();
+  }
+
+  async #quitNow(): Promise<void> {
+    await this.#shutdown(0);
+  }
+
+  async #complete(): Promise<void> {
+    const buffer = this.#editor;
+    const { start, word } = buffer.wordBeforeCursor();
+    const before = buffer.text;
+    const session = this.#session;
+    const result = await complete(word, start === 0, {
+      commands: () => this.#commands.map((c) => `/${c.name}`),
+      skills: async () => session ? (await session.skills()).map((s) => s.name) : [],
+      fs: this.options.platform.fs,
+      cwd: this.options.loaded.paths.cwd,
+    });
+    if (buffer.text !== before || !result) return;
+    buffer.replaceRange(start, buffer.cursor, result.replacement);
+    const shown = result.candidates.slice(0, 8).map((c) => terminalSafeLine(c)).join("  ");
+    const more = result.candidates.length > 8
+      ? `  ${this.glyphs.ellipsis} ${result.candidates.length - 8} more`
+      : "";
+    this.#hint = result.candidates.length ? [`${shown}${more}`] : [];
+    this.#screen.draw();
+  }
+
+  // --- prompts and turns ----------------------------------------------------------------------
+
+  #submit(text: string, shown: string): void {
+    void this.#history?.add(text);
+    const command = this.#commandOf(text);
+    if (this.#busy && !(command && IMMEDIATE.has(command.command.name))) {
+      this.#queued.push({ text, shown });
+      return;
+    }
+    this.#echo(shown);
+    if (command) void this.#runCommand(command.command, command.args);
+    else void this.#turn(text);
+  }
+
+  #echo(shown: string): void {
+    const c = this.colors;
+    const lines = wrap(terminalSafe(shown), this.width() - 3);
+    this.print(["", ...lines.map((line, i) => c.bold(`${i === 0 ? this.glyphs.prompt : "  "}${line}`)), ""]);
+  }
+
+  #commandOf(text: string): { command: SlashCommand; args: string } | null {
+    const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    if (!match) return null;
+    const command = this.#commands.find((c) => c.name === match[1]);
+    if (!command) return null;
+    return { command, args: match[2] ?? "" };
+  }
+
+  async #runCommand(command: SlashCommand, args: string): Promise<void> {
+    try {
+      await command.run(args, this.#slashContext());
+    } catch (error) {
+      this.print([this.colors.red(`/${command.name}: ${terminalSafeLine((error as Error).message)}`)]);
+    }
+    this.refresh();
+  }
+
+  #slashContext(): SlashContext {
+    return {
+      ui: this,
+      platform: this.options.platform,
+      session: () => this.#requireSession(),
+      view: () => this.#view,
+      submitPrompt: (prompt) => this.#turn(prompt),
+      newSession: () => this.#replaceSession(undefined),
+      resumeSession: async () => {
+        const id = await this.#pickSession();
+        if (id) await this.#replaceSession(id);
+      },
+      runCli: async (argv) => {
+        const { cwd } = this.options.loaded.paths;
+        await this.options.runCli(
+          [...argv, "-C", cwd],
+          (text) => this.print(terminalSafe(text).replace(/\n$/, "").split("\n")),
+        );
+      },
+      signal: () => this.#startBusy("Compacting").signal,
+      quit: () => void this.#quitNow(),
+    };
+  }
+
+  #requireSession(): Session {
+    if (!this.#session) throw new Error("no session is open");
+    return this.#session;
+  }
+
+  #startBusy(label: string): AbortController {
+    const controller = new AbortController();
+    this.#busy = { label, started: performance.now(), controller };
+    this.#tick();
+    return controller;
+  }
+
+  #endBusy(): void {
+    this.#busy = null;
+    this.#tick();
+    const next = this.#session ? this.#queued.shift() : undefined;
+    if (next !== undefined) this.#submit(next.text, next.shown);
+    this.refresh();
+  }
+
+  async #turn(prompt: string): Promise<void> {
+    const session = this.#requireSession();
+    const controller = this.#startBusy("Working");
+    const started = performance.now();
+    const view = this.#view;
+    view.resetTurn();
+    try {
+      view.libraries = await this.#libraries();
+      const { attachments, notes } = await readMentions(prompt, {
+        fs: this.options.platform.fs,
+        cwd: session.info().cwd,
+      });
+      if (notes.length) this.print(notes.map((n) => this.colors.dim(`  ${terminalSafeLine(n)}`)));
+      const result = await session.runTurn({
+        prompt,
+        maxSteps: this.options.maxSteps,
+        signal: controller.signal,
+        attachments,
+      });
+      view.finishStreams();
+      const took = elapsed(performance.now() - started);
+      const usage = `${result.usage.inputTokens.toLocaleString("en-US")} in · ${
+        result.usage.outputTokens.toLocaleString("en-US")
+      } out`;
+      if (result.status === "aborted") {
+        this.print([
+          this.colors.yellow(
+            `${this.glyphs.fail} interrupted after ${took}: running calls got an aborted output; tell the model what to do instead`,
+          ),
+          "",
+        ]);
+      } else if (result.status === "max_steps") {
+        this.print([this.colors.yellow(`stopped: reached the step limit (${this.options.maxSteps})`)]);
+      } else if (result.status !== "failed") {
+        this.print([this.colors.dim(`${this.glyphs.rule} ${took} · ${usage}`)]);
+      }
+    } catch (error) {
+      view.finishStreams();
+      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+    } finally {
+      this.#endBusy();
+    }
+  }
+
+  async #replaceSession(resume: string | undefined): Promise<void> {
+    const old = this.#session;
+    this.#session = null;
+    if (old) await old.close().catch(() => {});
+    if (await this.#open(resume)) return;
+    if (!await this.#open(undefined)) void this.#shutdown(1);
+  }
+
+  async #pickSession(): Promise<string | null> {
+    const dir = path.join(this.options.loaded.paths.home, "sessions");
+    const sessions = await listSessions(this.options.platform.fs, dir);
+    if (sessions.length === 0) {
+      this.print([this.colors.yellow(`No recorded sessions in ${terminalSafeLine(dir)}.`)]);
+      return null;
+    }
+    const width = this.width() - 6;
+    const items = sessions.map((s) => {
+      const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
+      const prompt = terminalSafeLine(s.firstPrompt || "(no prompt)");
+      const text = `${when}  ${terminalSafeLine(s.cwd)}  ${prompt}`;
+      return {
+        label: text.length > width ? text.slice(0, width - 1) + this.glyphs.ellipsis : text,
+        value: s.id,
+      };
+    });
+    return await new Promise<string | null>((resolve) => {
+      void this.ask(listQuestion(this, { title: "Resume which session?", items }, resolve));
+    });
+  }
+
+  async #explain(request: ApprovalRequest): Promise<string> {
+    const session = this.#requireSession();
+    const what = JSON.stringify(request.args);
+    const controller = this.#busy?.controller ?? new AbortController();
+    return await session.ask(
+      `Explain what this ${request.toolName} call does and what could go wrong, for someone deciding whether to allow it:\n${what}`,
+      controller.signal,
+    );
+  }
+
+  #argumentsOf(callId: string): string | undefined {
+    const items = this.#session?.transcript.items ?? [];
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (item.type === "function_call" && item.callId === callId) return item.arguments;
+    }
+    return undefined;
+  }
+
+  // --- drawing --------------------------------------------------------------------------------
+
+  /** The spinner turns (and elapsed times count) only while something runs. */
+  #tick(): void {
+    if (this.#busy && this.#ticker === undefined) {
+      this.#ticker = setInterval(() => {
+        this.#spinner++;
+        this.refresh();
+      }, 100);
+    } else if (!this.#busy && this.#ticker !== undefined) {
+      clearInterval(this.#ticker);
+      this.#ticker = undefined;
+    }
+    this.refresh();
+  }
+
+  #live() {
+    // Answered (or cancelled) questions leave; the next one in line shows.
+    while (this.#questions[0]?.question.settled) this.#questions.shift()!.done();
+    const question = this.#questions[0]?.question ?? null;
+    return liveRegion(this, {
+      busy: this.#busy,
+      view: this.#view,
+      editor: this.#editor,
+      question,
+      queued: this.#queued,
+      hint: this.#hint,
+      footer: this.#footer(),
+      spinnerFrame: this.#spinner,
+    });
+  }
+
+  #footer(): string {
+    const session = this.#session;
+    if (!session) return "";
+    const used = session.contextTokens();
+    const window = session.info().contextWindow;
+    const context = used !== null && window ? `context ${Math.round((used / window) * 100)}% used · ` : "";
+    return `${context}enter send · \\ or alt-enter new line · tab complete · /help`;
+  }
+}

@@ -1,0 +1,316 @@
+import type { TrellisEventBody } from "../../shared/mod.ts";
+import {
+  codeBlock,
+  type MarkdownLibraries,
+  renderLine,
+  renderMarkdown,
+  type RenderOptions,
+  wrap,
+} from "./markdown_render.ts";
+import { MarkdownStream } from "./markdown_stream.ts";
+import { callDoneLines, callStartLine, type CallView } from "./tool_summary.ts";
+import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
+import type { Ui } from "./ui.ts";
+
+/** An event as it may arrive: today's shapes, or later ones with additive fields (tolerated). */
+// deno-lint-ignore no-explicit-any
+type AnyEvent = TrellisEventBody | { type: string; [key: string]: any };
+
+/** Code coloured per answer (see `#newStream`). */
+const HIGHLIGHT_BUDGET_CHARS = 32 * 1024;
+
+interface Running {
+  call: CallView;
+  started: number;
+  progress?: string;
+}
+
+export interface ServerState {
+  status: string;
+  error?: string;
+}
+
+/**
+ * Turns the session's events into what the person sees: the answer streamed as rendered markdown,
+ * tool calls (one live line while running, a summary with a diff when done), MCP progress, hook
+ * blocks and added context, warnings once. Every model- or server-chosen string is made
+ * terminal-safe here, before any styling is added.
+ */
+export class EventView {
+  #libs: MarkdownLibraries | null = null;
+  #streams = new Map<string, { stream: MarkdownStream; seen: number }>();
+  #running = new Map<string, Running>();
+  #said = new Set<string>();
+  readonly servers = new Map<string, ServerState>();
+  /** Output characters streamed in this turn (the status line's estimate until usage arrives). */
+  streamedChars = 0;
+  hooksNeedingReview: string | null = null;
+  /**
+   * The bench's reference (`TRELLIS_RENDER_RAW=1`): answers are written line by line as they
+   * arrive, terminal-safe but not rendered, so rendering's own cost can be measured against it.
+   */
+  renderRaw = false;
+
+  constructor(
+    private readonly ui: Ui,
+    /** The arguments of a call by id, from the transcript (for event shapes that do not carry them). */
+    private readonly argumentsOf: (callId: string) => string | undefined,
+  ) {}
+
+  set libraries(libs: MarkdownLibraries) {
+    this.#libs = libs;
+  }
+
+  /** Calls still running, for the live region. */
+  running(): Running[] {
+    return [...this.#running.values()];
+  }
+
+  /** The answer's line being written (not committed yet), terminal-safe. */
+  pendingText(): string {
+    let text = "";
+    for (const { stream } of this.#streams.values()) text += stream.pending();
+    return terminalSafe(text);
+  }
+
+  resetTurn(): void {
+    this.streamedChars = 0;
+  }
+
+  /** Ends whatever is still streaming (an interrupted turn): its text stays, committed. */
+  finishStreams(): void {
+    for (const { stream } of this.#streams.values()) stream.finish();
+    this.#streams.clear();
+    this.#running.clear();
+  }
+
+  handle(event: AnyEvent): void {
+    const c = this.ui.colors;
+    switch (event.type) {
+      case "item.started":
+      case "item.updated":
+      case "item.completed":
+        return this.#item(event.type, event.item);
+      case "item.agent_message.delta":
+        return this.#text(String(event.item_id), String(event.delta ?? ""));
+      case "turn.failed":
+        return this.#print([
+          c.red(`${this.ui.glyphs.fail} ${terminalSafeLine(String(event.error?.message ?? "failed"))}`),
+        ]);
+      case "warning":
+        return this.#once(`warning: ${event.message}`, c.yellow);
+      case "notice": {
+        const message = String(event.message);
+        if (/hooks? needs? review/.test(message)) this.hooksNeedingReview = message;
+        return this.#once(message, c.dim);
+      }
+      case "sandbox.unavailable":
+        return this.#once(
+          `warning: sandbox unavailable (${event.reason}); shell commands need approval`,
+          c.yellow,
+        );
+      case "approval.decided":
+        if (event.by !== "user" && event.decision === "denied") {
+          this.#print([
+            c.yellow(`${this.ui.glyphs.fail} ${terminalSafeLine(String(event.reason ?? "denied"))}`),
+          ]);
+        } else if (event.by === "hook") this.#print([c.dim(`  approved by a PermissionRequest hook`)]);
+        return;
+      case "mcp.server_status":
+        this.servers.set(String(event.server), {
+          status: String(event.status),
+          ...(event.error ? { error: String(event.error) } : {}),
+        });
+        if (event.status === "failed") {
+          this.#once(`MCP server ${event.server} failed to start: ${event.error ?? ""}`, c.yellow);
+        }
+        return;
+      case "mcp.tool_progress": {
+        const running = [...this.#running.values()].find((r) => r.call.callId === event.call_id);
+        if (running) {
+          const total = event.total !== undefined ? `/${event.total}` : "";
+          running.progress = `${event.progress}${total}${event.message ? ` ${event.message}` : ""}`;
+          this.ui.refresh();
+        }
+        return;
+      }
+      case "mcp.sampling":
+        return this.#print([
+          c.dim(`  MCP server ${terminalSafeLine(String(event.server))} asked the model: ${event.decision}`),
+        ]);
+      case "hook.completed":
+        return this.#hook(event);
+      case "skill.used":
+        return this.#print([c.dim(`  skill ${terminalSafeLine(String(event.name))} (${event.how})`)]);
+      case "skills.changed":
+        return this.#print([c.dim(`  skills changed: ${event.paths?.length ?? 0} file(s)`)]);
+      case "plugin.changed":
+        return this.#print([
+          c.dim(`  plugins now: ${terminalSafeLine((event.plugins ?? []).join(", ") || "none")}`),
+        ]);
+      default:
+        // Compaction (#15 item 6) lands from another branch with events of its own: whatever their
+        // exact shape, say that it happened and what they report.
+        if (/compact/i.test(event.type)) return this.#compaction(event);
+        return;
+    }
+  }
+
+  // deno-lint-ignore no-explicit-any
+  #compaction(event: any): void {
+    const details = Object.entries(event)
+      .filter(([k, v]) => k !== "type" && (typeof v === "string" || typeof v === "number"))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ");
+    this.#print([
+      this.ui.colors.dim(`  ${terminalSafeLine(`${event.type}${details ? `: ${details}` : ""}`)}`),
+    ]);
+  }
+
+  // deno-lint-ignore no-explicit-any
+  #item(phase: string, item: any): void {
+    if (!item || typeof item !== "object") return;
+    if (item.type === "agent_message") {
+      if (phase === "item.completed") return this.#finishMessage(String(item.id), String(item.text ?? ""));
+      // Today's `item.updated` carries the whole text so far; take what is new.
+      const entry = this.#streams.get(String(item.id));
+      const text = String(item.text ?? "");
+      return this.#text(String(item.id), text.slice(entry?.seen ?? 0));
+    }
+    if (item.type === "reasoning") {
+      if (phase !== "item.completed" || !item.text) return;
+      const lines = wrap(
+        this.ui.colors.dim(this.ui.colors.italic(terminalSafe(String(item.text)))),
+        this.ui.width() - 2,
+      );
+      return this.#print(lines.map((l) => `  ${l}`));
+    }
+    if (item.type === "error") {
+      return this.#print([this.ui.colors.red(`error: ${terminalSafeLine(String(item.message))}`)]);
+    }
+    if (typeof item.call_id !== "string") return;
+    const call = this.#callOf(item);
+    if (phase === "item.started") {
+      this.#running.set(call.callId, { call, started: performance.now() });
+      this.ui.refresh();
+    } else if (phase === "item.completed") {
+      this.#running.delete(call.callId);
+      this.#print(callDoneLines(call, this.ui.colors, this.ui.glyphs, this.ui.width()));
+    }
+  }
+
+  // deno-lint-ignore no-explicit-any
+  #callOf(item: any): CallView {
+    const args = typeof item.arguments === "string" ? item.arguments : this.argumentsOf(item.call_id) ??
+      (item.arguments !== undefined
+        ? JSON.stringify(item.arguments)
+        : JSON.stringify({ command: item.command }));
+    return {
+      callId: item.call_id,
+      name: String(item.name ?? item.tool ?? item.type),
+      arguments: args,
+      // Today `status` holds Trellis's call status; later shapes keep it in `call_status`.
+      status: String(item.call_status ?? item.status),
+      ...(typeof item.output === "string" ? { output: item.output } : {}),
+      ...(typeof item.duration_ms === "number" ? { durationMs: item.duration_ms } : {}),
+    };
+  }
+
+  #text(id: string, delta: string): void {
+    if (!delta) return;
+    let entry = this.#streams.get(id);
+    if (!entry) {
+      entry = { stream: this.#newStream(), seen: 0 };
+      this.#streams.set(id, entry);
+    }
+    entry.seen += delta.length;
+    this.streamedChars += delta.length;
+    entry.stream.push(terminalSafe(delta));
+    this.ui.refresh();
+  }
+
+  #finishMessage(id: string, text: string): void {
+    const entry = this.#streams.get(id);
+    if (text.length > (entry?.seen ?? 0)) this.#text(id, text.slice(entry?.seen ?? 0));
+    const done = this.#streams.get(id);
+    done?.stream.finish();
+    this.#streams.delete(id);
+    if (done) this.#print([""]);
+  }
+
+  /** Renders a whole answer at once (a resumed conversation), handing its lines to `emit`. */
+  renderStatic(markdown: string, emit: (lines: string[]) => void): void {
+    const stream = this.#newStream(emit);
+    stream.push(terminalSafe(markdown));
+    stream.finish();
+  }
+
+  #newStream(emit: (lines: string[]) => void = (lines) => this.ui.print(lines)): MarkdownStream {
+    const options = (): RenderOptions => ({
+      width: this.ui.width() - 1,
+      colors: this.ui.colors,
+      glyphs: this.ui.glyphs,
+    });
+    const libs = this.#libs;
+    // highlight.js costs ~2–5 µs a byte here: an answer's first 32 KiB of code are coloured, code
+    // past that (a pathological answer) is shown plain, so a huge answer never stalls the stream.
+    let highlightBudget = HIGHLIGHT_BUDGET_CHARS;
+    if (this.renderRaw) {
+      return new MarkdownStream({ render: (line) => [line], renderCode: (code) => code.split("\n"), emit });
+    }
+    return new MarkdownStream({
+      render: (markdown) =>
+        !libs
+          ? wrap(markdown, options().width)
+          : markdown.includes("\n")
+          ? renderMarkdown(markdown, libs, options())
+          : renderLine(markdown, libs, options()),
+      renderCode: (code, language, first) => {
+        if (!libs) return code.split("\n").map((l) => `  ${l}`);
+        highlightBudget -= code.length;
+        return codeBlock(code, language, libs, options(), first, highlightBudget >= 0);
+      },
+      emit,
+    });
+  }
+
+  // deno-lint-ignore no-explicit-any
+  #hook(event: any): void {
+    const c = this.ui.colors;
+    const name = `${event.event} hook (${terminalSafeLine(String(event.source))})`;
+    const entries: { kind: string; text: string }[] = Array.isArray(event.entries) ? event.entries : [];
+    const text = (kind: string) =>
+      entries.filter((e) => e.kind === kind).map((e) => terminalSafeLine(e.text)).join("; ");
+    if (event.status === "blocked" || event.status === "stopped") {
+      this.#print([
+        c.yellow(
+          `${this.ui.glyphs.fail} ${name} ${event.status}: ${
+            text("feedback") || text("stop") || "no reason given"
+          }`,
+        ),
+      ]);
+    } else if (event.status === "failed") {
+      this.#print([c.yellow(`warning: ${name} failed${text("error") ? `: ${text("error")}` : ""}`)]);
+    }
+    const context = text("context");
+    if (context) this.#print([c.dim(`  ${name} added context: ${clip(context, 200)}`)]);
+    const warning = text("warning");
+    if (warning) this.#once(`${name}: ${warning}`, c.yellow);
+  }
+
+  #once(message: string, paint: (text: string) => string): void {
+    if (this.#said.has(message)) return;
+    this.#said.add(message);
+    this.#print(wrap(paint(terminalSafe(message)), this.ui.width() - 1));
+  }
+
+  #print(lines: string[]): void {
+    this.ui.print(lines);
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) + "…" : text;
+}
+
+export { callStartLine };

@@ -1,0 +1,299 @@
+import type { Session } from "../../app/mod.ts";
+import type { Platform } from "../../platform/mod.ts";
+import { runCommand } from "../../platform/mod.ts";
+import { childEnv } from "../../platform/mod.ts";
+import type { EventView } from "./event_view.ts";
+import { INIT_PROMPT } from "./init_prompt.ts";
+import { wrap } from "./markdown_render.ts";
+import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
+import type { Ui } from "./ui.ts";
+
+/** What a slash command may do to the interactive session. */
+export interface SlashContext {
+  ui: Ui;
+  platform: Platform;
+  session(): Session;
+  view(): EventView;
+  /** Starts a turn with this prompt, as if typed. */
+  submitPrompt(prompt: string): void;
+  newSession(): Promise<void>;
+  resumeSession(): Promise<void>;
+  /** Runs a `trellis` subcommand in-process, its output printed here. */
+  runCli(argv: string[]): Promise<void>;
+  /** An AbortSignal Esc / Ctrl-C aborts (for `/compact`). */
+  signal(): AbortSignal;
+  quit(): void;
+}
+
+export interface SlashCommand {
+  name: string;
+  description: string;
+  /** Usage after the name, for /help. */
+  args?: string;
+  run(args: string, ctx: SlashContext): Promise<void> | void;
+}
+
+const POLICIES = ["untrusted", "on-request", "on-failure", "never"] as const;
+
+export const BUILTIN_COMMANDS: SlashCommand[] = [
+  { name: "help", description: "list the slash commands", run: (_, ctx) => help(ctx) },
+  {
+    name: "status",
+    description: "model, provider, sandbox, approvals, context used, MCP, skills, hooks",
+    run: (_, ctx) => status(ctx),
+  },
+  {
+    name: "model",
+    args: "[NAME]",
+    description: "show the model, or use NAME for the next requests",
+    run(args, ctx) {
+      const name = args.trim();
+      if (!name) return say(ctx, `model: ${ctx.session().info().model}`);
+      ctx.session().setModel(name);
+      say(ctx, `model: ${name} from the next request`);
+    },
+  },
+  {
+    name: "approvals",
+    args: `[${POLICIES.join("|")}]`,
+    description: "show the approval policy, or change it",
+    run(args, ctx) {
+      const policy = args.trim();
+      if (!policy) {
+        return say(
+          ctx,
+          `approvals: ${ctx.session().info().approvalPolicy} (choose from ${POLICIES.join(", ")})`,
+        );
+      }
+      if (!(POLICIES as readonly string[]).includes(policy)) {
+        return say(
+          ctx,
+          ctx.ui.colors.red(
+            `unknown approval policy "${terminalSafeLine(policy)}": use ${POLICIES.join(", ")}`,
+          ),
+        );
+      }
+      ctx.session().setApprovalPolicy(policy as typeof POLICIES[number]);
+      say(ctx, `approvals: ${policy}`);
+    },
+  },
+  { name: "new", description: "start a new session in this directory", run: (_, ctx) => ctx.newSession() },
+  {
+    name: "resume",
+    description: "pick a recorded session and continue it",
+    run: (_, ctx) => ctx.resumeSession(),
+  },
+  {
+    name: "compact",
+    description: "summarize the conversation to free context",
+    run: (_, ctx) => compact(ctx),
+  },
+  {
+    name: "diff",
+    description: "the workspace's git diff (untracked files listed)",
+    run: (_, ctx) => diff(ctx),
+  },
+  { name: "mcp", description: "MCP servers and their state", run: (_, ctx) => mcp(ctx) },
+  { name: "skills", description: "the enabled skills", run: (_, ctx) => skills(ctx) },
+  {
+    name: "hooks",
+    description: "hooks and their trust state",
+    run: (_, ctx) => ctx.runCli(["hooks", "list"]),
+  },
+  {
+    name: "plugins",
+    description: "configured and installed plugins",
+    run: (_, ctx) => ctx.runCli(["plugin", "list"]),
+  },
+  { name: "init", description: "write an AGENTS.md for this repository", run: (_, ctx) => init(ctx) },
+  {
+    name: "context",
+    description: "what fills the context window (the context ledger, #17)",
+    run: (_, ctx) =>
+      // Slot for the context ledger (`trellis debug context`, #17 item 3): call it here once it exists.
+      say(
+        ctx,
+        `context used: ${
+          contextUsed(ctx.session()) ?? "unknown until the first reply"
+        }; the per-source ledger is not available yet`,
+      ),
+  },
+  { name: "quit", description: "end the session (also /exit, Ctrl-D)", run: (_, ctx) => ctx.quit() },
+  { name: "exit", description: "end the session", run: (_, ctx) => ctx.quit() },
+];
+
+/**
+ * Every slash command: the built-ins, plugin commands (skills named `plugin:command`, invoked as
+ * `$plugin:command args`), and MCP prompts.
+ */
+export async function slashCommands(session: Session): Promise<SlashCommand[]> {
+  const plugin = (await session.skills().catch(() => []))
+    .filter((s) => s.name.includes(":"))
+    .map((s): SlashCommand => ({
+      name: s.name,
+      args: "[ARGS]",
+      description: s.description,
+      run: (args, ctx) => ctx.submitPrompt(`$${s.name}${args ? ` ${args}` : ""}`),
+    }));
+  // MCP prompts go here as `/mcp__<server>__<prompt>` once MCP prompts are exposed (#15 item 5):
+  // each maps to a prompt text built from the server's prompts/get, like plugin commands above.
+  const mcpPrompts: SlashCommand[] = [];
+  return [...BUILTIN_COMMANDS, ...plugin, ...mcpPrompts];
+}
+
+function say(ctx: SlashContext, text: string): void {
+  ctx.ui.print(wrap(text, ctx.ui.width() - 1));
+}
+
+function help(ctx: SlashContext): void {
+  const c = ctx.ui.colors;
+  const lines = BUILTIN_COMMANDS.filter((cmd) => cmd.name !== "exit").map((cmd) =>
+    `  ${c.bold(`/${cmd.name}`)}${cmd.args ? ` ${c.dim(cmd.args)}` : ""}  ${cmd.description}`
+  );
+  ctx.ui.print([
+    c.bold("Slash commands"),
+    ...lines,
+    `  ${c.bold("/plugin:command")} ${c.dim("[ARGS]")}  a plugin's command (Tab lists them)`,
+    "",
+    c.bold("Keys"),
+    "  Enter send · \\ at the end of a line or Alt-Enter: new line · Tab: complete /commands, $skills, @files",
+    "  Up/Down: history · Esc or Ctrl-C: interrupt the turn · Ctrl-C twice or Ctrl-D on an empty prompt: quit",
+    "  @path attaches a file's text to the prompt · $skill uses a skill",
+  ]);
+}
+
+function contextUsed(session: Session): string | null {
+  const used = session.contextTokens();
+  if (used === null) return null;
+  const window = session.info().contextWindow;
+  return window
+    ? `${Math.round((used / window) * 100)}% (${used.toLocaleString("en-US")} of ${
+      window.toLocaleString("en-US")
+    } tokens)`
+    : `${used.toLocaleString("en-US")} tokens`;
+}
+
+async function status(ctx: SlashContext): Promise<void> {
+  const c = ctx.ui.colors;
+  const session = ctx.session();
+  const info = session.info();
+  const servers = [...ctx.view().servers].map(([name, s]) =>
+    `${terminalSafeLine(name)} ${s.status}${s.error ? ` (${terminalSafeLine(s.error)})` : ""}`
+  );
+  const skills = await session.skills().catch(() => []);
+  const rows: [string, string][] = [
+    ["session", `${info.threadId}`],
+    ["directory", terminalSafeLine(info.cwd)],
+    ["model", `${terminalSafeLine(info.model)} (provider ${terminalSafeLine(info.provider)})`],
+    ["sandbox", info.sandboxMode],
+    ["approvals", info.approvalPolicy],
+    ["context used", contextUsed(session) ?? "unknown until the first reply"],
+    ["MCP servers", servers.length ? servers.join(", ") : "none"],
+    ["skills", `${skills.length} enabled`],
+    ["hooks", terminalSafeLine(ctx.view().hooksNeedingReview ?? "none need review")],
+    ["transcript", terminalSafeLine(info.transcriptFile ?? "(not recorded)")],
+  ];
+  ctx.ui.print([c.bold("Status"), ...rows.map(([k, v]) => `  ${c.dim(k.padEnd(13))} ${v}`)]);
+}
+
+function mcp(ctx: SlashContext): void {
+  const c = ctx.ui.colors;
+  const servers = [...ctx.view().servers];
+  if (servers.length === 0) {
+    return say(ctx, "No MCP servers in this session (trellis mcp add NAME -- COMMAND adds one).");
+  }
+  ctx.ui.print([
+    c.bold("MCP servers"),
+    ...servers.map(([name, s]) => {
+      const paint = s.status === "ready" ? c.green : s.status === "failed" ? c.red : c.yellow;
+      return `  ${terminalSafeLine(name)}  ${paint(s.status)}${
+        s.error ? `  ${c.dim(terminalSafeLine(s.error))}` : ""
+      }`;
+    }),
+  ]);
+}
+
+async function skills(ctx: SlashContext): Promise<void> {
+  const c = ctx.ui.colors;
+  const list = await ctx.session().skills();
+  if (list.length === 0) return say(ctx, "No skills enabled.");
+  ctx.ui.print([
+    c.bold(`Skills (${list.length})`),
+    ...list.map((s) =>
+      `  ${c.bold(`$${terminalSafeLine(s.name)}`)}  ${c.dim(`[${s.scope}]`)} ${
+        terminalSafeLine(s.description).slice(0, ctx.ui.width() - s.name.length - 16)
+      }`
+    ),
+  ]);
+}
+
+async function compact(ctx: SlashContext): Promise<void> {
+  // The one call site of compaction (#15 item 6, another branch): used when the Session has it.
+  const session = ctx.session() as Session & {
+    compact?: (o: { signal: AbortSignal; trigger: "manual" }) => Promise<unknown>;
+  };
+  if (typeof session.compact !== "function") return say(ctx, "compaction is not available yet");
+  say(ctx, ctx.ui.colors.dim("compacting the conversation…"));
+  try {
+    await session.compact({ signal: ctx.signal(), trigger: "manual" });
+    say(ctx, `conversation compacted; context used: ${contextUsed(session) ?? "unknown"}`);
+  } catch (error) {
+    say(
+      ctx,
+      ctx.ui.colors.red(
+        `compaction failed, the history is unchanged: ${terminalSafeLine((error as Error).message)}`,
+      ),
+    );
+  }
+}
+
+async function diff(ctx: SlashContext): Promise<void> {
+  const c = ctx.ui.colors;
+  const cwd = ctx.session().info().cwd;
+  const git = (args: string[]) =>
+    runCommand(ctx.platform, {
+      cmd: ["git", "-c", "core.quotepath=off", ...args],
+      cwd,
+      env: childEnv(ctx.platform.envAll()),
+    });
+  const tracked = await git(["diff", "--no-color", "--no-ext-diff", "HEAD", "--"]);
+  if (tracked.code !== 0) {
+    const plain = await git(["diff", "--no-color", "--no-ext-diff", "--"]);
+    if (plain.code !== 0) {
+      return say(
+        ctx,
+        c.yellow(`not a git repository (or git failed): ${terminalSafeLine(plain.stderr.trim())}`),
+      );
+    }
+    tracked.stdout = plain.stdout;
+  }
+  const untracked = await git(["ls-files", "--others", "--exclude-standard"]);
+  const lines = terminalSafe(tracked.stdout).split("\n").map((line) =>
+    line.startsWith("+++") || line.startsWith("---")
+      ? c.bold(line)
+      : line.startsWith("+")
+      ? c.green(line)
+      : line.startsWith("-")
+      ? c.red(line)
+      : line.startsWith("@@")
+      ? c.cyan(line)
+      : line
+  );
+  const extra = untracked.stdout.trim()
+    ? [
+      "",
+      c.bold("Untracked files:"),
+      ...terminalSafe(untracked.stdout.trim()).split("\n").map((f) => `  ${c.green(f)}`),
+    ]
+    : [];
+  if (!tracked.stdout.trim() && !extra.length) return say(ctx, "No changes.");
+  ctx.ui.print([...lines, ...extra]);
+}
+
+async function init(ctx: SlashContext): Promise<void> {
+  const cwd = ctx.session().info().cwd;
+  if (await ctx.platform.fs.stat(`${cwd}/AGENTS.md`)) {
+    return say(ctx, "AGENTS.md already exists here; /init leaves it alone (delete it to write a new one).");
+  }
+  ctx.submitPrompt(INIT_PROMPT);
+}

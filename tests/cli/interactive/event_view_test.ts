@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { EventView } from "../../../lib/cli/interactive/event_view.ts";
+import { loadMarkdownLibraries } from "../../../lib/cli/interactive/markdown_libraries.ts";
+import { FakeUi } from "./_fake_ui.ts";
+
+async function view(argumentsOf: (id: string) => string | undefined = () => undefined) {
+  const ui = new FakeUi();
+  const v = new EventView(ui, argumentsOf);
+  v.libraries = await loadMarkdownLibraries(ui.colors, false);
+  return { ui, v };
+}
+
+Deno.test("EventView streams today's item.updated (whole text so far) as rendered lines", async () => {
+  const { ui, v } = await view();
+  const item = (text: string) => ({ id: "m1", type: "agent_message" as const, text });
+  v.handle({ type: "item.started", item: item("") });
+  v.handle({ type: "item.updated", item: item("**Hi**\nsecond") });
+  assert.deepEqual(ui.printed, ["Hi"]);
+  assert.equal(v.pendingText(), "second");
+  v.handle({ type: "item.updated", item: item("**Hi**\nsecond line") });
+  v.handle({ type: "item.completed", item: item("**Hi**\nsecond line") });
+  assert.deepEqual(ui.printed, ["Hi", "second line", ""]);
+});
+
+Deno.test("EventView takes delta events too (item.agent_message.delta) and tolerates additive fields", async () => {
+  const { ui, v } = await view();
+  v.handle({ type: "item.agent_message.delta", item_id: "m2", delta: "one\ntw" });
+  v.handle({ type: "item.agent_message.delta", item_id: "m2", delta: "o\n", extra: true });
+  v.handle({ type: "item.completed", item: { id: "m2", type: "agent_message", text: "one\ntwo\n" } });
+  assert.deepEqual(ui.printed, ["one", "two", ""]);
+});
+
+Deno.test("EventView shows a finished call compactly, an edit as a diff, from either event shape", async () => {
+  const args = JSON.stringify({ path: "a.txt", old_string: "old\n", new_string: "new\n" });
+  const { ui, v } = await view((id) => (id === "c2" ? args : undefined));
+  v.handle({
+    type: "item.completed",
+    item: {
+      id: "i1",
+      type: "tool_call",
+      name: "edit_file",
+      call_id: "c1",
+      arguments: args,
+      source: "builtin",
+      status: "completed",
+      output: "edited",
+      duration_ms: 4,
+    },
+  });
+  // A later shape: file_change with call_status, arguments found through the transcript.
+  v.handle({
+    type: "item.completed",
+    item: {
+      id: "i2",
+      type: "file_change",
+      name: "edit_file",
+      call_id: "c2",
+      call_status: "completed",
+      status: "completed",
+      duration_ms: 5,
+    },
+  });
+  assert.deepEqual(ui.printed, [
+    "✓ edit_file a.txt · edited · 4 ms",
+    "    - old",
+    "    + new",
+    "✓ edit_file a.txt · 5 ms",
+    "    - old",
+    "    + new",
+  ]);
+});
+
+Deno.test("EventView says a warning once, names hook blocks and added context, makes server text safe", async () => {
+  const { ui, v } = await view();
+  v.handle({ type: "warning", message: "careful" });
+  v.handle({ type: "warning", message: "careful" });
+  v.handle({
+    type: "hook.completed",
+    run_id: "r",
+    event: "PreToolUse",
+    source: "user",
+    status: "blocked",
+    duration_ms: 1,
+    display_order: 0,
+    entries: [{ kind: "feedback", text: "no \x1b[31mrm" }, { kind: "context", text: "repo is frozen" }],
+  });
+  v.handle({ type: "mcp.server_status", server: "docs", status: "failed", error: "spawn ENOENT" });
+  assert.deepEqual(ui.printed, [
+    "warning: careful",
+    "✗ PreToolUse hook (user) blocked: no ^[[31mrm",
+    "  PreToolUse hook (user) added context: repo is frozen",
+    "MCP server docs failed to start: spawn ENOENT",
+  ]);
+  assert.deepEqual(v.servers.get("docs"), { status: "failed", error: "spawn ENOENT" });
+});
+
+Deno.test("EventView names compaction events whatever their shape (compaction lands from another branch)", async () => {
+  const { ui, v } = await view();
+  v.handle({ type: "context.compacted", trigger: "auto", tokens_before: 9000, tokens_after: 1200 });
+  v.handle({ type: "something.else", message: "ignored" });
+  assert.deepEqual(ui.printed, ["  context.compacted: trigger auto, tokens_before 9000, tokens_after 1200"]);
+});

@@ -252,3 +252,71 @@ Deno.test("#17 item 2: without bwrap a server that asks for a sandbox is refused
   );
   assert.ok(!await exists(`${b.ws}/a.txt`));
 });
+
+/** A trusted project whose `.mcp.json` declares `fx` (plus `entry`), under `mcp_require_sandbox`. */
+async function projectBox(entry: Record<string, unknown>, userExtra: string) {
+  const b = await box("");
+  await platform.fs.writeTextFile(
+    b.config,
+    `${userExtra}\n[projects.${JSON.stringify(b.ws)}]\ntrust_level = "trusted"\n`,
+  );
+  await platform.fs.writeTextFile(
+    `${b.ws}/.mcp.json`,
+    JSON.stringify({ mcpServers: { fx: { command: "node", args: [SERVER], ...entry } } }),
+  );
+  return b;
+}
+
+Deno.test("#17 item 2: mcp_require_sandbox = true refuses a project server without a profile, naming it and the key", async () => {
+  const b = await projectBox({}, "mcp_require_sandbox = true");
+  const run = await call(b, "write_file", { path: `${b.ws}/a.txt`, text: "x" });
+  assert.notStrictEqual(run.code, 0);
+  assert.ok(
+    run.stderr.includes(
+      `not started: mcp_require_sandbox = true (${b.config}) and this project server has no sandbox profile; ` +
+        `set sandbox in [mcp_servers.fx] of your config.toml (or "sandbox" in its entry in ${b.ws}/.mcp.json) ` +
+        `to "read-only" or "workspace-write"`,
+    ),
+    run.stderr,
+  );
+  assert.ok(!await exists(`${b.ws}/a.txt`));
+  // Without the requirement the same server runs (unconfined, as before).
+  const free = await projectBox({}, "");
+  assert.deepStrictEqual((await call(free, "write_file", { path: `${free.ws}/a.txt`, text: "x" })).code, 0);
+});
+
+Deno.test("#17 item 2: under mcp_require_sandbox a project server that declares a profile runs confined in it", async () => {
+  const b = await projectBox({ sandbox: "read-only" }, "mcp_require_sandbox = true");
+  const run = await call(b, "write_file", { path: `${b.ws}/a.txt`, text: "x" });
+  assert.deepStrictEqual(run.code, 1);
+  assert.match(run.stdout, /EROFS/);
+  const read = await call(b, "read_file", { path: `${b.ws}/.mcp.json` });
+  assert.deepStrictEqual(read.code, 0, read.stderr);
+});
+
+Deno.test("#17 item 2: a project layer can neither set mcp_require_sandbox nor loosen the profile the user chose", async () => {
+  const b = await box('sandbox = "read-only"');
+  await platform.fs.writeTextFile(
+    b.config,
+    (await platform.fs.readTextFile(b.config)) +
+      `\n[projects.${JSON.stringify(b.ws)}]\ntrust_level = "trusted"\n`,
+  );
+  await platform.fs.mkdir(`${b.ws}/.trellis`);
+  const projectConfig = `${b.ws}/.trellis/config.toml`;
+  await platform.fs.writeTextFile(
+    projectConfig,
+    `mcp_require_sandbox = false\n\n[mcp_servers.fx]\ncommand = "node"\nargs = [${
+      JSON.stringify(SERVER)
+    }]\nsandbox = "none"\n`,
+  );
+  const run = await call(b, "write_file", { path: `${b.ws}/a.txt`, text: "x" });
+  assert.deepStrictEqual(run.code, 1, run.stderr);
+  assert.ok(run.stderr.includes(`Ignored mcp_require_sandbox in ${projectConfig}`), run.stderr);
+  assert.ok(
+    run.stderr.includes(
+      `Ignored the sandbox keys of MCP server "fx" in ${projectConfig}: your own config sets its profile`,
+    ),
+    run.stderr,
+  );
+  assert.ok(!await exists(`${b.ws}/a.txt`));
+});

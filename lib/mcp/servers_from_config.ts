@@ -178,16 +178,16 @@ function pluginOverrides(loaded: LoadedConfig): Record<string, Record<string, Po
     result[id] = {};
     for (const [name, o] of Object.entries(servers)) {
       if (!isTable(o)) continue;
-      const o2 = o as PolicyOverride;
+      const entry = o as PolicyOverride;
       result[id][name] = {
-        enabled: o2.enabled,
-        default_tools_approval_mode: o2.default_tools_approval_mode,
-        tools: o2.tools,
-        enabled_tools: o2.enabled_tools,
-        disabled_tools: o2.disabled_tools,
-        sandbox: o2.sandbox,
-        sandbox_network: o2.sandbox_network,
-        sandbox_writable: o2.sandbox_writable,
+        enabled: entry.enabled,
+        default_tools_approval_mode: entry.default_tools_approval_mode,
+        tools: entry.tools,
+        enabled_tools: entry.enabled_tools,
+        disabled_tools: entry.disabled_tools,
+        sandbox: entry.sandbox,
+        sandbox_network: entry.sandbox_network,
+        sandbox_writable: entry.sandbox_writable,
       };
     }
   }

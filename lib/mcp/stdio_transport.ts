@@ -18,6 +18,7 @@ export interface StdioTransportOptions {
 }
 
 const STDERR_TAIL_BYTES = 2048;
+const STDERR_DRAIN_MS = 500;
 
 /**
  * The SDK's stdio client transport re-implemented on `platform.spawn`, so the server runs in its own
@@ -141,6 +142,14 @@ export class PlatformStdioTransport implements Transport {
     const timer = setTimeout(() => this.#child?.kill("SIGKILL"), 2000);
     await this.#child.status;
     clearTimeout(timer);
+    // Its last stderr reaches the log before close resolves; a descendant that still holds the
+    // pipe (an unconfined server's daemon) is not waited for past a moment.
+    let wait: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.#stderrClosed,
+      new Promise((resolve) => wait = setTimeout(resolve, STDERR_DRAIN_MS)),
+    ]);
+    clearTimeout(wait);
     this.#finish();
   }
 

@@ -49,7 +49,7 @@ Deno.test("on-failure: the prompt shows the whole 330-blank command and asks to 
         "  runs       OUTSIDE the sandbox, with your full rights: it can change or delete anything you can",
         "  reason     the command failed inside the sandbox (Exit code: 1); approving runs it again OUTSIDE",
         "             the sandbox",
-        "  [y]        yes, once",
+        "  [y]        yes, run it OUTSIDE the sandbox, once",
         "  [a]        yes, and don't ask again this session for this exact command (in",
         `             ${run.s.workspace}, OUTSIDE the sandbox)`,
         "  [n]        no: tell the model it was denied",

@@ -4,7 +4,7 @@ import type { LoadedConfig } from "../../config/mod.ts";
 import type { ApprovalRequest } from "../../loop/mod.ts";
 import { openInBrowser } from "../../mcp/mod.ts";
 import type { Platform, TerminalIo } from "../../platform/mod.ts";
-import { isTrellisError, type TrellisEventBody } from "../../shared/mod.ts";
+import { isTrellisError, terminalText, type TrellisEventBody } from "../../shared/mod.ts";
 import { interactiveApprover } from "./approval_prompt.ts";
 import { complete } from "./completion.ts";
 import { interactiveElicitation } from "./elicitation_form.ts";
@@ -22,7 +22,6 @@ import { Screen } from "./screen.ts";
 import { listSessions } from "./session_list.ts";
 import { type SlashCommand, slashCommands, type SlashContext } from "./slash_commands.ts";
 import { detectCaps, glyphs, palette } from "./style.ts";
-import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
 import type { Question, Ui } from "./ui.ts";
 import { replayLines } from "./replay.ts";
 import { KeyLatencyLog } from "./key_latency.ts";
@@ -157,7 +156,9 @@ export class InteractiveApp implements Ui {
       setTimeout(() => this.#libraries(), 0);
       return await this.#finished;
     } catch (error) {
-      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+      this.print([
+        this.colors.red(`error: ${terminalText((error as Error).message, { lineBreaks: "show" })}`),
+      ]);
       return await this.#shutdown(isTrellisError(error) ? error.exitCode : 1);
     }
   }
@@ -218,13 +219,19 @@ export class InteractiveApp implements Ui {
       const start = await session.start(this.#busy.controller.signal);
       if (start.stop) {
         this.print([
-          this.colors.yellow(`SessionStart hook stopped the session: ${terminalSafeLine(start.stop.reason)}`),
+          this.colors.yellow(
+            `SessionStart hook stopped the session: ${
+              terminalText(start.stop.reason, { lineBreaks: "show" })
+            }`,
+          ),
         ]);
         void this.#shutdown(0);
       }
       return true;
     } catch (error) {
-      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+      this.print([
+        this.colors.red(`error: ${terminalText((error as Error).message, { lineBreaks: "show" })}`),
+      ]);
       return false;
     } finally {
       this.#endBusy();
@@ -237,7 +244,9 @@ export class InteractiveApp implements Ui {
     const home = this.options.platform.homeDir();
     const cwd = info.cwd.startsWith(home + "/") ? `~${info.cwd.slice(home.length)}` : info.cwd;
     this.print([
-      `${terminalSafeLine(info.model)} ${c.dim("·")} ${terminalSafeLine(cwd)}`,
+      `${terminalText(info.model, { lineBreaks: "show" })} ${c.dim("·")} ${
+        terminalText(cwd, { lineBreaks: "show" })
+      }`,
       c.dim(
         `session ${info.threadId}${
           resumed ? " (resumed)" : ""
@@ -344,7 +353,9 @@ export class InteractiveApp implements Ui {
     });
     if (buffer.text !== before || !result) return;
     buffer.replaceRange(start, buffer.cursor, result.replacement);
-    const shown = result.candidates.slice(0, 8).map((c) => terminalSafeLine(c)).join("  ");
+    const shown = result.candidates.slice(0, 8).map((c) => terminalText(c, { lineBreaks: "show" })).join(
+      "  ",
+    );
     const more = result.candidates.length > 8
       ? `  ${this.glyphs.ellipsis} ${result.candidates.length - 8} more`
       : "";
@@ -368,7 +379,7 @@ export class InteractiveApp implements Ui {
 
   #echo(shown: string): void {
     const c = this.colors;
-    const lines = wrap(terminalSafe(shown), this.width() - 3);
+    const lines = wrap(terminalText(shown, { tabWidth: 2 }), this.width() - 3);
     this.print(["", ...lines.map((line, i) => c.bold(`${i === 0 ? this.glyphs.prompt : "  "}${line}`)), ""]);
   }
 
@@ -384,7 +395,11 @@ export class InteractiveApp implements Ui {
     try {
       await command.run(args, this.#slashContext());
     } catch (error) {
-      this.print([this.colors.red(`/${command.name}: ${terminalSafeLine((error as Error).message)}`)]);
+      this.print([
+        this.colors.red(
+          `/${command.name}: ${terminalText((error as Error).message, { lineBreaks: "show" })}`,
+        ),
+      ]);
     }
     this.refresh();
   }
@@ -405,7 +420,7 @@ export class InteractiveApp implements Ui {
         const { cwd } = this.options.loaded.paths;
         await this.options.runCli(
           [...argv, "-C", cwd],
-          (text) => this.print(terminalSafe(text).replace(/\n$/, "").split("\n")),
+          (text) => this.print(terminalText(text, { tabWidth: 2 }).replace(/\n$/, "").split("\n")),
         );
       },
       signal: () => this.#startBusy("Compacting").signal,
@@ -445,7 +460,9 @@ export class InteractiveApp implements Ui {
         fs: this.options.platform.fs,
         cwd: session.info().cwd,
       });
-      if (notes.length) this.print(notes.map((n) => this.colors.dim(`  ${terminalSafeLine(n)}`)));
+      if (notes.length) {
+        this.print(notes.map((n) => this.colors.dim(`  ${terminalText(n, { lineBreaks: "show" })}`)));
+      }
       const result = await session.runTurn({
         prompt,
         maxSteps: this.options.maxSteps,
@@ -471,7 +488,9 @@ export class InteractiveApp implements Ui {
       }
     } catch (error) {
       view.finishStreams();
-      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+      this.print([
+        this.colors.red(`error: ${terminalText((error as Error).message, { lineBreaks: "show" })}`),
+      ]);
     } finally {
       this.#endBusy();
     }
@@ -489,14 +508,16 @@ export class InteractiveApp implements Ui {
     const dir = path.join(this.options.loaded.paths.home, "sessions");
     const sessions = await listSessions(this.options.platform.fs, dir);
     if (sessions.length === 0) {
-      this.print([this.colors.yellow(`No recorded sessions in ${terminalSafeLine(dir)}.`)]);
+      this.print([
+        this.colors.yellow(`No recorded sessions in ${terminalText(dir, { lineBreaks: "show" })}.`),
+      ]);
       return null;
     }
     const width = this.width() - 6;
     const items = sessions.map((s) => {
       const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
-      const prompt = terminalSafeLine(s.firstPrompt || "(no prompt)");
-      const text = `${when}  ${terminalSafeLine(s.cwd)}  ${prompt}`;
+      const prompt = terminalText(s.firstPrompt || "(no prompt)", { lineBreaks: "show" });
+      const text = `${when}  ${terminalText(s.cwd, { lineBreaks: "show" })}  ${prompt}`;
       return {
         label: text.length > width ? text.slice(0, width - 1) + this.glyphs.ellipsis : text,
         value: s.id,
@@ -509,7 +530,12 @@ export class InteractiveApp implements Ui {
 
   async #explain(request: ApprovalRequest): Promise<string> {
     const session = this.#requireSession();
-    const what = JSON.stringify(request.args);
+    const { subject } = request;
+    const what = subject.kind === "command"
+      ? `the shell command (run in ${subject.cwd}):\n${subject.command}`
+      : subject.kind === "path"
+      ? `${subject.access} access to ${subject.path}; arguments: ${JSON.stringify(request.args)}`
+      : JSON.stringify(request.args);
     const controller = this.#busy?.controller ?? new AbortController();
     return await session.ask(
       `Explain what this ${request.toolName} call does and what could go wrong, for someone deciding whether to allow it:\n${what}`,

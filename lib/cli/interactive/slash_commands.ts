@@ -1,3 +1,4 @@
+import { terminalText } from "../../shared/mod.ts";
 import type { Session } from "../../app/mod.ts";
 import type { Platform } from "../../platform/mod.ts";
 import { runCommand } from "../../platform/mod.ts";
@@ -5,7 +6,6 @@ import { childEnv } from "../../platform/mod.ts";
 import type { EventView } from "./event_view.ts";
 import { INIT_PROMPT } from "./init_prompt.ts";
 import { wrap } from "./markdown_render.ts";
-import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
 import type { Ui } from "./ui.ts";
 
 /** What a slash command may do to the interactive session. */
@@ -69,7 +69,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
         return say(
           ctx,
           ctx.ui.colors.red(
-            `unknown approval policy "${terminalSafeLine(policy)}": use ${POLICIES.join(", ")}`,
+            `unknown approval policy "${terminalText(policy, { lineBreaks: "show" })}": use ${
+              POLICIES.join(", ")
+            }`,
           ),
         );
       }
@@ -178,20 +180,27 @@ async function status(ctx: SlashContext): Promise<void> {
   const session = ctx.session();
   const info = session.info();
   const servers = [...ctx.view().servers].map(([name, s]) =>
-    `${terminalSafeLine(name)} ${s.status}${s.error ? ` (${terminalSafeLine(s.error)})` : ""}`
+    `${terminalText(name, { lineBreaks: "show" })} ${s.status}${
+      s.error ? ` (${terminalText(s.error, { lineBreaks: "show" })})` : ""
+    }`
   );
   const skills = await session.skills().catch(() => []);
   const rows: [string, string][] = [
     ["session", `${info.threadId}`],
-    ["directory", terminalSafeLine(info.cwd)],
-    ["model", `${terminalSafeLine(info.model)} (provider ${terminalSafeLine(info.provider)})`],
+    ["directory", terminalText(info.cwd, { lineBreaks: "show" })],
+    [
+      "model",
+      `${terminalText(info.model, { lineBreaks: "show" })} (provider ${
+        terminalText(info.provider, { lineBreaks: "show" })
+      })`,
+    ],
     ["sandbox", info.sandboxMode],
     ["approvals", info.approvalPolicy],
     ["context used", contextUsed(session) ?? "unknown until the first reply"],
     ["MCP servers", servers.length ? servers.join(", ") : "none"],
     ["skills", `${skills.length} enabled`],
-    ["hooks", terminalSafeLine(ctx.view().hooksNeedingReview ?? "none need review")],
-    ["transcript", terminalSafeLine(info.transcriptFile ?? "(not recorded)")],
+    ["hooks", terminalText(ctx.view().hooksNeedingReview ?? "none need review", { lineBreaks: "show" })],
+    ["transcript", terminalText(info.transcriptFile ?? "(not recorded)", { lineBreaks: "show" })],
   ];
   ctx.ui.print([c.bold("Status"), ...rows.map(([k, v]) => `  ${c.dim(k.padEnd(13))} ${v}`)]);
 }
@@ -206,8 +215,8 @@ function mcp(ctx: SlashContext): void {
     c.bold("MCP servers"),
     ...servers.map(([name, s]) => {
       const paint = s.status === "ready" ? c.green : s.status === "failed" ? c.red : c.yellow;
-      return `  ${terminalSafeLine(name)}  ${paint(s.status)}${
-        s.error ? `  ${c.dim(terminalSafeLine(s.error))}` : ""
+      return `  ${terminalText(name, { lineBreaks: "show" })}  ${paint(s.status)}${
+        s.error ? `  ${c.dim(terminalText(s.error, { lineBreaks: "show" }))}` : ""
       }`;
     }),
   ]);
@@ -220,8 +229,8 @@ async function skills(ctx: SlashContext): Promise<void> {
   ctx.ui.print([
     c.bold(`Skills (${list.length})`),
     ...list.map((s) =>
-      `  ${c.bold(`$${terminalSafeLine(s.name)}`)}  ${c.dim(`[${s.scope}]`)} ${
-        terminalSafeLine(s.description).slice(0, ctx.ui.width() - s.name.length - 16)
+      `  ${c.bold(`$${terminalText(s.name, { lineBreaks: "show" })}`)}  ${c.dim(`[${s.scope}]`)} ${
+        terminalText(s.description, { lineBreaks: "show" }).slice(0, ctx.ui.width() - s.name.length - 16)
       }`
     ),
   ]);
@@ -241,7 +250,9 @@ async function compact(ctx: SlashContext): Promise<void> {
     say(
       ctx,
       ctx.ui.colors.red(
-        `compaction failed, the history is unchanged: ${terminalSafeLine((error as Error).message)}`,
+        `compaction failed, the history is unchanged: ${
+          terminalText((error as Error).message, { lineBreaks: "show" })
+        }`,
       ),
     );
   }
@@ -262,13 +273,17 @@ async function diff(ctx: SlashContext): Promise<void> {
     if (plain.code !== 0) {
       return say(
         ctx,
-        c.yellow(`not a git repository (or git failed): ${terminalSafeLine(plain.stderr.trim())}`),
+        c.yellow(
+          `not a git repository (or git failed): ${
+            terminalText(plain.stderr.trim(), { lineBreaks: "show" })
+          }`,
+        ),
       );
     }
     tracked.stdout = plain.stdout;
   }
   const untracked = await git(["ls-files", "--others", "--exclude-standard"]);
-  const lines = terminalSafe(tracked.stdout).split("\n").map((line) =>
+  const lines = terminalText(tracked.stdout, { tabWidth: 2 }).split("\n").map((line) =>
     line.startsWith("+++") || line.startsWith("---")
       ? c.bold(line)
       : line.startsWith("+")
@@ -283,7 +298,7 @@ async function diff(ctx: SlashContext): Promise<void> {
     ? [
       "",
       c.bold("Untracked files:"),
-      ...terminalSafe(untracked.stdout.trim()).split("\n").map((f) => `  ${c.green(f)}`),
+      ...terminalText(untracked.stdout.trim(), { tabWidth: 2 }).split("\n").map((f) => `  ${c.green(f)}`),
     ]
     : [];
   if (!tracked.stdout.trim() && !extra.length) return say(ctx, "No changes.");

@@ -51,7 +51,7 @@ Deno.test("interactiveElicitation fills a form field by field and refuses an inv
   await type(ui, "36");
   await ui.answer("y");
   assert.deepEqual(await answer, { action: "accept", content: { name: "Ada", age: 36 } });
-  assert.match(ui.printed.join("\n"), /Who are you\? \^\[\]0;title\^G/);
+  assert.match(ui.printed.join("\n"), /Who are you\? ␛\]0;title␇/);
 });
 
 Deno.test("interactiveElicitation: Esc on a field cancels, and a decline is sent as one", async () => {

@@ -87,7 +87,7 @@ Deno.test("EventView says a warning once, names hook blocks and added context, m
   v.handle({ type: "mcp.server_status", server: "docs", status: "failed", error: "spawn ENOENT" });
   assert.deepEqual(ui.printed, [
     "warning: careful",
-    "✗ PreToolUse hook (user) blocked: no ^[[31mrm",
+    "✗ PreToolUse hook (user) blocked: no ␛[31mrm",
     "  PreToolUse hook (user) added context: repo is frozen",
     "MCP server docs failed to start: spawn ENOENT",
   ]);

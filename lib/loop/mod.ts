@@ -35,7 +35,7 @@ export type {
   SessionScope,
   StepToolCatalog,
 } from "./ports.ts";
-export { checkSessionId, Transcript, TranscriptStore } from "./transcript.ts";
+export { checkResumeId, checkSessionId, isSessionId, Transcript, TranscriptStore } from "./transcript.ts";
 export type { SessionMeta } from "./transcript.ts";
 export { ContextMeter, estimateRequestTokens } from "./context_meter.ts";
 export { compactConversation, reachedAutoLimit } from "./compaction.ts";

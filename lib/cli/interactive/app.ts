@@ -20,7 +20,7 @@ import { readMentions } from "./mentions.ts";
 import { editKey, listQuestion } from "./questions.ts";
 import { Screen } from "./screen.ts";
 import { listSessions } from "./session_list.ts";
-import { type SlashCommand, slashCommands, type SlashContext } from "./slash_commands.ts";
+import { mcpPromptCommands, type SlashCommand, slashCommands, type SlashContext } from "./slash_commands.ts";
 import { detectCaps, glyphs, palette } from "./style.ts";
 import type { Question, Ui } from "./ui.ts";
 import { replayLines } from "./replay.ts";
@@ -76,6 +76,8 @@ export class InteractiveApp implements Ui {
   readonly #editor = new LineBuffer();
   #view: EventView;
   #session: Session | null = null;
+  /** The session being opened (or the last one opened): what Tab typed meanwhile waits for. */
+  #opened: Promise<boolean> = Promise.resolve(false);
   #history: PromptHistory | null = null;
   #questions: { question: Question; done: () => void }[] = [];
   #busy: { label: string; started: number; controller: AbortController } | null = null;
@@ -195,6 +197,12 @@ export class InteractiveApp implements Ui {
 
   /** Opens a session (new, or `resume`); on failure says why and returns false. */
   async #open(resume?: string): Promise<boolean> {
+    const opened = this.#opening(resume);
+    this.#opened = opened;
+    return await opened;
+  }
+
+  async #opening(resume?: string): Promise<boolean> {
     this.#busy = { label: "Starting", started: performance.now(), controller: new AbortController() };
     this.#tick();
     try {
@@ -211,6 +219,8 @@ export class InteractiveApp implements Ui {
       });
       this.#session = session;
       this.#commands = await slashCommands(session);
+      // MCP prompts are listed once the prompt is up: a prompts/list never delays it.
+      setTimeout(() => void this.#refreshCommands(), 0);
       this.#header(session, Boolean(resume));
       if (resume) {
         view.libraries = await this.#libraries();
@@ -340,11 +350,22 @@ export class InteractiveApp implements Ui {
     await this.#shutdown(0);
   }
 
+  /** The slash commands again: plugin commands, and the MCP prompts of the servers ready now. */
+  async #refreshCommands(): Promise<void> {
+    const session = this.#session;
+    if (!session) return;
+    const commands = [...await slashCommands(session), ...await mcpPromptCommands(session)];
+    if (this.#session === session) this.#commands = commands;
+  }
+
   async #complete(): Promise<void> {
     const buffer = this.#editor;
     const { start, word } = buffer.wordBeforeCursor();
     const before = buffer.text;
+    // Tab pressed while the session still starts (MCP servers, skills) completes once it is open.
+    if (!this.#session) await this.#opened;
     const session = this.#session;
+    if (start === 0 && word.startsWith("/")) await this.#refreshCommands();
     const result = await complete(word, start === 0, {
       commands: () => this.#commands.map((c) => `/${c.name}`),
       skills: async () => session ? (await session.skills()).map((s) => s.name) : [],
@@ -386,9 +407,32 @@ export class InteractiveApp implements Ui {
   #commandOf(text: string): { command: SlashCommand; args: string } | null {
     const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
     if (!match) return null;
-    const command = this.#commands.find((c) => c.name === match[1]);
-    if (!command) return null;
-    return { command, args: match[2] ?? "" };
+    const [, name, args = ""] = match;
+    const command = this.#commands.find((c) => c.name === name);
+    if (command) return { command, args };
+    // A prompt of a server that became ready since the list was read: look again before sending.
+    if (name.startsWith("mcp__")) return { command: this.#lateMcpPrompt(name), args };
+    return null;
+  }
+
+  #lateMcpPrompt(name: string): SlashCommand {
+    return {
+      name,
+      description: "",
+      run: async (args, ctx) => {
+        await this.#refreshCommands();
+        const command = this.#commands.find((c) => c.name === name);
+        if (command) return await command.run(args, ctx);
+        const known = this.#commands.filter((c) => c.name.startsWith("mcp__")).map((c) => `/${c.name}`);
+        this.print([
+          this.colors.yellow(
+            `No MCP prompt /${terminalText(name, { lineBreaks: "show" })} in this session${
+              known.length ? ` (there are ${known.join(", ")})` : " (no ready MCP server offers prompts)"
+            }`,
+          ),
+        ]);
+      },
+    };
   }
 
   async #runCommand(command: SlashCommand, args: string): Promise<void> {
@@ -423,7 +467,14 @@ export class InteractiveApp implements Ui {
           (text) => this.print(terminalText(text, { tabWidth: 2 }).replace(/\n$/, "").split("\n")),
         );
       },
-      signal: () => this.#startBusy("Compacting").signal,
+      busy: async (label, work) => {
+        const controller = this.#startBusy(label);
+        try {
+          return await work(controller.signal);
+        } finally {
+          this.#endBusy();
+        }
+      },
       quit: () => void this.#quitNow(),
     };
   }

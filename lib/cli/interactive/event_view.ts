@@ -44,6 +44,8 @@ export class EventView {
   /** Output characters streamed in this turn (the status line's estimate until usage arrives). */
   streamedChars = 0;
   hooksNeedingReview: string | null = null;
+  /** While a compaction runs: what the status line says instead of "Working". */
+  compacting: string | null = null;
   /**
    * The bench's reference (`TRELLIS_RENDER_RAW=1`): answers are written line by line as they
    * arrive, terminal-safe but not rendered, so rendering's own cost can be measured against it.
@@ -166,22 +168,39 @@ export class EventView {
           ),
         ]);
       default:
-        // Compaction (#15 item 6) lands from another branch with events of its own: whatever their
-        // exact shape, say that it happened and what they report.
-        if (/compact/i.test(event.type)) return this.#compaction(event);
         return;
     }
   }
 
+  /**
+   * A compaction (#15 item 6; Codex's contextCompaction item), automatic or `/compact`: while it
+   * runs the status line says so; done, one line with the context's size before and after; failed,
+   * why, and that the history is as it was.
+   */
   // deno-lint-ignore no-explicit-any
-  #compaction(event: any): void {
-    const details = Object.entries(event)
-      .filter(([k, v]) => k !== "type" && (typeof v === "string" || typeof v === "number"))
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", ");
+  #compaction(phase: string, item: any): void {
+    const c = this.ui.colors;
+    if (phase === "item.started") {
+      this.compacting = item.trigger === "auto" ? "Compacting the context (automatic)" : "Compacting";
+      return this.ui.refresh();
+    }
+    if (phase !== "item.completed") return;
+    this.compacting = null;
+    const trigger = item.trigger === "auto" ? "automatically" : "by hand";
+    const tokens = (n: unknown) => typeof n === "number" ? `~${n.toLocaleString("en-US")}` : "?";
+    if (item.status === "failed") {
+      const why = terminalText(String(item.error ?? "unknown error"), { lineBreaks: "show" });
+      return this.#print([
+        c.yellow(`${this.ui.glyphs.fail} compaction failed, the history is unchanged: ${why}`),
+      ]);
+    }
+    const how = item.strategy === "elide_tool_outputs" ? " (old tool outputs elided)" : "";
+    const { rule, arrow } = this.ui.glyphs;
     this.#print([
-      this.ui.colors.dim(
-        `  ${terminalText(`${event.type}${details ? `: ${details}` : ""}`, { lineBreaks: "show" })}`,
+      c.dim(
+        `${rule} context compacted ${trigger}${how}: ${tokens(item.tokens_before)} ${arrow} ${
+          tokens(item.tokens_after)
+        } tokens`,
       ),
     ]);
   }
@@ -204,6 +223,7 @@ export class EventView {
       );
       return this.#print(lines.map((l) => `  ${l}`));
     }
+    if (item.type === "context_compaction") return this.#compaction(phase, item);
     if (item.type === "error") {
       return this.#print([
         this.ui.colors.red(`error: ${terminalText(String(item.message), { lineBreaks: "show" })}`),

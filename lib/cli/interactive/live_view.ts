@@ -56,7 +56,7 @@ export function liveRegion(ui: Ui, state: LiveState): LiveRegion {
       ? ` · ~${formatTokens(Math.ceil(state.view.streamedChars / 4))} tokens`
       : "";
     rows.push(
-      `${c.cyan(spinner)} ${c.bold(state.busy.label)} ${
+      `${c.cyan(spinner)} ${c.bold(state.view.compacting ?? state.busy.label)} ${
         c.dim(`(${elapsed(performance.now() - state.busy.started)}${tokens} · esc to interrupt)`)
       }`,
     );

@@ -20,8 +20,8 @@ export interface SlashContext {
   resumeSession(): Promise<void>;
   /** Runs a `trellis` subcommand in-process, its output printed here. */
   runCli(argv: string[]): Promise<void>;
-  /** An AbortSignal Esc / Ctrl-C aborts (for `/compact`). */
-  signal(): AbortSignal;
+  /** Runs `work` with the status line showing `label`; Esc / Ctrl-C abort its signal. */
+  busy<T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   quit(): void;
 }
 
@@ -87,8 +87,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   },
   {
     name: "compact",
+    args: "[WHAT TO KEEP]",
     description: "summarize the conversation to free context",
-    run: (_, ctx) => compact(ctx),
+    run: (args, ctx) => compact(args, ctx),
   },
   {
     name: "diff",
@@ -125,8 +126,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
 ];
 
 /**
- * Every slash command: the built-ins, plugin commands (skills named `plugin:command`, invoked as
- * `$plugin:command args`), and MCP prompts.
+ * Every slash command: the built-ins and plugin commands (skills named `plugin:command`, invoked as
+ * `$plugin:command args`). MCP prompts come from `mcpPromptCommands` (they need ready servers).
  */
 export async function slashCommands(session: Session): Promise<SlashCommand[]> {
   const plugin = (await session.skills().catch(() => []))
@@ -137,10 +138,22 @@ export async function slashCommands(session: Session): Promise<SlashCommand[]> {
       description: s.description,
       run: (args, ctx) => ctx.submitPrompt(`$${s.name}${args ? ` ${args}` : ""}`),
     }));
-  // MCP prompts go here as `/mcp__<server>__<prompt>` once MCP prompts are exposed (#15 item 5):
-  // each maps to a prompt text built from the server's prompts/get, like plugin commands above.
-  const mcpPrompts: SlashCommand[] = [];
-  return [...BUILTIN_COMMANDS, ...plugin, ...mcpPrompts];
+  return [...BUILTIN_COMMANDS, ...plugin];
+}
+
+/**
+ * `/mcp__server__prompt ARGS` for each prompt of a ready MCP server (#15 item 5): the text is sent
+ * as the prompt, and the session expands it with `prompts/get` — as `exec` expands
+ * `$mcp__server__prompt` — arguments by name (`city=Paris`) or in declared order.
+ */
+export async function mcpPromptCommands(session: Session): Promise<SlashCommand[]> {
+  const prompts = await session.mcpPrompts().catch(() => []);
+  return prompts.map((p): SlashCommand => ({
+    name: p.modelName,
+    args: p.arguments.map((a) => a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`).join(" "),
+    description: p.description || `prompt ${p.name} of MCP server ${p.server}`,
+    run: (args, ctx) => ctx.submitPrompt(`/${p.modelName}${args.trim() ? ` ${args.trim()}` : ""}`),
+  }));
 }
 
 function say(ctx: SlashContext, text: string): void {
@@ -156,6 +169,7 @@ function help(ctx: SlashContext): void {
     c.bold("Slash commands"),
     ...lines,
     `  ${c.bold("/plugin:command")} ${c.dim("[ARGS]")}  a plugin's command (Tab lists them)`,
+    `  ${c.bold("/mcp__server__prompt")} ${c.dim("[ARGS]")}  an MCP server's prompt (Tab lists them)`,
     "",
     c.bold("Keys"),
     "  Enter send · \\ at the end of a line or Alt-Enter: new line · Tab: complete /commands, $skills, @files",
@@ -236,25 +250,25 @@ async function skills(ctx: SlashContext): Promise<void> {
   ]);
 }
 
-async function compact(ctx: SlashContext): Promise<void> {
-  // The one call site of compaction (#15 item 6, another branch): used when the Session has it.
-  const session = ctx.session() as Session & {
-    compact?: (o: { signal: AbortSignal; trigger: "manual" }) => Promise<unknown>;
-  };
-  if (typeof session.compact !== "function") return say(ctx, "compaction is not available yet");
-  say(ctx, ctx.ui.colors.dim("compacting the conversation…"));
-  try {
-    await session.compact({ signal: ctx.signal(), trigger: "manual" });
-    say(ctx, `conversation compacted; context used: ${contextUsed(session) ?? "unknown"}`);
-  } catch (error) {
-    say(
-      ctx,
-      ctx.ui.colors.red(
-        `compaction failed, the history is unchanged: ${
-          terminalText((error as Error).message, { lineBreaks: "show" })
-        }`,
-      ),
-    );
+/**
+ * `/compact [instructions]` (#15 item 6): the session's compaction — a summarization request, the
+ * history replaced by the summary and the recent user messages, recorded in the transcript,
+ * PreCompact/PostCompact fired. The event view shows its item (compacted, or failed with the
+ * history unchanged); this says what the context holds now, or why nothing was done.
+ */
+async function compact(args: string, ctx: SlashContext): Promise<void> {
+  const session = ctx.session();
+  const instructions = args.trim();
+  const outcome = await ctx.busy(
+    "Compacting",
+    (signal) => session.compact({ signal, trigger: "manual", ...(instructions ? { instructions } : {}) }),
+  );
+  if (outcome.status === "compacted") {
+    return say(ctx, ctx.ui.colors.dim(`context used now: ${contextUsed(session) ?? "unknown"}`));
+  }
+  if (outcome.status === "skipped") {
+    const why = outcome.error?.message ?? "nothing to compact yet";
+    return say(ctx, ctx.ui.colors.yellow(`not compacted: ${terminalText(why, { lineBreaks: "show" })}`));
   }
 }
 

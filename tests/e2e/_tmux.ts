@@ -109,6 +109,17 @@ export class TmuxTerminal {
     }
   }
 
+  /** Polls until `test` accepts the visible screen (rows joined by newlines); returns it. */
+  async waitForVisible(test: (visible: string) => boolean, what: string): Promise<string> {
+    const deadline = Date.now() + DEADLINE_MS;
+    for (;;) {
+      const visible = (await this.visible()).join("\n");
+      if (test(visible)) return visible;
+      if (Date.now() > deadline) throw new Error(`the screen never showed ${what}:\n${visible}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
   /** Types text literally. */
   async type(text: string): Promise<void> {
     if (text) await this.tmux("send-keys", "-t", "0", "-l", text);

@@ -76,8 +76,12 @@ export class InteractiveApp implements Ui {
   readonly #editor = new LineBuffer();
   #view: EventView;
   #session: Session | null = null;
-  /** The session being opened (or the last one opened): what Tab typed meanwhile waits for. */
-  #opened: Promise<boolean> = Promise.resolve(false);
+  /**
+   * The session being opened (or the last one opened): what Tab typed meanwhile waits for. Until
+   * the first open starts (history, the session picker) it waits for that one.
+   */
+  #opened: Promise<boolean>;
+  #firstOpened!: (ok: boolean) => void;
   #history: PromptHistory | null = null;
   #questions: { question: Question; done: () => void }[] = [];
   #busy: { label: string; started: number; controller: AbortController } | null = null;
@@ -86,7 +90,8 @@ export class InteractiveApp implements Ui {
   #spinner = 0;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #exitArmed = false;
-  #lastInterrupt = 0;
+  // performance.now() counts from process start: 0 would swallow a Ctrl-C in the first 400 ms.
+  #lastInterrupt = -Infinity;
   #commands: SlashCommand[] = [];
   #libs: Promise<MarkdownLibraries> | null = null;
   #quit!: (code: number) => void;
@@ -104,6 +109,7 @@ export class InteractiveApp implements Ui {
     this.#decoder = new KeyDecoder((key) => this.#key(key));
     this.#view = new EventView(this, (callId) => this.#argumentsOf(callId));
     this.#finished = new Promise((resolve) => (this.#quit = resolve));
+    this.#opened = new Promise((resolve) => (this.#firstOpened = resolve));
     this.#latency = KeyLatencyLog.fromEnv(options.platform);
   }
 
@@ -166,6 +172,7 @@ export class InteractiveApp implements Ui {
   }
 
   async #shutdown(code: number): Promise<number> {
+    this.#firstOpened(false);
     this.#busy?.controller.abort();
     for (const { question } of this.#questions) question.cancel();
     clearInterval(this.#ticker);
@@ -199,6 +206,7 @@ export class InteractiveApp implements Ui {
   async #open(resume?: string): Promise<boolean> {
     const opened = this.#opening(resume);
     this.#opened = opened;
+    void opened.then(this.#firstOpened);
     return await opened;
   }
 

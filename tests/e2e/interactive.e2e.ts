@@ -393,7 +393,7 @@ Deno.test("interactive: MCP prompts and plugin commands are slash commands with 
     await t.waitFor(PROMPT);
     await t.type("/mcp__everything__args_p");
     await t.press("Tab");
-    await t.waitFor(/› \/mcp__everything__args_prompt $/m);
+    await t.waitFor(/› \/mcp__everything__args_prompt$/m);
     await t.typeLine("Paris");
     await t.waitFor(/weather noted/);
     const first = JSON.stringify(server.requests[0]);
@@ -403,7 +403,7 @@ Deno.test("interactive: MCP prompts and plugin commands are slash commands with 
     );
     await t.type("/dev-kit:ch");
     await t.press("Tab");
-    await t.waitFor(/› \/dev-kit:check $/m);
+    await t.waitFor(/› \/dev-kit:check$/m);
     await t.typeLine("./plugins/x");
     await t.waitFor(/checked/);
     assert.match(JSON.stringify(server.requests[1]), /Check the plugin in \.\/plugins\/x/);

@@ -269,10 +269,10 @@ Deno.test("interactive: Ctrl-C during a tool call aborts it, the session stays, 
   });
 });
 
-Deno.test("interactive: Esc ends an answer that keeps streaming; the session goes on", async () => {
-  const endless = Array.from({ length: 2000 }, (_, i) => `word${i}`).join(" ");
+Deno.test("interactive: Esc ends an answer that never stops streaming; the session goes on (#15 bad input)", async () => {
+  const start = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
   await withSession([
-    { text: endless, event_delay_ms: 20 },
+    { text: start, endless: true, event_delay_ms: 10 },
     { text: "short answer" },
   ], async (t, s) => {
     await t.waitFor(PROMPT);
@@ -486,6 +486,22 @@ Deno.test("interactive: NO_COLOR output carries no colour; a model's escape sequ
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);
   }, { env: { NO_COLOR: "1" } });
+});
+
+Deno.test("interactive: invalid UTF-8 from the model shows as U+FFFD and the transcript stays consistent (#15 bad input)", async () => {
+  await withSession([{ text: "bad \uE000 byte, then fine" }, { text: "next" }], async (t, s) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("say it");
+    await t.waitFor(/^bad \uFFFD byte, then fine$/m);
+    await t.typeLine("again");
+    await t.waitFor(/^next$/m);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    const answers = (await transcriptLines(s)).filter((l) =>
+      l.type === "item" && l.item.type === "message" && l.item.role === "assistant"
+    ).map((l) => l.item.content);
+    assert.deepEqual(answers, ["bad \uFFFD byte, then fine", "next"]);
+  });
 });
 
 Deno.test("interactive: a 5 MB paste is kept whole as one placeholder and sent whole", async () => {

@@ -70,9 +70,13 @@ export function glyphs(caps: TerminalCaps): Glyphs {
     };
 }
 
+/** Punctuation the UI writes as text (not through `glyphs`), as ASCII. */
+const ASCII_PUNCTUATION: Record<string, string> = { "·": "|", "…": "...", "—": "-", "–": "-" };
+
 /**
  * For a terminal that is not UTF-8: the control pictures the shared sanitizer shows (`␛`, `␍` …)
- * become caret notation (`^[`, `^M`, `^?`), anything else outside ASCII becomes `?`.
+ * become caret notation (`^[`, `^M`, `^?`), the UI's own punctuation its ASCII form, anything else
+ * outside ASCII `?`.
  */
 export function asciiOnly(text: string): string {
   if (!/[\u0080-\u{10FFFF}]/u.test(text)) return text;
@@ -80,6 +84,6 @@ export function asciiOnly(text: string): string {
     const code = ch.charCodeAt(0);
     if (code >= 0x2400 && code < 0x2420) return `^${String.fromCharCode(code - 0x2400 + 0x40)}`;
     if (code === 0x2421) return "^?";
-    return "?";
+    return ASCII_PUNCTUATION[ch] ?? "?";
   });
 }

@@ -79,4 +79,5 @@ Deno.test("asciiOnly: the shared sanitizer's control pictures print as caret not
     asciiOnly("a␛[2J b␍ c␡ café ✓ \x1b[1mbold\x1b[0m"),
     "a^[[2J b^M c^? caf? ? \x1b[1mbold\x1b[0m",
   );
+  assert.equal(asciiOnly("0s · 12 in… —"), "0s | 12 in... -");
 });

@@ -317,9 +317,12 @@ Deno.test("interactive: /compact summarizes for real: the transcript records it,
     await t.typeLine("remember kiwi");
     await t.waitFor(/^a1 x+/m);
     await t.waitFor(PROMPT);
+    const footer = await t.waitFor(/context \d+% used · enter send/);
+    const before = Number(/context (\d+)% used/.exec(footer)![1]);
     await t.typeLine("/compact keep the fruit");
     await t.waitFor(/context compacted by hand: ~[\d,]+ → ~[\d,]+ tokens/);
-    await t.waitFor(/context used now:/);
+    const after = Number(/context used now: (\d+)%/.exec(await t.waitFor(/context used now: \d+%/))![1]);
+    assert.ok(after < before, `the context shrank: ${before}% → ${after}%`);
     await t.typeLine("what fruit?");
     await t.waitFor(/after compaction/);
     await t.press("C-d");
@@ -345,7 +348,7 @@ Deno.test("interactive: /compact summarizes for real: the transcript records it,
     ]);
     assert.deepEqual([post.hook_event_name, post.trigger], ["PostCompact", "manual"]);
     assert.match(post.compact_summary, /^Summary 1/);
-  }, { setup: compactionHooks });
+  }, { setup: compactionHooks, args: ["-c", "model_context_window=8000"] });
 });
 
 Deno.test("interactive: a small context window compacts automatically mid-turn; a failing compaction keeps the history and says so (#15 item 6)", async () => {

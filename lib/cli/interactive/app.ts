@@ -93,6 +93,7 @@ export class InteractiveApp implements Ui {
   // performance.now() counts from process start: 0 would swallow a Ctrl-C in the first 400 ms.
   #lastInterrupt = -Infinity;
   #commands: SlashCommand[] = [];
+  #contextPercent: number | null = null;
   #libs: Promise<MarkdownLibraries> | null = null;
   #quit!: (code: number) => void;
   #finished: Promise<number>;
@@ -501,6 +502,10 @@ export class InteractiveApp implements Ui {
 
   #endBusy(): void {
     this.#busy = null;
+    const context = this.#session?.context();
+    this.#contextPercent = context && context.tokens > 0
+      ? Math.round((context.tokens / context.contextWindow) * 100)
+      : null;
     this.#tick();
     const next = this.#session ? this.#queued.shift() : undefined;
     if (next !== undefined) this.#submit(next.text, next.shown);
@@ -646,9 +651,10 @@ export class InteractiveApp implements Ui {
   #footer(): string {
     const session = this.#session;
     if (!session) return "";
-    const used = session.contextTokens();
-    const window = session.info().contextWindow;
-    const context = used !== null && window ? `context ${Math.round((used / window) * 100)}% used · ` : "";
+    // Read when a turn or command ends, not per frame: before a model report it is an estimate
+    // over the whole transcript.
+    const percent = this.#contextPercent;
+    const context = percent !== null ? `context ${percent}% used · ` : "";
     return `${context}enter send · \\ or alt-enter new line · tab complete · /help`;
   }
 }

@@ -178,15 +178,16 @@ function help(ctx: SlashContext): void {
   ]);
 }
 
-function contextUsed(session: Session): string | null {
-  const used = session.contextTokens();
-  if (used === null) return null;
-  const window = session.info().contextWindow;
-  return window
-    ? `${Math.round((used / window) * 100)}% (${used.toLocaleString("en-US")} of ${
-      window.toLocaleString("en-US")
-    } tokens)`
-    : `${used.toLocaleString("en-US")} tokens`;
+/**
+ * How full the context is: the session's meter (the model's last report plus what came since, an
+ * estimate before any report, as after a resume; smaller right after a compaction).
+ */
+export function contextUsed(session: Session): string | null {
+  const { tokens, contextWindow } = session.context();
+  if (!(tokens > 0)) return null;
+  return `${Math.round((tokens / contextWindow) * 100)}% (${tokens.toLocaleString("en-US")} of ${
+    contextWindow.toLocaleString("en-US")
+  } tokens)`;
 }
 
 async function status(ctx: SlashContext): Promise<void> {

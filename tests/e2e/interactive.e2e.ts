@@ -94,6 +94,43 @@ Deno.test("interactive: a two-turn conversation on one session, rendered markdow
   });
 });
 
+Deno.test("interactive: `trellis -C DIR PROMPT` starts in DIR with that prompt; the prompt history is kept per project (#15 items 1-2)", async () => {
+  const s = await e2eSetup();
+  const server = await startFixtureModelServer({ script: [{ text: "started with it" }] });
+  const other = `${s.root}/tmp`;
+  const start = (args: string[]) =>
+    TmuxTerminal.start({
+      cwd: other,
+      env: s.env,
+      args: [...s.flags(server.url), "-C", s.workspace, ...args],
+    });
+  try {
+    const first = await start(["what is in notes.md?"]);
+    try {
+      const screen = await first.waitFor(/^started with it$/m);
+      assert.match(screen, new RegExp(`fixture-model · ${s.workspace}$`, "m"));
+      assert.match(screen, /^› what is in notes\.md\?$/m);
+      await first.press("C-d");
+      assert.equal(await first.exitCode(), 0);
+    } finally {
+      await first.close();
+    }
+    assert.match(JSON.stringify(server.requests[0]), /what is in notes\.md\?/);
+    const second = await start([]);
+    try {
+      await second.waitFor(PROMPT);
+      await second.press("Up");
+      await second.waitFor(/^› what is in notes\.md\?$/m);
+      await second.press("C-u", "C-d");
+      assert.equal(await second.exitCode(), 0);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("interactive: resume after exit shows the conversation and continues it; the picker resumes too", async () => {
   await withSession(
     [{ text: "first answer" }, { text: "second answer" }, { text: "third answer" }],

@@ -123,7 +123,12 @@ function layerError(issues: z.core.$ZodIssue[], where: { file: string; text?: st
   );
 }
 
-/** Best effort: the 1-based line where `keyPath` (or its longest prefix) is assigned. */
+/**
+ * Best effort: the 1-based line where `keyPath` (or its longest prefix) is assigned. A line scan, not
+ * a TOML parser: smol-toml and toml-edit-js return values without source positions, so the line of
+ * a key an error names is found here; keys themselves are read by splitKeyPath (smol-toml). Runs only
+ * when a layer has a problem to report.
+ */
 export function findKeyLine(text: string, keyPath: string[]): number | undefined {
   let table: string[] = [];
   let best: { line: number; depth: number } | undefined;

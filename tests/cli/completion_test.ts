@@ -14,8 +14,11 @@ async function script(shell: string): Promise<string> {
   return file;
 }
 
+/** Runs a shell with a HOME of its own: fish creates ~/.config/fish and ~/.local/share/fish there. */
 async function sh(cmd: string[]): Promise<string> {
-  const result = await runCommand(platform, { cmd, env: { PATH: "/usr/bin:/bin", HOME: "/nonexistent" } });
+  const home = await Deno.makeTempDir({ prefix: "trellis-shell-home-" });
+  const result = await runCommand(platform, { cmd, env: { PATH: "/usr/bin:/bin", HOME: home } })
+    .finally(() => Deno.remove(home, { recursive: true }));
   assert.equal(result.code, 0, result.stderr);
   return result.stdout;
 }

@@ -12,8 +12,14 @@ Deno.test("the binary's bash and fish completion scripts complete `trellis mc` t
     await Deno.writeTextFile(`${s.root}/trellis.${shell}`, run.stdout);
   }
   const output = async (cmd: string[]) => {
-    const out = await new Deno.Command(cmd[0], { args: cmd.slice(1), stdout: "piped", stderr: "piped" })
-      .output();
+    // HOME inside the setup's root: fish creates ~/.config/fish and ~/.local/share/fish.
+    const out = await new Deno.Command(cmd[0], {
+      args: cmd.slice(1),
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: s.env.HOME },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
     assert.ok(out.success, new TextDecoder().decode(out.stderr));
     return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "").sort();
   };

@@ -10,6 +10,14 @@
  * ```
  * @module
  */
+export { Workspace } from "./workspace.ts";
+export type { WorkspaceOptions, WorkspaceSessionOptions } from "./workspace.ts";
+export { editMcpServer } from "./mcp_config_edits.ts";
+export type { McpServerEdit } from "./mcp_config_edits.ts";
+export { listMcpServers, loginMcpServer, logoutMcpServer } from "./mcp_inspection.ts";
+export type { FailedMcpServer, McpServerListing } from "./mcp_inspection.ts";
+export { PluginAdmin } from "./plugin_admin.ts";
+export * from "./command_api.ts";
 export { Session } from "./session.ts";
 export type { CompactOutcome, CompactRequest, SessionInfo, SessionOptions, TurnRequest } from "./session.ts";
 export { autoCompactTokenLimit, compactionSettings } from "./compaction_settings.ts";
@@ -23,5 +31,5 @@ export type { McpCommandOptions, McpCommandRuntime } from "./mcp_command.ts";
 export { serveMcp } from "./mcp_server/serve.ts";
 export type { McpServeOptions } from "./mcp_server/serve.ts";
 export type { CallConfig } from "./mcp_server/thread_registry.ts";
-export { planImport, readImportSources } from "./import_plan.ts";
-export type { ImportItem, ImportPlan, ImportSource, ImportSources } from "./import_plan.ts";
+export { importInto, planImport, readImportSources } from "./import_plan.ts";
+export type { ImportItem, ImportOutcome, ImportPlan, ImportSource, ImportSources } from "./import_plan.ts";

@@ -57,4 +57,6 @@ export type { HookEffect } from "./outputs/hook_effect.ts";
 export { testHookEvent } from "./dispatch_test_event.ts";
 export type { SyntheticEventOptions } from "./dispatch_test_event.ts";
 export { doctorHooks } from "./hook_doctor.ts";
+export { writeHookState } from "./hook_state_edits.ts";
+export type { HookStateChange } from "./hook_state_edits.ts";
 export type { DoctorFinding, DoctorOptions } from "./hook_doctor.ts";

@@ -40,6 +40,14 @@ export {
 } from "./server_config.ts";
 /** The one server-name rule (config validates with it; lib/mcp and the CLI re-use it). */
 export { MCP_SERVER_NAME } from "../config/mod.ts";
+export {
+  checkServerName,
+  isValidServerName,
+  serverEntryFromFlags,
+  TRANSPORT_TYPES,
+  transportType,
+} from "./transport_rules.ts";
+export type { ServerEntryFlags } from "./transport_rules.ts";
 export type { ApprovalMode, McpServerConfig, McpTransportConfig, SamplingPolicy } from "./server_config.ts";
 export { expandVariables, parseMcpJson } from "./mcp_json.ts";
 export { peerMcpServers } from "./peer_servers.ts";

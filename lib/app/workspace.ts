@@ -38,8 +38,11 @@ export interface WorkspaceOptions {
   profile?: string;
 }
 
-/** What `Workspace.openSession` needs beyond the workspace: how the session talks to its user. */
-export type WorkspaceSessionOptions = Omit<SessionOptions, "platform" | "loaded">;
+/**
+ * What `Workspace.openSession` needs beyond the workspace: how the session talks to its user, and
+ * optionally a platform whose terminal I/O is wrapped (exec's); default the workspace's.
+ */
+export type WorkspaceSessionOptions = Omit<SessionOptions, "platform" | "loaded"> & { platform?: Platform };
 
 /**
  * One assembled workspace (issue #16 item 5): its config with project trust applied, and — each
@@ -167,6 +170,6 @@ export class Workspace {
    * (HK-12), then `runTurn()` per prompt, then `close()`.
    */
   openSession(options: WorkspaceSessionOptions): Promise<Session> {
-    return Session.open({ ...options, platform: this.platform, loaded: this.loaded });
+    return Session.open({ platform: this.platform, ...options, loaded: this.loaded });
   }
 }

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { Session } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
 import { InteractiveApp } from "../interactive/app.ts";
@@ -75,7 +74,8 @@ async function runInteractive(
   if (flags.model) overrides.push(`model=${JSON.stringify(flags.model)}`);
   if (flags.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(flags.sandbox)}`);
   if (flags.askForApproval) overrides.push(`approval_policy=${JSON.stringify(flags.askForApproval)}`);
-  const loaded = await ctx.loadConfig({ ...flags, config: overrides });
+  const ws = await ctx.workspace({ ...flags, config: overrides });
+  const loaded = ws.loaded;
   const sessions = path.join(loaded.paths.home, "sessions");
   if (args.resume && args.resume !== "pick" && args.resume !== "--last") {
     await checkResumeId(platform.fs, sessions, args.resume);
@@ -93,8 +93,7 @@ async function runInteractive(
     ...(args.prompt ? { prompt: args.prompt } : {}),
     ...(args.resume ? { resume: args.resume } : {}),
     runCli: (argv, write) => runCommandLine([...argv, ...configFlags], write),
-    openSession: (parts) =>
-      Session.open({ platform, loaded, interactive: true, watchSkills: true, ...parts }),
+    openSession: (parts) => ws.openSession({ interactive: true, watchSkills: true, ...parts }),
   });
   ctx.exitCode = await app.run();
 }

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../loop/mod.ts";
+import type { ApprovalDecision, ApprovalRequest, Approver } from "../../app/mod.ts";
 import { type Choice, choiceQuestion } from "./questions.ts";
 import { coloredDiff } from "./tool_summary.ts";
 import { wrap } from "./markdown_render.ts";

@@ -1,4 +1,4 @@
-import type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "../../mcp/mod.ts";
+import type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "../../app/mod.ts";
 import { type Choice, choiceQuestion, listQuestion, textQuestion } from "./questions.ts";
 import { wrap } from "./markdown_render.ts";
 import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";

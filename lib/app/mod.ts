@@ -1,15 +1,36 @@
 /**
  * The composition root: config → plugins → skills/hooks/MCP → loop. The only place that wires
- * subsystems together; the CLI drives what it builds.
+ * subsystems together: the Workspace assembles them (each part opened when first asked for), the
+ * CLI drives what it builds, and `Trellis` (the library face, root mod.ts) wraps it for embedders.
  *
  * @example
  * ```ts
- * import { Session } from "./lib/app/mod.ts";
- * // const session = await Session.open({ platform, loaded, events, approver });
- * // const result = await session.runTurn({ prompt: "hi", maxSteps: 20, signal });
+ * import { noTtyApprover, Workspace } from "./mod.ts";
+ * import { platform } from "../platform/mod.ts";
+ * const ws = await Workspace.open(platform, { overrides: ['model="gpt-5.1"'] });
+ * console.log((await ws.hooks()).handlers.length, (await ws.skills()).snapshot.skills.length);
+ * const session = await ws.openSession({ events: console.log, approver: noTtyApprover });
+ * await session.start(new AbortController().signal); // SessionStart hooks
+ * await session.runTurn({ prompt: "hi", maxSteps: 20, signal: new AbortController().signal });
+ * await session.close();
  * ```
  * @module
  */
+export { Trellis, TrellisSession } from "./embedding.ts";
+export type {
+  ApprovalQuestion,
+  ConfigMessage,
+  HookInfo,
+  McpServerInfo,
+  McpToolInfo,
+  OpenOptions,
+  PluginInfo,
+  SessionOpenOptions,
+  SkillInfo,
+  TokenUsage,
+  TurnOptions,
+  TurnOutcome,
+} from "./embedding.ts";
 export { Workspace } from "./workspace.ts";
 export type { WorkspaceOptions, WorkspaceSessionOptions } from "./workspace.ts";
 export { editMcpServer } from "./mcp_config_edits.ts";

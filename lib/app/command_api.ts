@@ -8,8 +8,24 @@ export { compatFiles, formatKeyPath, isTable } from "../config/mod.ts";
 export type { CompatFile, LoadedConfig, TrellisPaths } from "../config/mod.ts";
 export { doctorHooks, reviewNotice, testHookEvent } from "../hooks/mod.ts";
 export type { HookHandlerInfo, HookRunRecord, HookStateChange, LoadedHooks } from "../hooks/mod.ts";
-export { checkSessionId, noTtyApprover, ttyApprover } from "../loop/mod.ts";
-export type { ApprovalDecision, ApprovalRequest, Approver, TurnResult } from "../loop/mod.ts";
+export {
+  approvalChoices,
+  approvalPromptLines,
+  checkResumeId,
+  checkSessionId,
+  isSessionId,
+  noTtyApprover,
+  promptingApprover,
+  ttyApprover,
+} from "../loop/mod.ts";
+export type {
+  ApprovalAnswer,
+  ApprovalChoice,
+  ApprovalDecision,
+  ApprovalRequest,
+  Approver,
+  TurnResult,
+} from "../loop/mod.ts";
 export {
   callManagerTool,
   diffServerTools,
@@ -26,6 +42,7 @@ export type {
   ElicitationRequest,
   ElicitationResponder,
   ElicitationResponse,
+  McpSandbox,
   McpServerSummary,
   ResolvedCatalog,
   ServerEntryFlags,

@@ -35,7 +35,7 @@ export interface McpEntriesRead {
 }
 
 /** Keys whose strings are expanded, as in Claude Code (plus cwd, which Codex entries carry). */
-const EXPANDED = ["command", "args", "env", "url", "headers", "http_headers", "cwd"];
+const EXPANDED = ["command", "args", "env", "url", "headers", "http_headers", "cwd", "sandbox_writable"];
 
 /** Claude Code's `${VAR}` / `${VAR:-default}`; an unset variable without a default is left as written. */
 export function expandVariables(

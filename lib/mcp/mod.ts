@@ -52,7 +52,13 @@ export {
   transportType,
 } from "./transport_rules.ts";
 export type { ServerEntryFlags } from "./transport_rules.ts";
-export type { ApprovalMode, McpServerConfig, McpTransportConfig, SamplingPolicy } from "./server_config.ts";
+export type {
+  ApprovalMode,
+  McpSandbox,
+  McpServerConfig,
+  McpTransportConfig,
+  SamplingPolicy,
+} from "./server_config.ts";
 export { expandVariables, parseMcpJson } from "./mcp_json.ts";
 export { peerMcpServers } from "./peer_servers.ts";
 export { importClaudeEntry, importCodexEntry } from "./import_entry.ts";
@@ -108,6 +114,10 @@ export type { LoginOptions, McpAuthStatus } from "./oauth_login.ts";
 export { browserCommand, openInBrowser } from "./open_browser.ts";
 export type { OpenBrowserOptions } from "./open_browser.ts";
 export { probeServer } from "./probe.ts";
+export { checkServerSandbox } from "./sandbox_check.ts";
+export type { SandboxCheckOptions, SandboxCheckReport } from "./sandbox_check.ts";
+export { type Denial, findDenials } from "./sandbox_denials.ts";
+export type { ServerConfinement, TransportContext } from "./client_factory.ts";
 export type { ProbeOptions } from "./probe.ts";
 export { argumentsFromSchema, defaultsFromSchema } from "./schema_values.ts";
 export {

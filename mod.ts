@@ -1,37 +1,67 @@
 /**
- * Trellis as a library: named re-exports of each subsystem's public API.
+ * Trellis as a library: open a directory's configuration, inspect its extensions (MCP servers and
+ * their tools, skills, hooks, plugins), and run sessions of turns, with the config layers, project
+ * trust, sandbox, approvals and hooks that `trellis exec` has. Events are the objects
+ * `trellis exec --json` prints.
  *
- * @example
+ * @example Run one turn
  * ```ts
- * import { loadConfig, noTtyApprover, platform, Session } from "./mod.ts";
- * const loaded = await loadConfig(platform.fs, { cwd: platform.cwd(), env: platform.env });
- * const session = await Session.open({ platform, loaded, events: console.log, approver: noTtyApprover });
- * await session.runTurn({ prompt: "list the files", maxSteps: 20, signal: new AbortController().signal });
- * await session.close();
+ * import { Trellis } from "./mod.ts";
+ *
+ * const trellis = await Trellis.open({ config: ['model="gpt-5.1"'] });
+ * // SessionStart hooks have run when openSession returns.
+ * const session = await trellis.openSession({
+ *   events: (event) => {
+ *     if (event.type === "item.completed" && event.item.type === "agent_message") console.log(event.item.text);
+ *   },
+ *   approve: (question) => Promise.resolve(question.tool === "shell"),
+ * });
+ * try {
+ *   const outcome = await session.runTurn("List the files in this directory.", { maxSteps: 20 });
+ *   console.log(outcome.status, outcome.usage.outputTokens);
+ * } finally {
+ *   await session.close();
+ * }
+ * ```
+ *
+ * @example Inspect extensions
+ * ```ts
+ * import { Trellis } from "./mod.ts";
+ *
+ * const trellis = await Trellis.open({ cwd: "." });
+ * for (const m of trellis.configMessages()) console.error(`${m.level}: ${m.message}`);
+ * console.log((await trellis.mcpServers()).map((s) => s.name));
+ * console.log((await trellis.skills()).filter((s) => s.enabled).map((s) => s.name));
+ * console.log((await trellis.hooks()).map((h) => `${h.event} ${h.trust}`));
+ * console.log((await trellis.plugins()).filter((p) => p.active).map((p) => p.id));
  * ```
  * @module
  */
-export { Session } from "./lib/app/mod.ts";
-export type { SessionOptions, TurnRequest } from "./lib/app/mod.ts";
-export { runCli, VERSION } from "./lib/cli/mod.ts";
-export { editConfigFile, loadConfig, setProjectTrust } from "./lib/config/mod.ts";
-export type { LoadedConfig, TrellisConfig } from "./lib/config/mod.ts";
-export { noTtyApprover, runTurn, TranscriptStore, ttyApprover } from "./lib/loop/mod.ts";
-export type { Approver, ModelClient, StepToolCatalog, TurnOptions, TurnResult } from "./lib/loop/mod.ts";
-export { createModelClient, resolveProvider } from "./lib/model/mod.ts";
-export { createBuiltinTools, resolvePermissionProfile } from "./lib/tools/mod.ts";
-export type { PermissionProfile } from "./lib/tools/mod.ts";
-export { createMcpRuntime, mcpServersFromConfig } from "./lib/mcp/mod.ts";
-export type { McpRuntime, McpStepSnapshot } from "./lib/mcp/mod.ts";
-export {
-  createSkillsService,
-  renderSkillsCatalog,
-  selectSkills,
-  skillsInputFromConfig,
-} from "./lib/skills/mod.ts";
-export { createHookEngine, loadHooks } from "./lib/hooks/mod.ts";
-export { installPlugin, loadPlugins, parseManifest, PluginCache } from "./lib/plugins/mod.ts";
-export { childEnv, detectSandbox, platform, runCommand, sandboxArgv } from "./lib/platform/mod.ts";
-export type { Platform } from "./lib/platform/mod.ts";
-export { CancelledError, noLifecycleHooks, TrellisError, UsageError } from "./lib/shared/mod.ts";
-export type { LifecycleHooks, ToolDefinition, TrellisEvent } from "./lib/shared/mod.ts";
+export { Trellis, TrellisSession } from "./lib/app/mod.ts";
+export type {
+  ApprovalQuestion,
+  ConfigMessage,
+  HookInfo,
+  McpServerInfo,
+  McpToolInfo,
+  OpenOptions,
+  PluginInfo,
+  SessionOpenOptions,
+  SkillInfo,
+  TokenUsage,
+  TurnOptions,
+  TurnOutcome,
+} from "./lib/app/mod.ts";
+export type {
+  ApprovalSubject,
+  CallFields,
+  CallStatus,
+  CommandSandbox,
+  ErrorData,
+  EventUsage,
+  ThreadItem,
+  TrellisErrorCode,
+  TrellisEventBody as TrellisEvent,
+} from "./lib/shared/mod.ts";
+export { TrellisError, UsageError } from "./lib/shared/mod.ts";
+export { VERSION } from "./lib/cli/mod.ts";

@@ -10,7 +10,12 @@ const ALLOWED: Record<string, string[]> = {
   config: ["shared", "platform"],
   ...Object.fromEntries(PEERS.map((p) => [p, ["shared", "platform", "config"]])),
   app: ["shared", "platform", "config", ...PEERS],
-  cli: ["shared", "platform", "config", ...PEERS, "app"],
+  // The CLI parses, calls lib/app, prints (#16 item 5): it reaches config, MCP, plugins, skills,
+  // hooks and the loop only through lib/app, which assembles them (the Workspace) and re-exports
+  // the few pure functions and types a command prints with. lib/shared (errors, events, terminal
+  // text) and lib/platform (the Platform the terminal is read and written through) stay allowed:
+  // printing and terminal handling are the CLI's own job, not wiring.
+  cli: ["shared", "platform", "app"],
 };
 const RUNTIME_ONLY = /\b(Deno|Bun)\.[A-Za-z]|from "node:(fs|fs\/promises|child_process|process)"/;
 

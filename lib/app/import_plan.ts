@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import {
   type ConfigEdit,
+  editConfigFile,
   isTable,
   type LoadedConfig,
   readClaudeJson,
@@ -228,4 +229,33 @@ function sameValue(a: unknown, b: unknown): boolean {
       keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
   }
   return a === b;
+}
+
+/** What `importInto` did (or, on a dry run, would do) to the user config. */
+export interface ImportOutcome {
+  plan: ImportPlan;
+  sources: ImportSources;
+  file: string;
+  /** The file's text before and after, on a dry run only. */
+  preview?: { before: string; after: string };
+}
+
+/**
+ * Copies what a Codex or Claude Code user has into the user config, through the one locked,
+ * verified, atomic editor. A dry run goes through the same editor and checks, and stops before the
+ * lock and the write.
+ */
+export async function importInto(
+  fs: FileSystem,
+  loaded: LoadedConfig,
+  sources: ImportSources,
+  options: { force?: boolean; dryRun?: boolean } = {},
+): Promise<ImportOutcome> {
+  const file = loaded.paths.userConfig;
+  let plan: ImportPlan = { items: [], edits: [], written: {} };
+  const edit = await editConfigFile(fs, file, (doc) => {
+    plan = planImport(sources, doc, { force: options.force === true });
+    return plan.edits;
+  }, { dryRun: options.dryRun === true });
+  return { plan, sources, file, ...(edit.preview ? { preview: edit.preview } : {}) };
 }

@@ -11,7 +11,7 @@ import {
 } from "../mcp/mod.ts";
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import type { ModelClient } from "../loop/mod.ts";
-import { loadPlugins } from "../plugins/mod.ts";
+import { loadPlugins, type PluginContributions } from "../plugins/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, type EventSink, UsageError } from "../shared/mod.ts";
 import { loadToolPins, mcpRuntimeOptions } from "./mcp_wiring.ts";
@@ -23,9 +23,10 @@ import { loadToolPins, mcpRuntimeOptions } from "./mcp_wiring.ts";
 export async function mcpCatalogFor(
   platform: Platform,
   loaded: LoadedConfig,
+  contributions?: PluginContributions,
 ): Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }> {
-  const { contributions } = await loadPlugins({ loaded, platform });
-  return mcpServersFromConfig(loaded, { platform, pluginServers: contributions.mcpServers });
+  const plugins = contributions ?? (await loadPlugins({ loaded, platform })).contributions;
+  return mcpServersFromConfig(loaded, { platform, pluginServers: plugins.mcpServers });
 }
 
 export interface McpCommandOptions {
@@ -55,9 +56,12 @@ export interface McpCommandRuntime {
  * (every selected server up to its startup timeout) and with announced tool lists re-read, so
  * what the command shows is what a session's first step would offer. Shut it down when done.
  */
-export async function openMcpCommand(options: McpCommandOptions): Promise<McpCommandRuntime> {
+export async function openMcpCommand(
+  options: McpCommandOptions,
+  resolved?: { catalog: ResolvedCatalog; diagnostics: Diagnostic[] },
+): Promise<McpCommandRuntime> {
   const { platform, loaded, events } = options;
-  const { catalog, diagnostics } = await mcpCatalogFor(platform, loaded);
+  const { catalog, diagnostics } = resolved ?? await mcpCatalogFor(platform, loaded);
   for (const d of diagnostics) {
     if (d.level === "info") events({ type: "notice", message: d.message });
     else events({ type: "warning", message: d.message });

@@ -1,15 +1,44 @@
 /**
  * The composition root: config → plugins → skills/hooks/MCP → loop. The only place that wires
- * subsystems together; the CLI drives what it builds.
+ * subsystems together: the Workspace assembles them (each part opened when first asked for), the
+ * CLI drives what it builds, and `Trellis` (the library face, root mod.ts) wraps it for embedders.
  *
  * @example
  * ```ts
- * import { Session } from "./lib/app/mod.ts";
- * // const session = await Session.open({ platform, loaded, events, approver });
- * // const result = await session.runTurn({ prompt: "hi", maxSteps: 20, signal });
+ * import { noTtyApprover, Workspace } from "./mod.ts";
+ * import { platform } from "../platform/mod.ts";
+ * const ws = await Workspace.open(platform, { overrides: ['model="gpt-5.1"'] });
+ * console.log((await ws.hooks()).handlers.length, (await ws.skills()).snapshot.skills.length);
+ * const session = await ws.openSession({ events: console.log, approver: noTtyApprover });
+ * await session.start(new AbortController().signal); // SessionStart hooks
+ * await session.runTurn({ prompt: "hi", maxSteps: 20, signal: new AbortController().signal });
+ * await session.close();
  * ```
  * @module
  */
+export { Trellis, TrellisSession } from "./embedding.ts";
+export type {
+  ApprovalQuestion,
+  ConfigMessage,
+  HookInfo,
+  McpServerInfo,
+  McpToolInfo,
+  OpenOptions,
+  PluginInfo,
+  SessionOpenOptions,
+  SkillInfo,
+  TokenUsage,
+  TurnOptions,
+  TurnOutcome,
+} from "./embedding.ts";
+export { Workspace } from "./workspace.ts";
+export type { WorkspaceOptions, WorkspaceSessionOptions } from "./workspace.ts";
+export { editMcpServer } from "./mcp_config_edits.ts";
+export type { McpServerEdit } from "./mcp_config_edits.ts";
+export { listMcpServers, loginMcpServer, logoutMcpServer } from "./mcp_inspection.ts";
+export type { FailedMcpServer, McpServerListing } from "./mcp_inspection.ts";
+export { PluginAdmin } from "./plugin_admin.ts";
+export * from "./command_api.ts";
 export { Session } from "./session.ts";
 export type { CompactOutcome, CompactRequest, SessionInfo, SessionOptions, TurnRequest } from "./session.ts";
 export { autoCompactTokenLimit, compactionSettings } from "./compaction_settings.ts";
@@ -26,5 +55,5 @@ export { mcpConfinement } from "./mcp_confinement.ts";
 export { serveMcp } from "./mcp_server/serve.ts";
 export type { McpServeOptions } from "./mcp_server/serve.ts";
 export type { CallConfig } from "./mcp_server/thread_registry.ts";
-export { planImport, readImportSources } from "./import_plan.ts";
-export type { ImportItem, ImportPlan, ImportSource, ImportSources } from "./import_plan.ts";
+export { importInto, planImport, readImportSources } from "./import_plan.ts";
+export type { ImportItem, ImportOutcome, ImportPlan, ImportSource, ImportSources } from "./import_plan.ts";

@@ -17,16 +17,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   mcp: async () => (await import("./commands/mcp.ts")).registerMcpCommand,
   "mcp-server": async () => (await import("./commands/mcp_server.ts")).registerMcpServerCommand,
   skills: async () => (await import("./commands/skills.ts")).registerSkillsCommand,
-  hooks: async () => {
-    const [{ registerHooksCommand }, { pluginContributions }] = await Promise.all([
-      import("./commands/hooks.ts"),
-      import("./plugin_contributions.ts"),
-    ]);
-    return (program, ctx) =>
-      registerHooksCommand(program, ctx, {
-        pluginSources: async (loaded) => (await pluginContributions(ctx.platform, loaded)).hookSources,
-      });
-  },
+  hooks: async () => (await import("./commands/hooks.ts")).registerHooksCommand,
   plugin: async () => (await import("./commands/plugin.ts")).registerPluginCommand,
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
   completion: async () => (await import("./commands/completion.ts")).registerCompletionCommand,

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { loadConfig, type LoadedConfig } from "../config/mod.ts";
+import { type LoadedConfig, Workspace } from "../app/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, terminalText, UsageError } from "../shared/mod.ts";
 
@@ -8,7 +8,12 @@ export interface CliContext {
   platform: Platform;
   out(text: string): Promise<void>;
   err(text: string): void;
-  /** Loads config for the common flags (-c, -p/--profile, --cd), printing its diagnostics to stderr. */
+  /**
+   * The workspace for the common flags (-c, -p/--profile, --cd), its config loaded and its
+   * diagnostics printed to stderr; its other parts open when a command asks for them.
+   */
+  workspace(options: CommonOptions): Promise<Workspace>;
+  /** The workspace's config alone (`(await workspace(options)).loaded`). */
   loadConfig(options: CommonOptions): Promise<LoadedConfig>;
   exitCode: number;
   /** Resolves when everything written so far has reached stdout (or stdout has gone). */
@@ -87,18 +92,18 @@ export function createContext(platform: Platform): CliContext {
     globalOptions: {},
     err: (text) => platform.writeStderr(text),
     exitCode: 0,
-    async loadConfig(local) {
+    async workspace(local) {
       const options = withGlobalOptions(ctx.globalOptions, local);
       const cwd = options.cd ? await resolveCd(platform, options.cd) : platform.cwd();
-      const loaded = await loadConfig(platform.fs, {
+      const ws = await Workspace.open(platform, {
         cwd,
-        env: platform.env,
         overrides: options.config ?? [],
         profile: options.profile,
       });
-      if (!options.quietDiagnostics) printDiagnostics(ctx, loaded.diagnostics);
-      return loaded;
+      if (!options.quietDiagnostics) printDiagnostics(ctx, ws.diagnostics);
+      return ws;
     },
+    loadConfig: async (options) => (await ctx.workspace(options)).loaded,
   };
   return ctx;
 }

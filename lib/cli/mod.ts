@@ -3,8 +3,8 @@
  *
  * @example
  * ```ts
- * import { runCli } from "./lib/cli/mod.ts";
- * import { platform } from "./lib/platform/mod.ts";
+ * import { runCli } from "./mod.ts";
+ * import { platform } from "../platform/mod.ts";
  * platform.exit(await runCli(["--version"], platform));
  * ```
  * @module

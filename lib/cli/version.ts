@@ -1,3 +1,4 @@
+/** The Trellis release (semver). */
 export const VERSION = "0.1.0";
 
 // scripts/compile/bun_build.ts replaces this name with the commit it builds (Bun.build `define`);

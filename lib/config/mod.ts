@@ -7,8 +7,8 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "./lib/config/mod.ts";
- * import { platform } from "./lib/platform/mod.ts";
+ * import { loadConfig } from "./mod.ts";
+ * import { platform } from "../platform/mod.ts";
  * const loaded = await loadConfig(platform.fs, { cwd: platform.cwd(), env: platform.env });
  * console.log(loaded.config.model, loaded.provenance.get("model"));
  * ```

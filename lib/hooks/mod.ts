@@ -6,10 +6,10 @@
  *
  * @example
  * ```ts
- * import { createHookEngine, loadHooks, reviewNotice } from "./lib/hooks/mod.ts";
- * import { loadConfig } from "./lib/config/mod.ts";
- * import { discardEvents } from "./lib/shared/mod.ts";
- * import { platform } from "./lib/platform/mod.ts";
+ * import { createHookEngine, loadHooks, reviewNotice } from "./mod.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import { discardEvents } from "../shared/mod.ts";
+ * import { platform } from "../platform/mod.ts";
  *
  * const loaded = await loadConfig(platform.fs, { cwd: platform.cwd(), env: platform.env });
  * const { handlers, diagnostics, needsReview } = await loadHooks({ loaded, platform, pluginSources: [] });
@@ -57,4 +57,6 @@ export type { HookEffect } from "./outputs/hook_effect.ts";
 export { testHookEvent } from "./test_hook_event.ts";
 export type { SyntheticEventOptions } from "./test_hook_event.ts";
 export { doctorHooks } from "./hook_doctor.ts";
+export { writeHookState } from "./hook_state_edits.ts";
+export type { HookStateChange } from "./hook_state_edits.ts";
 export type { DoctorFinding, DoctorOptions } from "./hook_doctor.ts";

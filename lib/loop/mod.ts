@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { runTurn, noTtyApprover } from "./lib/loop/mod.ts";
+ * import { runTurn, noTtyApprover } from "./mod.ts";
  * // const result = await runTurn({ model, captureTools, approver: noTtyApprover, ... });
  * ```
  * @module

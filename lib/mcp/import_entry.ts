@@ -1,5 +1,6 @@
-import { isTable, MCP_SERVER_NAME, mcpServerFieldNames, parseConfigTable } from "../config/mod.ts";
+import { isTable, mcpServerFieldNames, parseConfigTable } from "../config/mod.ts";
 import { codexTable } from "./mcp_json.ts";
+import { isValidServerName, SSE_NOT_IN_CONFIG_TOML, transportType } from "./transport_rules.ts";
 
 /** One server entry made ready for Trellis's `[mcp_servers.<name>]`, or the reason it cannot be. */
 export type ImportedEntry =
@@ -41,15 +42,9 @@ export function importCodexEntry(name: string, entry: unknown): ImportedEntry {
  */
 export function importClaudeEntry(name: string, entry: unknown): ImportedEntry {
   if (!isTable(entry)) return { ok: false, reason: "not an object" };
-  if (entry.type === "sse") {
-    return { ok: false, reason: "an SSE server: Trellis's config.toml has no SSE transport" };
-  }
-  if (
-    entry.type !== undefined &&
-    !["stdio", "http", "streamable_http", "streamable-http"].includes(String(entry.type))
-  ) {
-    return { ok: false, reason: `unknown type ${JSON.stringify(entry.type)}` };
-  }
+  const type = entry.type === undefined ? "stdio" : transportType(entry.type);
+  if (type === "sse") return { ok: false, reason: `an SSE server: ${SSE_NOT_IN_CONFIG_TOML}` };
+  if (type === undefined) return { ok: false, reason: `unknown type ${JSON.stringify(entry.type)}` };
   const { table, ignoredKeys, notes } = codexTable(entry);
   const variables = moveVariables(table);
   if (!variables.ok) return variables;
@@ -108,7 +103,7 @@ function unexpanded(field: string): ImportedEntry {
 }
 
 function checked(name: string, table: Record<string, unknown>, notes: string[]): ImportedEntry {
-  if (!MCP_SERVER_NAME.test(name)) {
+  if (!isValidServerName(name)) {
     return { ok: false, reason: "invalid server name (expected [A-Za-z0-9_-]+)" };
   }
   const parsed = parseConfigTable({ mcp_servers: { [name]: table } });

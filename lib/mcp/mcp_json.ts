@@ -3,6 +3,7 @@ import { isTable, mcpServerFieldNames, parseConfigTable } from "../config/mod.ts
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
 import { type McpServerConfig, serverConfigFromTable } from "./server_config.ts";
+import { isValidServerName, transportType } from "./transport_rules.ts";
 
 /**
  * The one reader of MCP server entries written the way Claude Code and Codex users write them: a
@@ -33,14 +34,6 @@ export interface McpEntriesRead {
   diagnostics: Diagnostic[];
 }
 
-const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
-const TRANSPORT_TYPES: Record<string, "stdio" | "http" | "sse"> = {
-  stdio: "stdio",
-  http: "http",
-  streamable_http: "http",
-  "streamable-http": "http",
-  sse: "sse",
-};
 /** Keys whose strings are expanded, as in Claude Code (plus cwd, which Codex entries carry). */
 const EXPANDED = ["command", "args", "env", "url", "headers", "http_headers", "cwd", "sandbox_writable"];
 
@@ -97,9 +90,9 @@ export function readMcpServerEntry(
     diagnostics: [errorDiagnostic(`Cannot load MCP server "${name}" from ${options.file}: ${why}`, where)],
     ignoredKeys: [],
   });
-  if (!SERVER_NAME.test(name)) return fail("invalid server name");
+  if (!isValidServerName(name)) return fail("invalid server name");
   if (!isTable(entry)) return fail("expected an object");
-  const type = entry.type === undefined ? undefined : TRANSPORT_TYPES[String(entry.type)];
+  const type = entry.type === undefined ? undefined : transportType(entry.type);
   if (entry.type !== undefined && !type) {
     return fail(`unknown type ${JSON.stringify(entry.type)} (expected stdio, http or sse)`);
   }

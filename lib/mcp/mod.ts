@@ -8,7 +8,11 @@
  *
  * @example
  * ```ts
- * import { createMcpRuntime, mcpServersFromConfig, noUiElicitationResponder } from "./lib/mcp/mod.ts";
+ * import { createMcpRuntime, mcpServersFromConfig, noUiElicitationResponder } from "./mod.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import { platform } from "../platform/mod.ts";
+ * import { discardEvents as events } from "../shared/mod.ts";
+ * const loaded = await loadConfig(platform.fs, { cwd: platform.cwd(), env: platform.env });
  * const { catalog } = mcpServersFromConfig(loaded, { platform, pluginServers: [] });
  * const mcp = createMcpRuntime({
  *   platform, catalog, events, cwd: loaded.paths.cwd, home: loaded.paths.home,
@@ -40,6 +44,14 @@ export {
 } from "./server_config.ts";
 /** The one server-name rule (config validates with it; lib/mcp and the CLI re-use it). */
 export { MCP_SERVER_NAME } from "../config/mod.ts";
+export {
+  checkServerName,
+  isValidServerName,
+  serverEntryFromFlags,
+  TRANSPORT_TYPES,
+  transportType,
+} from "./transport_rules.ts";
+export type { ServerEntryFlags } from "./transport_rules.ts";
 export type {
   ApprovalMode,
   McpSandbox,

@@ -5,8 +5,8 @@
  *
  * @example
  * ```ts
- * import { createModelClient, resolveProvider } from "./lib/model/mod.ts";
- * import { platform } from "./lib/platform/mod.ts";
+ * import { createModelClient, resolveProvider } from "./mod.ts";
+ * import { platform } from "../platform/mod.ts";
  * const provider = resolveProvider({ model_provider: "ollama" }, platform.env);
  * const client = createModelClient(provider);
  * const request = { model: "llama3", instructions: "", input: [], tools: [], parallelToolCalls: true };

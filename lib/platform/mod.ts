@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { platform, runCommand, childEnv } from "./lib/platform/mod.ts";
+ * import { platform, runCommand, childEnv } from "./mod.ts";
  * const result = await runCommand(platform, { cmd: ["true"], env: childEnv(platform.envAll()) });
  * ```
  * @module

@@ -6,9 +6,9 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "./lib/config/mod.ts";
- * import { platform } from "./lib/platform/mod.ts";
- * import { PluginCache, renderPluginSummaries } from "./lib/plugins/mod.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import { platform } from "../platform/mod.ts";
+ * import { PluginCache, renderPluginSummaries } from "./mod.ts";
  * const loaded = await loadConfig(platform.fs, { cwd: platform.cwd(), env: platform.env });
  * const cache = new PluginCache({ platform });
  * const { contributions } = await cache.get(loaded);

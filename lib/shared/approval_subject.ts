@@ -11,6 +11,7 @@
  */
 export type CommandSandbox = "inside" | "outside" | "unavailable";
 
+/** What approving a call allows: a command, a path, or an action. */
 export type ApprovalSubject =
   /** A shell command: the exact text bash receives, its working directory, and where it runs. */
   | { kind: "command"; command: string; cwd: string; sandbox: CommandSandbox }

@@ -3,6 +3,7 @@
  * so the CLI can print one readable line and tests can assert on data instead of message text.
  */
 
+/** What kind of failure a TrellisError is: the `code` field, stable across releases. */
 export type TrellisErrorCode =
   | "usage"
   | "config_parse"
@@ -27,21 +28,32 @@ export type TrellisErrorCode =
   | "cancelled"
   | "internal";
 
+/** What an error is about, as data: the file and line, the config field, the MCP server or plugin. */
 export interface ErrorData {
+  /** The file at fault. */
   file?: string;
+  /** Its 1-based line, when known. */
   line?: number;
+  /** The config key or flag at fault. */
   field?: string;
+  /** The MCP server at fault. */
   server?: string;
+  /** The plugin at fault (`name@marketplace`). */
   plugin?: string;
+  /** Anything else the error is about (a path, a URL, a value). */
   [key: string]: unknown;
 }
 
+/** Every error Trellis throws on purpose: a `code`, a readable message, and the data it is about. */
 export class TrellisError extends Error {
+  /** What kind of failure it is. */
   readonly code: TrellisErrorCode;
+  /** What it is about. */
   readonly data: ErrorData;
   /** Exit code the CLI uses when this error ends a command. */
   readonly exitCode: number;
 
+  /** An error of kind `code`; `exitCode` defaults to 1. */
   constructor(
     code: TrellisErrorCode,
     message: string,
@@ -58,6 +70,7 @@ export class TrellisError extends Error {
 
 /** A user mistake (bad flag, bad config, bad input file): exit 2, printed without a stack trace. */
 export class UsageError extends TrellisError {
+  /** A mistake described by `message`, about `data`; code "usage" unless a narrower one applies. */
   constructor(message: string, data: ErrorData = {}, code: TrellisErrorCode = "usage") {
     super(code, message, data, { exitCode: 2 });
     this.name = "UsageError";

@@ -13,9 +13,13 @@ export const EVENT_SCHEMA_VERSION = 1;
 
 /** Token counts as Codex reports them; `reasoning_output_tokens` is Trellis's addition. */
 export interface EventUsage {
+  /** Input tokens, cached ones included. */
   input_tokens: number;
+  /** Input tokens served from the provider's cache. */
   cached_input_tokens: number;
+  /** Output tokens, reasoning included. */
   output_tokens: number;
+  /** Of the output, the reasoning tokens. */
   reasoning_output_tokens: number;
 }
 
@@ -35,15 +39,19 @@ export type CallStatus = "in_progress" | "completed" | "failed" | "denied" | "ab
 export interface CallFields {
   /** The model-facing tool name. */
   name: string;
+  /** The call's id, as the model issued it. */
   call_id: string;
   /** builtin | mcp:<server> | mcp_resource | skills | plugins | unknown */
   source: string;
+  /** How the call ended (or that it runs). */
   call_status: CallStatus;
   /** The text the model got back. */
   output?: string;
+  /** How long the call ran. */
   duration_ms?: number;
 }
 
+/** An item of the thread, with Codex's item types: messages, reasoning, and each kind of tool call. */
 export type ThreadItem =
   | { id: string; type: "agent_message"; text: string }
   | { id: string; type: "reasoning"; text: string }
@@ -97,6 +105,10 @@ export type ThreadItem =
   | { id: string; type: "todo_list"; items: { text: string; completed: boolean }[] }
   | { id: string; type: "error"; message: string };
 
+/**
+ * One event of a session, as `trellis exec --json` prints it (without its `version`): Codex's
+ * `thread.*`, `turn.*` and `item.*` events, then Trellis's additions (warnings, approvals, MCP, hooks).
+ */
 export type TrellisEventBody =
   | { type: "thread.started"; thread_id: string; resumed: boolean }
   | { type: "turn.started"; turn_id: string }

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { UsageError } from "./lib/shared/mod.ts";
+ * import { UsageError } from "./mod.ts";
  * throw new UsageError('Cannot read config "x.toml": not found', { file: "x.toml" });
  * ```
  * @module

@@ -5,8 +5,11 @@
  *
  * @example
  * ```ts
- * import { createBuiltinTools, resolvePermissionProfile } from "./lib/tools/mod.ts";
- * import { detectSandbox, platform } from "./lib/platform/mod.ts";
+ * import { createBuiltinTools, resolvePermissionProfile } from "./mod.ts";
+ * import { loadConfig } from "../config/mod.ts";
+ * import { detectSandbox, platform } from "../platform/mod.ts";
+ * import { discardEvents } from "../shared/mod.ts";
+ * const { config } = await loadConfig(platform.fs, { cwd: platform.cwd(), env: platform.env });
  * const profile = await resolvePermissionProfile(config, platform.cwd(), {
  *   fs: platform.fs,
  *   tempDir: platform.tempDir(),
@@ -14,6 +17,13 @@
  * const tools = createBuiltinTools({ platform, profile, sandbox: await detectSandbox(platform) });
  * const read = tools.find((t) => t.name === "read_file")!;
  * const args = read.parseArguments('{"path":"README.md"}');
+ * const ctx = {
+ *   callId: "c1",
+ *   cwd: profile.workspace,
+ *   signal: new AbortController().signal,
+ *   emit: discardEvents,
+ *   escalated: false,
+ * };
  * if (read.approval(args, { cwd: profile.workspace }).kind === "none") {
  *   console.log((await read.run(args, ctx)).output);
  * }

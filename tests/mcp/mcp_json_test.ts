@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mcpServersFromConfig, parseMcpJson } from "../../lib/mcp/mod.ts";
+import { importClaudeEntry, mcpServersFromConfig, parseMcpJson } from "../../lib/mcp/mod.ts";
 import { readMcpServerEntries } from "../../lib/mcp/mcp_json.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { loadPlugins } from "../../lib/plugins/mod.ts";
@@ -182,5 +182,36 @@ Deno.test("readMcpServerEntries() maps Claude's headers and oauth.clientId, keep
       'Cannot load MCP server "b" from /p/.mcp.json: unknown type "websocket" (expected stdio, http or sse)',
     ],
     ["info", "/p/.mcp.json: ignoring keys Trellis does not use: a.note, a.homepage"],
+  ]);
+});
+
+Deno.test("every `type` word Claude Code and Codex users write names its transport, in .mcp.json and in imports (#16 item 5)", () => {
+  for (const type of ["http", "streamable_http", "streamable-http"]) {
+    const read = readMcpServerEntries({ s: { type, url: "https://x.example.invalid/mcp" } }, {
+      file: ".mcp.json",
+      env: () => undefined,
+    });
+    assert.deepStrictEqual(
+      [read.servers[0]?.transport.type, read.diagnostics],
+      ["streamable_http", []],
+      type,
+    );
+    assert.equal(importClaudeEntry("s", { type, url: "https://x.example.invalid/mcp" }).ok, true, type);
+  }
+  const sse = importClaudeEntry("s", { type: "sse", url: "https://x.example.invalid/sse" });
+  assert.deepStrictEqual(sse, {
+    ok: false,
+    reason: "an SSE server: config.toml's [mcp_servers] (Codex's format) has no SSE transport",
+  });
+  const odd = readMcpServerEntries(
+    { "bad name": { command: "x" }, s: { type: "websocket", url: "ws://x" } },
+    {
+      file: ".mcp.json",
+      env: () => undefined,
+    },
+  );
+  assert.deepStrictEqual(odd.diagnostics.map((d) => d.message), [
+    'Cannot load MCP server "bad name" from .mcp.json: invalid server name',
+    'Cannot load MCP server "s" from .mcp.json: unknown type "websocket" (expected stdio, http or sse)',
   ]);
 });

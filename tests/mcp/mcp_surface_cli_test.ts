@@ -185,3 +185,15 @@ Deno.test("mcp probe URL lists tools, resources, templates and prompts without -
     await child.status;
   }
 });
+
+Deno.test("mcp call has roots and elicitation as a session has: the workspace is the root, no UI declines (#16 item 5)", async () => {
+  const { cli, root } = await sandbox(everything());
+  const roots = await cli("mcp", "call", "everything", "get-roots-list");
+  assert.equal(roots.code, 0, roots.stderr);
+  assert.match(roots.stdout, /Current MCP Roots \(1 total\)/);
+  assert.ok(roots.stdout.includes(`URI: file://${root}/ws\n`), roots.stdout);
+  // stdin is not a terminal here: the form is declined, as `exec` without a terminal declines it.
+  const form = await cli("mcp", "call", "everything", "trigger-elicitation-request");
+  assert.equal(form.code, 0, form.stderr);
+  assert.match(form.stdout, /"action": "decline"/);
+});

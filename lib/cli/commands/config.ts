@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { compatFiles, formatKeyPath, isTable } from "../../config/mod.ts";
+import { compatFiles, formatKeyPath, isTable } from "../../app/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 
 /** `trellis config show [--json]`: the effective config and, per value, the layer it came from. */

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { Session } from "../../app/mod.ts";
-import { noTtyApprover } from "../../loop/mod.ts";
+import { noTtyApprover, Session } from "../../app/mod.ts";
 import { discardEvents } from "../../shared/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 

@@ -1,7 +1,15 @@
 import * as nodePath from "node:path";
 import type { Command } from "commander";
-import { Session, type SessionOptions } from "../../app/mod.ts";
-import { type Approver, checkResumeId, noTtyApprover, ttyApprover, type TurnResult } from "../../loop/mod.ts";
+import {
+  type Approver,
+  checkResumeId,
+  noTtyApprover,
+  type Session,
+  ttyApprover,
+  type TurnResult,
+  type Workspace,
+  type WorkspaceSessionOptions,
+} from "../../app/mod.ts";
 import {
   describeError,
   emptyUsage,
@@ -87,10 +95,10 @@ async function runExec(
   if (options.model) overrides.push(`model=${JSON.stringify(options.model)}`);
   if (options.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(options.sandbox)}`);
   if (options.askForApproval) overrides.push(`approval_policy=${JSON.stringify(options.askForApproval)}`);
-  const loaded = await ctx.loadConfig({ ...options, config: overrides });
+  const ws = await ctx.workspace({ ...options, config: overrides });
   // The check `trellis resume` makes too, before anything of the session is built.
   if (args.resume !== undefined && args.resume !== "--last") {
-    await checkResumeId(ctx.platform.fs, nodePath.join(loaded.paths.home, "sessions"), args.resume);
+    await checkResumeId(ctx.platform.fs, nodePath.join(ws.loaded.paths.home, "sessions"), args.resume);
   }
   const prompt = await readPrompt(ctx, args.prompt);
   // A person can answer on the terminal when stdin is one and is not where the prompt came from.
@@ -110,9 +118,8 @@ async function runExec(
   const removeSigint = ctx.platform.onSignal("SIGINT", () => controller.abort());
   let result: TurnResult;
   try {
-    const session = await openSession(ctx, {
+    const session = await openSession(ctx, ws, {
       platform: terminal.platform,
-      loaded,
       events: terminal.events,
       approver,
       // Elicitation forms too; `exec --json` declines them (its stdout is for a program).
@@ -152,14 +159,18 @@ const EXIT_STDOUT_CLOSED = 141;
  * Opens the session; when it cannot start after the thread did (a required MCP server failed,
  * MCP-7), the stream still ends with `turn.failed`, as a `codex exec --json` reader expects.
  */
-async function openSession(ctx: CliContext, options: SessionOptions): Promise<Session> {
+async function openSession(
+  ctx: CliContext,
+  ws: Workspace,
+  options: WorkspaceSessionOptions,
+): Promise<Session> {
   let threadId: string | null = null;
   const events: EventSink = (event) => {
     if (event.type === "thread.started") threadId = event.thread_id;
     options.events(event);
   };
   try {
-    return await Session.open({ ...options, events });
+    return await ws.openSession({ ...options, events });
   } catch (error) {
     if (threadId !== null) {
       options.events({

@@ -1,32 +1,25 @@
 import type { Command } from "commander";
-import { type ConfigEdit, editConfigFile, type LoadedConfig, removeKey, setKey } from "../../config/mod.ts";
 import {
-  createHookEngine,
   doctorHooks,
   type HookHandlerInfo,
   type HookRunRecord,
-  loadHooks,
-  type PluginHookSource,
+  type HookStateChange,
+  type LoadedConfig,
   reviewNotice,
   testHookEvent,
-} from "../../hooks/mod.ts";
-import { discardEvents, UsageError } from "../../shared/mod.ts";
+  type Workspace,
+} from "../../app/mod.ts";
+import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, printDiagnostics, withCommonOptions } from "../context.ts";
 
-export interface HooksCommandDeps {
-  /** Plugin hook sources for this config (wired by the app once plugins load); default none. */
-  pluginSources?: (loaded: LoadedConfig) => Promise<PluginHookSource[]>;
-}
-
 /** `trellis hooks list|trust|untrust|enable|disable|test|doctor`. */
-export function registerHooksCommand(program: Command, ctx: CliContext, deps: HooksCommandDeps = {}): void {
+export function registerHooksCommand(program: Command, ctx: CliContext): void {
   const hooks = program.command("hooks").description("list, trust, test and diagnose lifecycle hooks");
   const load = async (options: CommonOptions, quiet = false) => {
-    const loaded = await ctx.loadConfig({ ...options, quietDiagnostics: quiet });
-    const pluginSources = deps.pluginSources ? await deps.pluginSources(loaded) : [];
-    const result = await loadHooks({ loaded, platform: ctx.platform, pluginSources });
+    const ws = await ctx.workspace({ ...options, quietDiagnostics: quiet });
+    const result = await ws.hooks();
     if (!quiet) printDiagnostics(ctx, result.diagnostics);
-    return { loaded, ...result };
+    return { ws, loaded: ws.loaded, ...result };
   };
 
   withCommonOptions(hooks.command("list").description("list every hook with its trust status"))
@@ -58,43 +51,34 @@ export function registerHooksCommand(program: Command, ctx: CliContext, deps: Ho
     .argument("[key]", "hook key from `trellis hooks list`")
     .option("--all", "trust every untrusted or modified hook")
     .action(async (key: string | undefined, options) => {
-      const { loaded, handlers } = await load(options, true);
+      const { ws, handlers } = await load(options, true);
       if (!key && !options.all) throw new UsageError("Cannot trust hooks: give a KEY or --all");
       const targets = options.all
         ? handlers.filter((h) => h.trust === "untrusted" || h.trust === "modified")
         : [findHook(handlers, key!, "trust")];
       const managed = targets.filter((h) => h.managed);
       if (managed.length > 0) return void await ctx.out(`${managed[0].key} is managed; it always runs.\n`);
-      await editConfigFile(
-        ctx.platform.fs,
-        loaded.paths.userConfig,
-        () => targets.map((h) => setKey(["hooks", "state", h.key, "trusted_hash"], h.hash)),
-      );
+      await ws.writeHookState(targets.map((h) => ({ kind: "trust", key: h.key, hash: h.hash })));
       const lines = targets.map((h) => `Trusted ${h.key} (${h.hash})`);
       await ctx.out((lines.length ? lines.join("\n") : "No hooks need review.") + "\n");
     });
 
-  const stateCommand = (name: string, describe: string, edit: (key: string) => ConfigEdit) =>
+  const stateCommand = (name: Exclude<HookStateChange["kind"], "trust">, describe: string) =>
     withCommonOptions(hooks.command(name).description(describe))
       .argument("<key>", "hook key from `trellis hooks list`")
       .action(async (key: string, options) => {
-        const { loaded, handlers } = await load(options, true);
+        const { ws, loaded, handlers } = await load(options, true);
         const hook = handlers.find((h) => h.key === key);
         if (hook?.managed && name === "disable") {
           throw new UsageError(`Cannot disable hook "${key}": it is managed`, { field: key });
         }
         if (!hook && name !== "untrust") findHook(handlers, key, name);
-        await editConfigFile(ctx.platform.fs, loaded.paths.userConfig, () => [edit(key)]);
+        await ws.writeHookState([{ kind: name, key }]);
         await ctx.out(`${name[0].toUpperCase()}${name.slice(1)}d ${key} (${loaded.paths.userConfig})\n`);
       });
-  const state = (key: string, field: string) => ["hooks", "state", key, field];
-  stateCommand(
-    "untrust",
-    "forget a hook's trusted hash",
-    (k) => removeKey(state(k, "trusted_hash"), { prune: true }),
-  );
-  stateCommand("enable", "enable a disabled hook", (k) => removeKey(state(k, "enabled"), { prune: true }));
-  stateCommand("disable", "disable a hook", (k) => setKey(state(k, "enabled"), false));
+  stateCommand("untrust", "forget a hook's trusted hash");
+  stateCommand("enable", "enable a disabled hook");
+  stateCommand("disable", "disable a hook");
 
   registerTestCommand(hooks, ctx, load);
   withCommonOptions(
@@ -120,14 +104,14 @@ export function registerHooksCommand(program: Command, ctx: CliContext, deps: Ho
 function registerTestCommand(
   hooks: Command,
   ctx: CliContext,
-  load: (o: CommonOptions) => Promise<{ loaded: LoadedConfig; handlers: HookHandlerInfo[] }>,
+  load: (o: CommonOptions) => Promise<{ ws: Workspace; loaded: LoadedConfig; handlers: HookHandlerInfo[] }>,
 ): void {
   withCommonOptions(hooks.command("test").description("dispatch a synthetic event through the real engine"))
     .argument("<event>", "PreToolUse, PostToolUse, Stop, …")
     .option("--tool <name>", "canonical tool name for tool events", "Bash")
     .option("--input <json>", "tool_input for tool events; event fields (prompt, source, …) otherwise")
     .action(async (eventName: string, options) => {
-      const { loaded, handlers } = await load(options);
+      const { ws, loaded, handlers } = await load(options);
       let input: unknown;
       if (options.input !== undefined) {
         try {
@@ -138,13 +122,7 @@ function registerTestCommand(
           });
         }
       }
-      const engine = createHookEngine({
-        handlers,
-        platform: ctx.platform,
-        events: discardEvents,
-        home: loaded.paths.home,
-        threadId: "hooks-test",
-      });
+      const engine = ws.hookEngine(handlers, { threadId: "hooks-test" });
       const hookCtx = {
         sessionId: "trellis-hooks-test",
         turnId: "hooks-test-turn",

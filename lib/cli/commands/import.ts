@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { type ImportItem, type ImportPlan, planImport, readImportSources } from "../../app/mod.ts";
-import { editConfigFile } from "../../config/mod.ts";
+import { importInto, type ImportItem, type ImportPlan, readImportSources } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
 
@@ -21,18 +20,15 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
       if (from !== "codex" && from !== "claude") {
         throw new UsageError(`Cannot import from "${from}": expected codex or claude`, { field: "from" });
       }
-      const loaded = await ctx.loadConfig(options);
-      const sources = readImportSources(ctx.platform.fs, loaded, from);
+      const ws = await ctx.workspace(options);
+      const sources = readImportSources(ws.platform.fs, ws.loaded, from);
       printDiagnostics(ctx, sources.diagnostics);
-      const file = loaded.paths.userConfig;
-      const force = options.force === true;
-      let plan: ImportPlan = { items: [], edits: [], written: {} };
       // A dry run goes through the same editor and checks, and stops before the lock and the write.
-      const edit = await editConfigFile(ctx.platform.fs, file, (doc) => {
-        plan = planImport(sources, doc, { force });
-        return plan.edits;
-      }, { dryRun: options.dryRun === true });
-      await ctx.out(report(plan, file, edit.preview, sources.switches));
+      const { plan, file, preview } = await importInto(ws.platform.fs, ws.loaded, sources, {
+        force: options.force === true,
+        dryRun: options.dryRun === true,
+      });
+      await ctx.out(report(plan, file, preview, sources.switches));
     });
 }
 

@@ -1,9 +1,8 @@
 import type { Command } from "commander";
-import { Session } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
 import { InteractiveApp } from "../interactive/app.ts";
-import { checkResumeId } from "../../loop/mod.ts";
+import { checkResumeId } from "../../app/mod.ts";
 import { VERSION } from "../version.ts";
 import * as path from "node:path";
 
@@ -75,7 +74,8 @@ async function runInteractive(
   if (flags.model) overrides.push(`model=${JSON.stringify(flags.model)}`);
   if (flags.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(flags.sandbox)}`);
   if (flags.askForApproval) overrides.push(`approval_policy=${JSON.stringify(flags.askForApproval)}`);
-  const loaded = await ctx.loadConfig({ ...flags, config: overrides });
+  const ws = await ctx.workspace({ ...flags, config: overrides });
+  const loaded = ws.loaded;
   // exec resume's check, before the terminal is taken over or anything of a session is built.
   if (args.resume && args.resume !== "pick" && args.resume !== "--last") {
     await checkResumeId(platform.fs, path.join(loaded.paths.home, "sessions"), args.resume);
@@ -93,8 +93,7 @@ async function runInteractive(
     ...(args.prompt ? { prompt: args.prompt } : {}),
     ...(args.resume ? { resume: args.resume } : {}),
     runCli: (argv, write) => runCommandLine([...argv, ...configFlags], write),
-    openSession: (parts) =>
-      Session.open({ platform, loaded, interactive: true, watchSkills: true, ...parts }),
+    openSession: (parts) => ws.openSession({ interactive: true, watchSkills: true, ...parts }),
   });
   ctx.exitCode = await app.run();
 }

@@ -1,22 +1,21 @@
 import type { Command } from "commander";
-import type { LoadedConfig } from "../../config/mod.ts";
-import { mcpCatalogFor, type McpCommandRuntime, openMcpCommand } from "../../app/mod.ts";
 import {
-  authStatuses,
   callManagerTool,
-  CredentialStore,
   findServerTool,
   listEveryServer,
   listManagerPrompts,
   listManagerTools,
-  loginServer,
+  listMcpServers,
+  type LoadedConfig,
+  loginMcpServer,
+  logoutMcpServer,
+  type McpCommandRuntime,
   openInBrowser,
   probeServer,
   readResourceOutput,
-  type ResolvedCatalog,
-  summarizeServer,
   visibleName,
-} from "../../mcp/mod.ts";
+  type Workspace,
+} from "../../app/mod.ts";
 import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mod.ts";
 import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
 import { registerMcpEditCommands } from "./mcp_edit.ts";
@@ -38,27 +37,14 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
   withCommonOptions(mcp.command("login").description("log in to an OAuth MCP server").argument("<name>"))
     .option("--scopes <a,b>", "comma-separated scopes (beat the configured ones)")
     .action(async (name: string, options) => {
-      const { loaded, catalog } = await loadCatalog(ctx, options);
-      const server = catalog.servers.find((s) => s.config.name === name)?.config;
-      if (!server) throw new UsageError(`No MCP server named '${name}' found.`, { server: name });
-      await loginServer(server, {
-        platform: ctx.platform,
-        home: loaded.paths.home,
+      const ws = await openWorkspace(ctx, options);
+      await loginMcpServer(ws, name, {
         scopes: options.scopes ? String(options.scopes).split(",").filter(Boolean) : undefined,
         show: (url) => {
           ctx.err(`Open this URL to authorize Trellis:\n${url.href}\n`);
           // Not awaited: the redirect may arrive while the opener is still running.
           void openInBrowser(ctx.platform, url);
         },
-      }).catch((error) => {
-        if (error instanceof TrellisError) throw error;
-        throw new TrellisError(
-          "mcp_protocol",
-          `Cannot log in to MCP server "${name}": ${(error as Error).message}`,
-          {
-            server: name,
-          },
-        );
       });
       await ctx.out(`Logged in to MCP server '${name}'.\n`);
     });
@@ -66,11 +52,7 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
     mcp.command("logout").description("forget an MCP server's OAuth tokens").argument("<name>"),
   )
     .action(async (name: string, options) => {
-      const { loaded } = await loadCatalog(ctx, options);
-      const removed = await CredentialStore.forHome(ctx.platform.fs, loaded.paths.home).remove(name);
-      if (!removed) {
-        throw new UsageError(`Cannot log out of MCP server "${name}": not logged in`, { server: name });
-      }
+      await logoutMcpServer(await openWorkspace(ctx, options), name);
       await ctx.out(`Logged out of MCP server '${name}'.\n`);
     });
   mcp.command("probe").description("connect to a streamable HTTP MCP server and show what it offers")
@@ -105,31 +87,12 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
     });
 }
 
-async function loadCatalog(ctx: CliContext, options: Record<string, unknown>) {
-  const loaded = await ctx.loadConfig(options);
-  const { catalog, diagnostics } = await mcpCatalogFor(ctx.platform, loaded);
+/** The workspace with its MCP catalog resolved and the catalog's diagnostics printed. */
+async function openWorkspace(ctx: CliContext, options: Record<string, unknown>): Promise<Workspace> {
+  const ws = await ctx.workspace(options);
+  const { diagnostics } = await ws.mcpCatalog();
   printDiagnostics(ctx, diagnostics); // a note (a skipped untrusted entry) is not a warning
-  return { loaded, catalog };
-}
-
-function summaries(catalog: ResolvedCatalog) {
-  return [
-    ...catalog.servers.map((r) => summarizeServer(r, true)),
-    ...catalog.disabled.map((r) => summarizeServer(r, false)),
-  ].sort((a, b) => a.name < b.name ? -1 : 1);
-}
-
-/** Servers whose config entry is invalid: shown failed, with the reason (never started). */
-function failedSummaries(catalog: ResolvedCatalog) {
-  return (catalog.failed ?? []).map((f) => ({
-    name: f.name,
-    enabled: false,
-    status: "failed" as const,
-    error: f.error,
-    tier: "config",
-    source: f.source,
-    origin: "trellis",
-  }));
+  return ws;
 }
 
 const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
@@ -140,13 +103,7 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
     "print JSON",
   )
     .action(async (options) => {
-      const { catalog, loaded } = await loadCatalog(ctx, options);
-      const all = summaries(catalog);
-      const store = CredentialStore.forHome(ctx.platform.fs, loaded.paths.home);
-      const byName = new Map([...catalog.servers, ...catalog.disabled].map((r) => [r.config.name, r.config]));
-      const statuses = await authStatuses(all.map((s) => byName.get(s.name)!), store);
-      all.forEach((s, i) => s.auth_status = statuses[i]);
-      const failed = failedSummaries(catalog);
+      const { servers: all, failed, conflicts } = await listMcpServers(await openWorkspace(ctx, options));
       if (options.json) {
         return void await ctx.out(json([...all, ...failed].sort((a, b) => a.name < b.name ? -1 : 1)));
       }
@@ -165,15 +122,15 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
       rows.sort((a, b) => a[0] < b[0] ? -1 : 1);
       await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Origin", "Source"], ...rows]));
       for (const f of failed) await ctx.out(`${f.name} failed: ${f.error}\n`);
-      for (const c of catalog.conflicts) {
+      for (const c of conflicts) {
         ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);
       }
     });
   withCommonOptions(mcp.command("get").description("show one MCP server").argument("<name>"))
     .option("--json", "print JSON")
     .action(async (name: string, options) => {
-      const { catalog } = await loadCatalog(ctx, options);
-      const found = [...summaries(catalog), ...failedSummaries(catalog)].find((s) => s.name === name);
+      const { servers, failed } = await listMcpServers(await openWorkspace(ctx, options));
+      const found = [...servers, ...failed].find((s) => s.name === name);
       if (!found) throw new UsageError(`No MCP server named '${name}' found.`, { server: name });
       if (options.json) return void await ctx.out(json(found));
       const lines = Object.entries(found).map(([k, v]) =>
@@ -201,10 +158,9 @@ async function withRuntime<T>(
   work: (mcp: McpCommandRuntime, loaded: LoadedConfig) => Promise<T>,
   settings: { recordPins?: boolean } = {},
 ): Promise<T> {
-  const loaded = await ctx.loadConfig(options);
-  const mcp = await openMcpCommand({
-    platform: ctx.platform,
-    loaded,
+  const ws = await ctx.workspace(options);
+  const loaded = ws.loaded;
+  const mcp = await ws.openMcp({
     events: (e) => printEvent(ctx, e),
     server,
     interactive: ctx.platform.isTerminal("stdin"),

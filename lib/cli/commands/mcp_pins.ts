@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { diffServerTools, type Tool, type ToolDiff } from "../../mcp/mod.ts";
+import { diffServerTools, type Tool, type ToolDiff } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 import type { WithRuntime } from "./mcp.ts";

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { mcpSandboxCheck } from "../../app/mod.ts";
-import type { McpSandbox } from "../../mcp/mod.ts";
+import type { McpSandbox } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 

@@ -1,39 +1,22 @@
 import type { Command } from "commander";
-import type { LoadedConfig } from "../../config/mod.ts";
-import {
-  activeVersion,
-  addMarketplace,
-  configuredPlugins,
-  installById,
-  installedPluginIds,
-  type LoadedPlugin,
-  loadMarketplaces,
-  loadPlugins,
-  type PluginComponent,
-  removeMarketplace,
-  removePluginConfig,
-  requirePluginId,
-  setPluginEnabled,
-  storeLayout,
-  uninstallPlugin,
-  updateById,
-  updateMarketplaces,
-  verifyPlugin,
-} from "../../plugins/mod.ts";
+import { type LoadedPlugin, PluginAdmin, type PluginComponent } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, printDiagnostics, withCommonOptions } from "../context.ts";
+
+/** The plugin store and settings of the workspace the common flags select. */
+async function adminFor(ctx: CliContext, options: CommonOptions): Promise<PluginAdmin> {
+  return new PluginAdmin(await ctx.workspace(options));
+}
 
 /** `trellis plugin …`: marketplaces, install/uninstall/update/verify, enable/disable, list/show. */
 export function registerPluginCommand(program: Command, ctx: CliContext): void {
   const plugin = program.command("plugin").description("manage plugins and plugin marketplaces");
   registerMarketplaceCommands(plugin, ctx);
-  const load = (options: CommonOptions) => ctx.loadConfig(options);
 
   withCommonOptions(plugin.command("install").argument("<id>", "<plugin>@<marketplace>"))
     .description("install a plugin from a configured marketplace and enable it")
     .action(async (id: string, options) => {
-      const loaded = await load(options);
-      const result = await installById({ platform: ctx.platform, loaded, id });
+      const result = await (await adminFor(ctx, options)).install(id);
       printDiagnostics(ctx, result.diagnostics);
       const counts = componentCounts(result.components);
       await ctx.out(
@@ -45,18 +28,12 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
     .description("remove a plugin (its data dir is kept unless --purge)")
     .option("--purge", "also delete the plugin's data dir")
     .action(async (id: string, options) => {
-      const loaded = await load(options);
-      const pid = requirePluginId(id);
-      const done = await uninstallPlugin(ctx.platform.fs, storeLayout(loaded.paths.home), pid, {
-        purge: options.purge,
-        knownIds: configuredPlugins(loaded).map((p) => p.key),
-      });
+      const done = await (await adminFor(ctx, options)).uninstall(id, { purge: options.purge });
       printDiagnostics(ctx, done.diagnostics);
-      await removePluginConfig(ctx.platform.fs, loaded.paths.userConfig, pid.key);
       if (!done.removed) {
         throw new UsageError(`Cannot uninstall "${id}": it is not installed`, { plugin: id });
       }
-      await ctx.out(`Uninstalled ${pid.key}${done.purged ? " (data deleted)" : ""}\n`);
+      await ctx.out(`Uninstalled ${done.id}${done.purged ? " (data deleted)" : ""}\n`);
     });
 
   withCommonOptions(
@@ -64,12 +41,10 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
   )
     .description("re-fetch plugins and install any whose content digest changed")
     .action(async (id: string | undefined, options) => {
-      const loaded = await load(options);
-      const ids = id
-        ? [id]
-        : (await installedPluginIds(ctx.platform.fs, storeLayout(loaded.paths.home))).map((p) => p.key);
+      const admin = await adminFor(ctx, options);
+      const ids = id ? [id] : await admin.installedIds();
       for (const key of ids) {
-        const result = await updateById({ platform: ctx.platform, loaded, id: key });
+        const result = await admin.update(key);
         printDiagnostics(ctx, result.diagnostics);
         await ctx.out(
           result.changed
@@ -84,16 +59,14 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
   )
     .description("re-hash installed plugins and report any change since install")
     .action(async (id: string | undefined, options) => {
-      const loaded = await load(options);
-      const layout = storeLayout(loaded.paths.home);
-      const ids = id ? [requirePluginId(id)] : await installedPluginIds(ctx.platform.fs, layout);
-      for (const pid of ids) {
-        const result = await verifyPlugin(ctx.platform.fs, layout, pid);
+      const admin = await adminFor(ctx, options);
+      for (const key of await admin.installedIds(id)) {
+        const result = await admin.verify(key);
         const extra = result.status === "modified"
           ? ` (expected ${result.expected}, found ${result.actual})`
           : "";
         const odd = result.unexpected.length ? `; unexpected entries: ${result.unexpected.join(", ")}` : "";
-        await ctx.out(`${pid.key}: ${result.status}${extra}${odd}\n`);
+        await ctx.out(`${key}: ${result.status}${extra}${odd}\n`);
         if (result.status !== "ok") ctx.exitCode = 1;
       }
     });
@@ -104,18 +77,15 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
     )
       .description(`${enabled ? "enable" : "disable"} an installed plugin (user config)`)
       .action(async (id: string, options) => {
-        const loaded = await load(options);
-        const pid = requirePluginId(id);
-        await setPluginEnabled(ctx.platform.fs, loaded.paths.userConfig, pid.key, enabled);
-        await ctx.out(`${enabled ? "Enabled" : "Disabled"} ${pid.key}\n`);
+        const key = await (await adminFor(ctx, options)).setEnabled(id, enabled);
+        await ctx.out(`${enabled ? "Enabled" : "Disabled"} ${key}\n`);
       });
   }
 
   withCommonOptions(plugin.command("list")).description("list configured and installed plugins")
     .option("--json", "print JSON")
     .action(async (options) => {
-      const loaded = await load(options);
-      const rows = await pluginRows(ctx, loaded);
+      const rows = await pluginRows(ctx, await adminFor(ctx, options));
       if (options.json) return await ctx.out(JSON.stringify(rows, null, 2) + "\n");
       if (!rows.length) return await ctx.out("No plugins installed.\n");
       for (const r of rows) {
@@ -136,9 +106,9 @@ export function registerPluginCommand(program: Command, ctx: CliContext): void {
     .description("show one plugin's state, paths and every component it brought, with what became of it")
     .option("--json", "print JSON")
     .action(async (id: string, options) => {
-      const loaded = await load(options);
-      const pid = requirePluginId(id);
-      const row = (await pluginRows(ctx, loaded)).find((r) => r.id === pid.key);
+      const admin = await adminFor(ctx, options);
+      const key = admin.canonicalId(id);
+      const row = (await pluginRows(ctx, admin)).find((r) => r.id === key);
       if (!row) {
         throw new UsageError(`Cannot show "${id}": it is neither installed nor configured`, { plugin: id });
       }
@@ -200,26 +170,10 @@ function describeCaps(
 }
 
 /** Loaded (configured) plugins plus installed-but-unconfigured ones, which are not active. */
-async function pluginRows(ctx: CliContext, loaded: LoadedConfig) {
-  const result = await loadPlugins({ loaded, platform: ctx.platform });
-  printDiagnostics(ctx, result.diagnostics.filter((d) => d.level !== "info"));
-  const layout = storeLayout(loaded.paths.home);
-  const configured = new Set(configuredPlugins(loaded).map((p) => p.key));
-  const rows = [...result.plugins];
-  for (const id of await installedPluginIds(ctx.platform.fs, layout)) {
-    if (configured.has(id.key)) continue;
-    const active = await activeVersion(ctx.platform.fs, layout, id);
-    rows.push({
-      id: id.key,
-      version: active?.version ?? null,
-      root: active?.root ?? null,
-      dataDir: null,
-      enabled: false,
-      active: false,
-      error: "not enabled in config",
-    });
-  }
-  return rows.sort((a, b) => (a.id < b.id ? -1 : 1));
+async function pluginRows(ctx: CliContext, admin: PluginAdmin): Promise<LoadedPlugin[]> {
+  const { rows, diagnostics } = await admin.rows();
+  printDiagnostics(ctx, diagnostics.filter((d) => d.level !== "info"));
+  return rows;
 }
 
 function registerMarketplaceCommands(plugin: Command, ctx: CliContext): void {
@@ -228,8 +182,7 @@ function registerMarketplaceCommands(plugin: Command, ctx: CliContext): void {
     .description("add a local or git marketplace")
     .option("--ref <ref>", "git branch, tag or commit")
     .action(async (source: string, options) => {
-      const loaded = await ctx.loadConfig(options);
-      const added = await addMarketplace({ platform: ctx.platform, loaded, source, ref: options.ref });
+      const added = await (await adminFor(ctx, options)).addMarketplace(source, options.ref);
       await ctx.out(
         `Added marketplace ${added.name} (${added.kind}: ${added.source}) with ${added.plugins} plugin(s)\n`,
       );
@@ -237,12 +190,7 @@ function registerMarketplaceCommands(plugin: Command, ctx: CliContext): void {
   withCommonOptions(market.command("list")).description("list configured marketplaces and their plugins")
     .option("--json", "print JSON")
     .action(async (options) => {
-      const loaded = await ctx.loadConfig(options);
-      const { marketplaces, diagnostics } = await loadMarketplaces(
-        ctx.platform.fs,
-        loaded,
-        storeLayout(loaded.paths.home),
-      );
+      const { marketplaces, diagnostics } = await (await adminFor(ctx, options)).marketplaces();
       printDiagnostics(ctx, diagnostics);
       if (options.json) return await ctx.out(JSON.stringify(marketplaces, null, 2) + "\n");
       if (!marketplaces.length) return await ctx.out("No marketplaces configured.\n");
@@ -256,16 +204,14 @@ function registerMarketplaceCommands(plugin: Command, ctx: CliContext): void {
   withCommonOptions(market.command("update").argument("[name]", "marketplace name (default: all)"))
     .description("refresh git marketplaces")
     .action(async (name: string | undefined, options) => {
-      const loaded = await ctx.loadConfig(options);
-      for (const m of await updateMarketplaces({ platform: ctx.platform, loaded, name })) {
+      for (const m of await (await adminFor(ctx, options)).updateMarketplaces(name)) {
         await ctx.out(`Updated marketplace ${m.name}: ${m.plugins} plugin(s)\n`);
       }
     });
   withCommonOptions(market.command("remove").argument("<name>", "marketplace name"))
     .description("remove a marketplace (installed plugins stay installed)")
     .action(async (name: string, options) => {
-      const loaded = await ctx.loadConfig(options);
-      await removeMarketplace({ platform: ctx.platform, loaded, name });
+      await (await adminFor(ctx, options)).removeMarketplace(name);
       await ctx.out(`Removed marketplace ${name}\n`);
     });
 }

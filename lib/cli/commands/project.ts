@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { Command } from "commander";
-import { resolvePaths, setProjectTrust } from "../../config/mod.ts";
+import { Workspace } from "../../app/mod.ts";
 import type { CliContext } from "../context.ts";
 
 /** `trellis project trust|untrust [DIR]`: Codex's `[projects."<abs path>"] trust_level` in the user config. */
@@ -15,13 +15,12 @@ export function registerProjectCommand(program: Command, ctx: CliContext): void 
       )
       .argument("[dir]", "project directory (default: the project root of the current directory)")
       .action(async (dir?: string) => {
-        const paths = resolvePaths(ctx.platform.fs, {
-          cwd: dir ? path.resolve(ctx.platform.cwd(), dir) : ctx.platform.cwd(),
-          env: ctx.platform.env,
-        });
-        const target = dir ? paths.cwd : paths.projectRoot;
-        const canonical = await setProjectTrust(ctx.platform.fs, paths.userConfig, target, trusted);
-        await ctx.out(`${trusted ? "Trusted" : "No longer trusting"} ${canonical} (${paths.userConfig})\n`);
+        const { project, file } = await Workspace.setProjectTrust(
+          ctx.platform,
+          dir ? path.resolve(ctx.platform.cwd(), dir) : undefined,
+          trusted,
+        );
+        await ctx.out(`${trusted ? "Trusted" : "No longer trusting"} ${project} (${file})\n`);
       });
   }
 }

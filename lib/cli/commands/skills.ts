@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import {
-  createSkillsService,
   extractFrontmatter,
   hiddenSkills,
   readSkillBody,
@@ -9,11 +8,9 @@ import {
   type SkillMetadata,
   skillOrigin,
   type SkillsSnapshot,
-} from "../../skills/mod.ts";
-import { skillsInputFor } from "../../app/mod.ts";
+} from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
-import { pluginContributions } from "../plugin_contributions.ts";
 
 /** `trellis skills list [--json] [--all]`, `show NAME|PATH`, `doctor`. */
 export function registerSkillsCommand(program: Command, ctx: CliContext): void {
@@ -32,10 +29,7 @@ export function registerSkillsCommand(program: Command, ctx: CliContext): void {
 }
 
 async function loadSnapshot(ctx: CliContext, options: CommonOptions) {
-  const loaded = await ctx.loadConfig(options);
-  const input = skillsInputFor(loaded, await pluginContributions(ctx.platform, loaded));
-  const snapshot = await createSkillsService({ platform: ctx.platform }).snapshot(input);
-  return { input, snapshot };
+  return await (await ctx.workspace(options)).skills();
 }
 
 function row(snapshot: SkillsSnapshot, s: SkillMetadata) {

@@ -1,8 +1,11 @@
 import * as path from "node:path";
-import type { Session, SessionOptions } from "../../app/mod.ts";
-import type { LoadedConfig } from "../../config/mod.ts";
-import type { ApprovalRequest } from "../../loop/mod.ts";
-import { openInBrowser } from "../../mcp/mod.ts";
+import {
+  type ApprovalRequest,
+  type LoadedConfig,
+  openInBrowser,
+  type Session,
+  type SessionOptions,
+} from "../../app/mod.ts";
 import type { Platform, TerminalIo } from "../../platform/mod.ts";
 import { isTrellisError, terminalText, type TrellisEventBody } from "../../shared/mod.ts";
 import { interactiveApprover } from "./approval_prompt.ts";

@@ -6,7 +6,7 @@ import {
   type ApprovalRequest,
   type Approver,
   promptingApprover,
-} from "../../loop/mod.ts";
+} from "../../app/mod.ts";
 import { terminalText } from "../../shared/mod.ts";
 import { type Choice, choiceQuestion } from "./questions.ts";
 import { coloredDiff } from "./tool_summary.ts";

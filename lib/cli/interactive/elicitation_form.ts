@@ -1,5 +1,5 @@
 import { terminalText } from "../../shared/mod.ts";
-import type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "../../mcp/mod.ts";
+import type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "../../app/mod.ts";
 import { type Choice, choiceQuestion, listQuestion, textQuestion } from "./questions.ts";
 import { wrap } from "./markdown_render.ts";
 import type { Question, Ui } from "./ui.ts";

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { FileSystem } from "../../platform/mod.ts";
-import { isSessionId } from "../../loop/mod.ts";
+import { isSessionId } from "../../app/mod.ts";
 
 export interface SessionSummary {
   id: string;

@@ -1,0 +1,175 @@
+import {
+  loadConfig,
+  type LoadedConfig,
+  resolvePaths,
+  setProjectTrust,
+  type TrellisPaths,
+} from "../config/mod.ts";
+import {
+  createHookEngine,
+  type HookEngine,
+  type HookHandlerInfo,
+  type HookStateChange,
+  type LoadedHooks,
+  loadHooks,
+  writeHookState,
+} from "../hooks/mod.ts";
+import type { ResolvedCatalog } from "../mcp/mod.ts";
+import { loadPlugins, type PluginLoadResult } from "../plugins/mod.ts";
+import type { Platform } from "../platform/mod.ts";
+import { type Diagnostic, discardEvents, type EventSink } from "../shared/mod.ts";
+import { createSkillsService, type SkillsInput, type SkillsSnapshot } from "../skills/mod.ts";
+import { skillsInputFor } from "./capabilities.ts";
+import {
+  mcpCatalogFor,
+  type McpCommandOptions,
+  type McpCommandRuntime,
+  openMcpCommand,
+} from "./mcp_command.ts";
+import { Session, type SessionOptions } from "./session.ts";
+
+/** Where a workspace is and how its config is selected: the common flags `-C`, `-c`, `-p`. */
+export interface WorkspaceOptions {
+  /** The directory Trellis runs in (default: the process's). */
+  cwd?: string;
+  /** `-c key.path=value` overrides, in order. */
+  overrides?: string[];
+  /** `[profiles.<name>]` to apply. */
+  profile?: string;
+}
+
+/**
+ * What `Workspace.openSession` needs beyond the workspace: how the session talks to its user, and
+ * optionally a platform whose terminal I/O is wrapped (exec's); default the workspace's.
+ */
+export type WorkspaceSessionOptions = Omit<SessionOptions, "platform" | "loaded"> & { platform?: Platform };
+
+/**
+ * One assembled workspace (issue #16 item 5): its config with project trust applied, and — each
+ * opened the first time it is asked for, so a command pays only for what it uses — the enabled
+ * plugins, the resolved MCP catalog, an MCP runtime with sampling, elicitation and roots as a
+ * session has them, the skills snapshot, the hooks, and sessions. Every command of the CLI and every
+ * embedder goes through it; nothing else wires subsystems together.
+ */
+export class Workspace {
+  #plugins?: Promise<PluginLoadResult>;
+  #catalog?: Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }>;
+  #skills?: Promise<{ input: SkillsInput; snapshot: SkillsSnapshot }>;
+  #hooks?: Promise<LoadedHooks>;
+
+  private constructor(readonly platform: Platform, readonly loaded: LoadedConfig) {}
+
+  /** Loads the config layers for `options` (validated; problems are in `diagnostics`, never thrown). */
+  static async open(platform: Platform, options: WorkspaceOptions = {}): Promise<Workspace> {
+    const loaded = await loadConfig(platform.fs, {
+      cwd: options.cwd ?? platform.cwd(),
+      env: platform.env,
+      overrides: options.overrides ?? [],
+      profile: options.profile,
+    });
+    return new Workspace(platform, loaded);
+  }
+
+  /** A workspace over config already loaded (a caller that loaded it itself). */
+  static fromConfig(platform: Platform, loaded: LoadedConfig): Workspace {
+    return new Workspace(platform, loaded);
+  }
+
+  /**
+   * The paths of a directory's workspace without reading any config: what an edit of one config file
+   * needs (a broken config elsewhere must not block `project trust` or `mcp add`).
+   */
+  static paths(platform: Platform, cwd: string = platform.cwd()): TrellisPaths {
+    return resolvePaths(platform.fs, { cwd, env: platform.env });
+  }
+
+  /**
+   * Trusts (or stops trusting) a project directory in the user config (Codex's
+   * `[projects."<abs path>"] trust_level`); returns the canonical path written and the file.
+   */
+  static async setProjectTrust(
+    platform: Platform,
+    dir: string | undefined,
+    trusted: boolean,
+  ): Promise<{ project: string; file: string }> {
+    const paths = Workspace.paths(platform, dir ?? platform.cwd());
+    const target = dir ? paths.cwd : paths.projectRoot;
+    const project = await setProjectTrust(platform.fs, paths.userConfig, target, trusted);
+    return { project, file: paths.userConfig };
+  }
+
+  /** The config's warnings and notes (invalid keys, skipped layers). */
+  get diagnostics(): Diagnostic[] {
+    return this.loaded.diagnostics;
+  }
+
+  get paths(): TrellisPaths {
+    return this.loaded.paths;
+  }
+
+  /** The configured plugins, loaded once: what each contributes and why any is inactive. */
+  plugins(): Promise<PluginLoadResult> {
+    this.#plugins ??= loadPlugins({ loaded: this.loaded, platform: this.platform });
+    return this.#plugins;
+  }
+
+  /** The MCP catalog a session would resolve: config layers, a trusted `.mcp.json`, plugins. */
+  mcpCatalog(): Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }> {
+    this.#catalog ??= this.plugins().then((p) => mcpCatalogFor(this.platform, this.loaded, p.contributions));
+    return this.#catalog;
+  }
+
+  /**
+   * Starts the catalog's servers (all, or `options.server`) as a session does — the session's model
+   * answers sampling, elicitations go to the terminal when there is one, the workspace is the root,
+   * tool pins are checked — and waits for them. Shut it down when done.
+   */
+  async openMcp(options: Omit<McpCommandOptions, "platform" | "loaded">): Promise<McpCommandRuntime> {
+    return await openMcpCommand(
+      { ...options, platform: this.platform, loaded: this.loaded },
+      await this.mcpCatalog(),
+    );
+  }
+
+  /** The skills input (roots, catalog budget) and one snapshot of every root, as a session's first turn. */
+  skills(): Promise<{ input: SkillsInput; snapshot: SkillsSnapshot }> {
+    this.#skills ??= this.plugins().then(async ({ contributions }) => {
+      const input = skillsInputFor(this.loaded, contributions);
+      const snapshot = await createSkillsService({ platform: this.platform }).snapshot(input);
+      return { input, snapshot };
+    });
+    return this.#skills;
+  }
+
+  /** Every hook handler — config layers, Claude Code settings, plugins — with its trust status (HK-3). */
+  hooks(): Promise<LoadedHooks> {
+    this.#hooks ??= this.plugins().then(({ contributions }) =>
+      loadHooks({ loaded: this.loaded, platform: this.platform, pluginSources: contributions.hookSources })
+    );
+    return this.#hooks;
+  }
+
+  /** An engine over these handlers, outside any session (`trellis hooks test`). */
+  hookEngine(handlers: HookHandlerInfo[], options: { threadId: string; events?: EventSink }): HookEngine {
+    return createHookEngine({
+      handlers,
+      platform: this.platform,
+      events: options.events ?? discardEvents,
+      home: this.loaded.paths.home,
+      threadId: options.threadId,
+    });
+  }
+
+  /** Records hook trust and enablement in the user config; returns the file written. */
+  writeHookState(changes: HookStateChange[]): Promise<string> {
+    return writeHookState(this.platform.fs, this.loaded.paths.userConfig, changes);
+  }
+
+  /**
+   * A session in this workspace. Call `start()` before the first turn so SessionStart hooks run
+   * (HK-12), then `runTurn()` per prompt, then `close()`.
+   */
+  openSession(options: WorkspaceSessionOptions): Promise<Session> {
+    return Session.open({ platform: this.platform, ...options, loaded: this.loaded });
+  }
+}

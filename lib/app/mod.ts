@@ -25,3 +25,7 @@ export type { McpServeOptions } from "./mcp_server/serve.ts";
 export type { CallConfig } from "./mcp_server/thread_registry.ts";
 export { planImport, readImportSources } from "./import_plan.ts";
 export type { ImportItem, ImportPlan, ImportSource, ImportSources } from "./import_plan.ts";
+export { sessionContextLedger, TOKENIZER_MODULE_ENV } from "./session_context_ledger.ts";
+export { buildContextLedger, formatTokens } from "./context_ledger.ts";
+export type { ContextLedger, LedgerRow, LedgerSource } from "./context_ledger.ts";
+export type { InputPlace, RequestParts } from "./request_parts.ts";

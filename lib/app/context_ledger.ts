@@ -179,7 +179,11 @@ function countProjectInstructions(
     for (const file of parts.projectInstructions.files) {
       const tokens = counter.count(file.text);
       files += tokens;
-      add("project_instructions", `${file.family === "agents" ? "AGENTS.md" : "CLAUDE.md"} ${file.path}`, tokens);
+      add(
+        "project_instructions",
+        `${file.family === "agents" ? "AGENTS.md" : "CLAUDE.md"} ${file.path}`,
+        tokens,
+      );
     }
   }
   const rest = messages.length > 1 ? `headings and ${messages.length - 1} earlier copies` : "headings";

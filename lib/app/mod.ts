@@ -29,3 +29,6 @@ export { sessionContextLedger, TOKENIZER_MODULE_ENV } from "./session_context_le
 export { buildContextLedger, formatTokens } from "./context_ledger.ts";
 export type { ContextLedger, LedgerRow, LedgerSource } from "./context_ledger.ts";
 export type { InputPlace, RequestParts } from "./request_parts.ts";
+export { runDoctor } from "./doctor/doctor.ts";
+export type { DoctorOptions } from "./doctor/doctor.ts";
+export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";

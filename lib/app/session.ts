@@ -292,7 +292,11 @@ export class Session {
         model: this.parts.modelName,
         instructions: this.parts.instructions,
         input: placed.map(([item]) => item),
-        tools: step.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+        tools: step.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          parameters: t.parameters,
+        })),
         parallelToolCalls: true,
       },
       baseInstructions: this.options.baseInstructions ?? BASE_INSTRUCTIONS,

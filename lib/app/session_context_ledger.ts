@@ -27,7 +27,9 @@ export async function sessionContextLedger(
     ]
     : [];
   if (counter.encoding === "estimate" && !counter.warning) {
-    notes.push(`no public tokenizer is known for ${info.model || "this model"}: counts are estimates (characters / 4)`);
+    notes.push(
+      `no public tokenizer is known for ${info.model || "this model"}: counts are estimates (characters / 4)`,
+    );
   }
   return buildContextLedger(parts, counter, {
     ...(info.contextWindow ? { contextWindow: info.contextWindow } : {}),

@@ -28,6 +28,8 @@ export interface CommonOptions {
   cd?: string;
   /** Print config diagnostics (warnings, skipped layers) on stderr; default true. */
   quietDiagnostics?: boolean;
+  /** Leave out a config file that does not parse or validate (`trellis doctor` reports it). */
+  skipInvalidFiles?: boolean;
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -95,6 +97,7 @@ export function createContext(platform: Platform): CliContext {
         env: platform.env,
         overrides: options.config ?? [],
         profile: options.profile,
+        ...(options.skipInvalidFiles ? { skipInvalidFiles: true } : {}),
       });
       if (!options.quietDiagnostics) printDiagnostics(ctx, loaded.diagnostics);
       return loaded;

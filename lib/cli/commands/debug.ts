@@ -74,7 +74,9 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
 
   withCommonOptions(
     debug.command("context")
-      .description("count the tokens of every part of the next request, by source, against the context window")
+      .description(
+        "count the tokens of every part of the next request, by source, against the context window",
+      )
       .argument("[prompt]", "the user prompt to include ($skill mentions inject their bodies)", ""),
   )
     .option("--json", "print the ledger as JSON")

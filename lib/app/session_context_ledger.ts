@@ -1,10 +1,6 @@
-import type { Platform } from "../platform/mod.ts";
 import { buildContextLedger, type ContextLedger } from "./context_ledger.ts";
 import type { Session } from "./session.ts";
-import { loadTokenCounter } from "./token_counter.ts";
-
-/** Names a module to import instead of the tokenizer's: tests make the load fail with it. */
-export const TOKENIZER_MODULE_ENV = "TRELLIS_TOKENIZER_MODULE";
+import { type EncodingImport, loadTokenCounter } from "./token_counter.ts";
 
 /**
  * The context ledger of `session`'s next request (#17 item 3): `trellis debug context` on a preview
@@ -12,13 +8,18 @@ export const TOKENIZER_MODULE_ENV = "TRELLIS_TOKENIZER_MODULE";
  */
 export async function sessionContextLedger(
   session: Session,
-  platform: Platform,
-  options: { prompt?: string; skills?: string[]; preview: boolean },
+  options: {
+    prompt?: string;
+    skills?: string[];
+    preview: boolean;
+    /** Replaces how the tokenizer is loaded; tests hand it a load that fails. */
+    importEncoding?: EncodingImport;
+  },
 ): Promise<ContextLedger> {
   const info = session.info();
   const [parts, counter] = await Promise.all([
     session.previewRequestParts(options.prompt ?? "", options.skills ?? []),
-    loadTokenCounter(info.model, platform.env(TOKENIZER_MODULE_ENV) || undefined),
+    loadTokenCounter(info.model, options.importEncoding),
   ]);
   const notes = options.preview
     ? [

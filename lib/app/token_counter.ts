@@ -30,22 +30,24 @@ export const ESTIMATE: TokenCounter = {
   count: (text) => Math.ceil(text.length / CHARS_PER_TOKEN),
 };
 
+/** Loads the o200k_base encoding: the only import of gpt-tokenizer, made when a ledger is asked for. */
+export type EncodingImport = () => Promise<EncodingModule>;
+
+const importO200k: EncodingImport = () => import("gpt-tokenizer/encoding/o200k_base");
+
 /**
  * The counter for `model`: its family's encoding (lib/model/model_families.ts) loaded with a dynamic
  * import — only `debug context` and `/context` pay for the 2.4 MB of BPE ranks — else the estimate.
- * `moduleOverride` (TRELLIS_TOKENIZER_MODULE) replaces the module's specifier: tests point it at a
- * module that cannot load, to see the fallback and its warning.
+ * `importEncoding` replaces the import: tests hand it one that really fails, to see the fallback.
  */
 export async function loadTokenCounter(
   model: string | undefined,
-  moduleOverride?: string,
+  importEncoding: EncodingImport = importO200k,
 ): Promise<TokenCounter> {
   if (knownTokenizer(model) !== "o200k_base") return ESTIMATE;
   let encoding: EncodingModule;
   try {
-    encoding = moduleOverride
-      ? await import(moduleOverride) as EncodingModule
-      : await import("gpt-tokenizer/encoding/o200k_base");
+    encoding = await importEncoding();
     if (typeof encoding.countTokens !== "function") throw new Error("it has no countTokens function");
   } catch (error) {
     const cause = (error instanceof Error ? error.message : String(error)).split("\n")[0];

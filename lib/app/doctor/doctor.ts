@@ -107,8 +107,7 @@ async function hookRows(
       "trellis hooks list, then trellis hooks trust KEY",
     ));
   }
-  const working = findings.filter((f) => f.ok).length;
-  rows.push(row("ok", "hooks", `${working} of ${findings.length} runnable hook(s) work`));
+  if (findings.every((f) => f.ok)) rows.push(row("ok", "hooks", `${findings.length} runnable hook(s) work`));
   return rows;
 }
 

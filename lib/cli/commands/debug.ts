@@ -86,7 +86,7 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
       const loaded = await ctx.loadConfig(options);
       const session = await previewSession(ctx, loaded, options.last ? "--last" : options.resume);
       try {
-        const ledger = await sessionContextLedger(session, ctx.platform, { prompt, preview: true });
+        const ledger = await sessionContextLedger(session, { prompt, preview: true });
         if (options.json) return void await ctx.out(JSON.stringify(ledger, null, 2) + "\n");
         await ctx.out(contextLedgerLines(ledger).join("\n") + "\n");
       } finally {

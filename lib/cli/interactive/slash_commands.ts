@@ -169,7 +169,7 @@ function contextUsed(session: Session): string | null {
 
 /** `/context`: the ledger of the live session's next request, its real history included (#17 item 3). */
 async function context(ctx: SlashContext): Promise<void> {
-  const ledger = await sessionContextLedger(ctx.session(), ctx.platform, { preview: false });
+  const ledger = await sessionContextLedger(ctx.session(), { preview: false });
   const [title, ...rest] = contextLedgerLines(ledger);
   ctx.ui.print([ctx.ui.colors.bold(title), ...rest]);
 }

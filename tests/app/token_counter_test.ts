@@ -47,10 +47,25 @@ Deno.test("bad input: a tokenizer module that cannot load falls back to the esti
 
 Deno.test("counting in pieces gives the whole text's count when the text has word boundaries", async () => {
   const encoding = await import("gpt-tokenizer/encoding/o200k_base");
-  const words = ["alpha", "beta", "gamma", "delta", "schema", "description", "the", "of", "record"];
-  const text = Array.from({ length: 12_000 }, (_, i) => words[(i * 7) % words.length]).join(" ") +
-    "\n\n  indented, punctuated: end.";
-  assert.ok(text.length > 50_000);
+  // Numbers, commas, runs of spaces and indented lines: cutting at a space that is not between two
+  // letters (inside "a   b", before "\n    ") would change the count here.
+  const words = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "schema",
+    "description",
+    "the",
+    "of",
+    "record",
+    "42",
+    "x,",
+  ];
+  const seps = [" ", "   ", " ", "\n    ", " ", ", ", "  "];
+  const text = Array.from({ length: 6000 }, (_, i) => words[(i * 7) % words.length] + seps[i % seps.length])
+    .join("") + "end.";
+  assert.ok(text.length > 40_000);
   assert.equal(countInPieces(text, encoding), encoding.countTokens(text));
 });
 

@@ -38,15 +38,38 @@ for (const file of files) {
     `## ${file.replace(/\.ts$/, "")}\n\n| measure | value | target | met |\n|---|---|---|---|\n${
       table.join("\n")
     }\n\n` +
-      `_(${((performance.now() - started) / 1000).toFixed(1)} s)_\n`,
+      `_(${((performance.now() - started) / 1000).toFixed(1)} s, run ${new Date().toISOString()})_\n`,
   );
   console.error(table.join("\n"));
 }
 const header = `# Benchmark results\n\nWritten by \`deno task bench\` on ${new Date().toISOString()} ` +
   `(${Deno.build.os}/${Deno.build.arch}, ${navigator.hardwareConcurrency} cores).\n\n`;
 Deno.mkdirSync(new URL("../bench/", import.meta.url), { recursive: true });
-Deno.writeTextFileSync(new URL("../bench/RESULTS.md", import.meta.url), header + sections.join("\n"));
+const resultsFile = new URL("../bench/RESULTS.md", import.meta.url);
+Deno.writeTextFileSync(
+  resultsFile,
+  header + keptSections(resultsFile, files, only).concat(sections).join("\n"),
+);
 console.error(`bench: wrote bench/RESULTS.md (${failures} target${failures === 1 ? "" : "s"} not met)`);
+
+/**
+ * A run of some benches (`deno task bench mcp skills`) keeps the other sections of the last
+ * RESULTS.md, each still headed by its own name, so one file holds every figure; a full run
+ * rewrites it whole.
+ */
+function keptSections(file: URL, ran: string[], only: string[]): string[] {
+  if (only.length === 0) return [];
+  let previous: string;
+  try {
+    previous = Deno.readTextFileSync(file);
+  } catch {
+    return [];
+  }
+  const ranNames = new Set(ran.map((f) => f.replace(/\.ts$/, "")));
+  return previous.split(/\n(?=## )/).slice(1)
+    .filter((section) => !ranNames.has(section.slice(3, section.indexOf("\n")).trim()))
+    .map((section) => section.endsWith("\n") ? section : `${section}\n`);
+}
 
 function round(n: number): string {
   return Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2);

@@ -28,6 +28,7 @@
  *                          # a script cannot place, such as a compaction's summary request)
  *   - when_input_contains: "Context compaction:"   # matched against the request's last input item
  *     text: "Summary {n}"  # any step field; {n} in the text counts this entry's answers from 1
+ * (a U+E000 in any text is sent as the byte 0xFF: invalid UTF-8 from a model)
  * context_window: 4000     # a request estimated (characters / 4) over this many tokens gets OpenAI's
  *                          # HTTP 400 context_length_exceeded, without advancing the script
  * ```
@@ -382,6 +383,19 @@ function unresolvableReasoning(body: Record<string, unknown>): string | undefine
 }
 
 /** Streams the chunks; stops early when the client goes away or the server closes. */
+/** U+E000 (bytes EE 80 80) in a script's text goes out as the byte 0xFF: invalid UTF-8 from a model. */
+function withInvalidBytes(bytes: Uint8Array): Uint8Array {
+  if (!bytes.some((b, i) => b === 0xee && bytes[i + 1] === 0x80 && bytes[i + 2] === 0x80)) return bytes;
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0xee && bytes[i + 1] === 0x80 && bytes[i + 2] === 0x80) {
+      out.push(0xff);
+      i += 2;
+    } else out.push(bytes[i]);
+  }
+  return new Uint8Array(out);
+}
+
 function sse(
   chunks: Iterable<Chunk>,
   shutdown?: AbortSignal,
@@ -403,7 +417,7 @@ function sse(
         controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(next.value.text));
+      controller.enqueue(withInvalidBytes(encoder.encode(next.value.text)));
     },
     cancel() {
       stop.abort();

@@ -8,7 +8,7 @@ import {
 } from "../hooks/mod.ts";
 import { type Platform, sandboxArgv, SandboxProfileError, type SandboxStatus } from "../platform/mod.ts";
 import { type EventSink, type LifecycleHooks, noLifecycleHooks } from "../shared/mod.ts";
-import { type PermissionProfile, sandboxPolicyFor } from "../tools/mod.ts";
+import { confinedPolicy, type PermissionProfile } from "../tools/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 
 /**
@@ -60,21 +60,14 @@ export function hookConfinement(
       (handler.plugin !== undefined && plugins[handler.plugin.pluginId]?.hooks_sandbox === true);
     if (!wanted || !sandbox.available || profile.sandboxMode === "danger-full-access") return undefined;
     const dataDir = handler.plugin?.dataDir;
-    // The shell tool's policy (protected paths, masked sockets and secrets), with PLUGIN_DATA writable.
-    const base = sandboxPolicyFor(profile, loaded.paths.cwd, env);
-    // read-only plus one writable directory is workspace-write with that directory as its only root.
-    const policy = profile.sandboxMode === "read-only"
-      ? {
-        ...base,
-        mode: dataDir ? "workspace-write" as const : "read-only" as const,
-        writableRoots: [],
-        networkAccess: false,
-      }
-      : base;
-    const withData = {
-      ...policy,
-      writableRoots: dataDir ? [...policy.writableRoots, dataDir] : policy.writableRoots,
-    };
+    // The shell tool's hardening (protected paths, masked sockets and secrets), its mode, roots and
+    // network, with PLUGIN_DATA writable in every mode.
+    const writable = profile.sandboxMode === "workspace-write";
+    const withData = confinedPolicy(profile, loaded.paths.cwd, env, {
+      mode: writable ? "workspace-write" : "read-only",
+      writableRoots: [...(writable ? profile.writableRoots : []), ...(dataDir ? [dataDir] : [])],
+      networkAccess: writable && profile.networkAccess,
+    });
     return (argv) => {
       try {
         return sandboxArgv(argv, withData, sandbox);

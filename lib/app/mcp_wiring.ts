@@ -21,6 +21,7 @@ import { approvalRequest, type Approver, approves, type ModelClient } from "../l
 import { reportDiagnostics } from "./diagnostics.ts";
 import { samplingHandler } from "./sampling_handler.ts";
 import { resolveContextWindow } from "./context_window.ts";
+import { mcpConfinement } from "./mcp_confinement.ts";
 
 const DEFAULT_STARTUP_GRACE_SEC = 5;
 
@@ -77,6 +78,7 @@ export function mcpRuntimeOptions(
     },
     pins,
     recordPins: !options.preview,
+    confine: mcpConfinement(platform, loaded),
   };
 }
 

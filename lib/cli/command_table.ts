@@ -29,6 +29,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   },
   plugin: async () => (await import("./commands/plugin.ts")).registerPluginCommand,
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
+  completion: async () => (await import("./commands/completion.ts")).registerCompletionCommand,
   doctor: async () => (await import("./commands/doctor.ts")).registerDoctorCommand,
   // The interactive session: `trellis [PROMPT]` (the default command) and `trellis resume`.
   resume: async () => {
@@ -52,7 +53,10 @@ const META = new Set(["--help", "-h", "help"]);
 export async function commandsFor(argv: string[]): Promise<Register[]> {
   const first = argv[0];
   if (first === "--version" || first === "-V") return [];
-  const names = first && Object.hasOwn(COMMANDS, first)
+  // `completion` describes every command, so it gets them all.
+  const names = first === "completion"
+    ? Object.keys(COMMANDS)
+    : first && Object.hasOwn(COMMANDS, first)
     ? [first]
     : argv.some((word) => META.has(word) || Object.hasOwn(COMMANDS, word))
     ? Object.keys(COMMANDS) // help, or options before a command: commander sorts it out

@@ -1,5 +1,6 @@
 import { parse as parseToml } from "smol-toml";
 import { UsageError } from "../shared/mod.ts";
+import { isTable } from "./merge.ts";
 
 /**
  * `-c key.path=value`: the value is parsed as TOML, else taken as a string (Codex's rule), and
@@ -41,23 +42,35 @@ function isBareWord(value: string): boolean {
   return letters !== undefined && !TOML_WORDS.has(letters);
 }
 
+/**
+ * The segments of a TOML dotted key (`projects."/a.b".trust_level` → projects, /a.b, trust_level),
+ * read by smol-toml: the key is parsed as the key of `<key> = 0`, so quoting and escapes follow the
+ * TOML spec exactly; an unquoted key TOML refuses is split at its dots, as Codex splits every key.
+ * Throws a UsageError naming the key when it is neither.
+ */
 export function splitKeyPath(keyPath: string): string[] {
+  const refuse = (why: string) =>
+    new UsageError(`Cannot parse config key "${keyPath}": ${why}`, { field: keyPath });
+  if (/[\r\n]/.test(keyPath)) throw refuse("a key is one line");
+  let node: unknown;
+  try {
+    node = parseToml(`${keyPath} = 0`);
+  } catch {
+    // Codex splits `-c` keys at every dot: an unquoted key TOML refuses (`plugins.demo@test.enabled`,
+    // `projects./srv/app.trust_level`) means what it means there.
+    const parts = keyPath.split(".").map((p) => p.trim());
+    if (/["']/.test(keyPath) || parts.some((p) => p === "")) {
+      throw refuse(keyPath.trim() === "" ? "empty key" : "not a TOML dotted key");
+    }
+    return parts;
+  }
   const parts: string[] = [];
-  let current = "";
-  let quote: string | null = null;
-  for (const ch of keyPath) {
-    if (quote) {
-      if (ch === quote) quote = null;
-      else current += ch;
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === ".") {
-      parts.push(current);
-      current = "";
-    } else current += ch;
+  while (isTable(node)) {
+    const keys = Object.keys(node);
+    if (keys.length !== 1) throw refuse("not a single key");
+    parts.push(keys[0]);
+    node = node[keys[0]];
   }
-  parts.push(current);
-  if (parts.some((p) => p.trim() === "")) {
-    throw new UsageError(`Cannot parse config key "${keyPath}": empty segment`, { field: keyPath });
-  }
-  return parts.map((p) => p.trim());
+  if (node !== 0 || parts.length === 0) throw refuse("not a single key");
+  return parts;
 }

@@ -2,6 +2,7 @@ import { type Diagnostic, UsageError, warning, type z } from "../shared/mod.ts";
 import { parseConfigTable, type TrellisConfig } from "./schema/mod.ts";
 import { formatKeyPath, isTable } from "./merge.ts";
 import { splitKeyPath } from "./overrides.ts";
+import { isCodexUnusedKey } from "./codex_unused_keys.ts";
 
 /** A `[mcp_servers.<name>]` table the schema rejected: that server is left out and reported failed. */
 export interface InvalidMcpServer {
@@ -26,10 +27,23 @@ export function validateLayer(
 ): { value: TrellisConfig; diagnostics: Diagnostic[]; invalidMcpServers: InvalidMcpServer[] } {
   const diagnostics: Diagnostic[] = [];
   const invalidMcpServers: InvalidMcpServer[] = [];
+  // A copied Codex config: its settings Trellis knows but does not use are one line, not one each.
+  const codexKeys: string[] = [];
+  const summarize = () => {
+    if (codexKeys.length === 0) return;
+    diagnostics.push(warning(
+      `${where.file} has Codex settings Trellis does not use (ignored): ${codexKeys.join(", ")}`,
+      { file: where.file },
+    ));
+    codexKeys.length = 0;
+  };
   let table = raw;
   for (let attempt = 0; attempt < 4; attempt++) {
     const result = parseConfigTable(table);
-    if (result.success) return { value: result.data, diagnostics, invalidMcpServers };
+    if (result.success) {
+      summarize();
+      return { value: result.data, diagnostics, invalidMcpServers };
+    }
     const unknown = result.issues.filter((i) => i.code === "unrecognized_keys");
     const servers = result.issues.filter((i) => i.code !== "unrecognized_keys" && isServerIssue(i));
     const other = result.issues.filter((i) => i.code !== "unrecognized_keys" && !isServerIssue(i));
@@ -37,12 +51,17 @@ export function validateLayer(
     table = structuredClone(table);
     for (const issue of unknown) {
       for (const key of (issue as { keys: string[] }).keys) {
-        const keyPath = formatKeyPath([...issue.path.map(pathSegment), key]);
+        const segments = [...issue.path.map(pathSegment), key];
+        const keyPath = formatKeyPath(segments);
+        deleteAt(table, segments);
+        if (isCodexUnusedKey(segments)) {
+          codexKeys.push(keyPath);
+          continue;
+        }
         diagnostics.push(warning(`Unknown config key "${keyPath}" in ${where.file} (ignored)`, {
           file: where.file,
           field: keyPath,
         }));
-        deleteAt(table, [...issue.path.map(pathSegment), key]);
       }
     }
     for (const issue of servers) {
@@ -104,7 +123,12 @@ function layerError(issues: z.core.$ZodIssue[], where: { file: string; text?: st
   );
 }
 
-/** Best effort: the 1-based line where `keyPath` (or its longest prefix) is assigned. */
+/**
+ * Best effort: the 1-based line where `keyPath` (or its longest prefix) is assigned. A line scan, not
+ * a TOML parser: smol-toml and toml-edit-js return values without source positions, so the line of
+ * a key an error names is found here; keys themselves are read by splitKeyPath (smol-toml). Runs only
+ * when a layer has a problem to report.
+ */
 export function findKeyLine(text: string, keyPath: string[]): number | undefined {
   let table: string[] = [];
   let best: { line: number; depth: number } | undefined;

@@ -1,6 +1,4 @@
-import { parse as parseShell } from "shell-quote";
-
-type ShellToken = string | { op: string } | { op: "glob"; pattern: string } | { comment: string };
+import { type ShellToken, shellTokens } from "../shared/mod.ts";
 
 /** Operators that start a new simple command: lists, pipes, subshells and command substitution. */
 const SEPARATORS = new Set(["&&", "||", ";", ";;", "|", "|&", "&", "(", ")", "<(", ">("]);
@@ -11,28 +9,26 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
  * The simple commands a shell line runs, each as its words joined by one space, leading `VAR=value`
  * assignments dropped: `FOO=1 git push && (cd x; make)` → `git push`, `cd x`, `make`. Commands
  * inside `$(…)` and backticks count too, as Claude Code's `if: "Bash(…)"` matching counts them.
- * Quoting is read by shell-quote; `$VAR` stays as written.
+ * Quoting is read by shell-quote (lib/shared/shell_words.ts); `$VAR` stays as written.
  */
 export function commandSegments(command: string): string[] {
   // Backticks are command substitution: read them as a separator (a quoted backtick is rare in a rule's target).
   let tokens: ShellToken[];
   try {
-    tokens = parseShell(command.replaceAll("`", " ; "), (name: string) => `$${name}`) as ShellToken[];
+    tokens = shellTokens(command.replaceAll("`", " ; "));
   } catch {
     return [command.trim()];
   }
   const segments: string[][] = [[]];
   let redirectTarget = false;
   for (const token of tokens) {
-    if (typeof token === "string" && redirectTarget) {
+    if (token.kind === "word" && redirectTarget) {
       redirectTarget = false; // `> out.txt`: the file is not a word of the command
-    } else if (typeof token === "string") {
-      segments[segments.length - 1].push(token);
-    } else if ("pattern" in token) {
-      segments[segments.length - 1].push(token.pattern);
-    } else if ("op" in token && SEPARATORS.has(token.op)) {
+    } else if (token.kind === "word") {
+      segments[segments.length - 1].push(token.text);
+    } else if (token.kind === "operator" && SEPARATORS.has(token.op)) {
       segments.push([]);
-    } else if ("op" in token) {
+    } else if (token.kind === "operator") {
       redirectTarget = true;
     }
     // comments end nothing and add no word

@@ -1,7 +1,7 @@
 import type { CommandResult, Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
 import { runHookCommand } from "./command_runner.ts";
-import { eventLabel, eventUsesMatcher, type HookEventName } from "./event_names.ts";
+import { eventLabel, eventUsesMatcher, type HookEventName } from "./hook_events.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { type IfRule, ifRuleMatches, parseIfRule } from "./if_rule.ts";
 import { interpretRun } from "./interpret_run.ts";

@@ -1,6 +1,6 @@
 import type { Platform } from "../platform/mod.ts";
 import { runHookCommand } from "./command_runner.ts";
-import type { HookEventName } from "./event_names.ts";
+import type { HookEventName } from "./hook_events.ts";
 import { basePayload } from "./stdin_payloads.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { interpretRun } from "./interpret_run.ts";

@@ -1,4 +1,4 @@
-import type { HookEventName } from "./event_names.ts";
+import type { HookEventName } from "./hook_events.ts";
 
 /** Where a handler came from (HK-2). `managed` sources always run and cannot be disabled. */
 export type HookSourceKind =

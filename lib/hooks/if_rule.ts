@@ -101,6 +101,13 @@ function pathMatches(specifier: string, file: string, call: RuleCall): boolean {
   return path.matchesGlob(target, pattern);
 }
 
+/**
+ * Claude Code's rule wildcard: `*` is the only special character and matches anything, `/` and
+ * spaces included. Not picomatch: checked against it, `Bash(npm test?)` would match "npm tests",
+ * `Bash(ls [ab])` "ls a", `Bash(echo {a,b})` "echo a" (Claude Code reads all three literally), and
+ * `Bash(git *)` would miss "git add src/x.ts" unless `bash: true`. Path specifiers, which are globs,
+ * go to node:path.matchesGlob above.
+ */
 function wildcard(glob: string): RegExp {
   const body = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
   return new RegExp(`^${body}$`, "s");

@@ -1,6 +1,6 @@
 import type { CommandResult } from "../platform/mod.ts";
-import { parseContextlessText, parseHookJson } from "./parse_event_output.ts";
-import type { HookEventName } from "./event_names.ts";
+import { parseContextlessText, parseHookJson } from "./parse_hook_output.ts";
+import type { HookEventName } from "./hook_events.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import type { HookEffect } from "./outputs/hook_effect.ts";
 

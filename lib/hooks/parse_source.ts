@@ -7,7 +7,7 @@ import {
   type HookEventName,
   isHookEvent,
   isToolEvent,
-} from "./event_names.ts";
+} from "./hook_events.ts";
 import type { DeclaredHandler, HookSource } from "./hook_handler.ts";
 import { parseIfRule } from "./if_rule.ts";
 import { compileMatcher } from "./matcher.ts";

@@ -1,5 +1,5 @@
 import type { HookTurnContext, ToolHookInput } from "../shared/mod.ts";
-import { eventHasTurn, type HookEventName } from "./event_names.ts";
+import { eventHasTurn, type HookEventName } from "./hook_events.ts";
 
 /**
  * Stdin JSON (§2.6, snake_case). Every event: session_id, transcript_path, cwd, hook_event_name,

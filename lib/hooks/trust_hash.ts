@@ -1,5 +1,5 @@
 import { digestHex } from "../platform/mod.ts";
-import { eventLabel } from "./event_names.ts";
+import { eventLabel } from "./hook_events.ts";
 import type { HandlerIdentity } from "./hook_handler.ts";
 
 /**

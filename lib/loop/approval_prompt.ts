@@ -10,6 +10,8 @@ import type { ApprovalAnswer, ApprovalRequest } from "./ports.ts";
 export interface ApprovalChoice {
   key: string;
   label: string;
+  /** A few words for a one-row key list under the whole prompt (the interactive mode's). */
+  short?: string;
   answer: ApprovalAnswer;
 }
 
@@ -25,24 +27,49 @@ const SCOPE_KEYS: Record<SessionScope["kind"], string> = {
   command_prefix: "p",
   directory: "d",
 };
+const SCOPE_SHORT: Record<SessionScope["kind"], string> = {
+  command: "always: this exact command",
+  path: "always: this exact path",
+  action: "always: this action",
+  command_prefix: "always: this prefix",
+  directory: "always: this directory",
+};
 
-/** Codex's choices: once, each offered session scope, no (the model goes on), no and stop the turn. */
+/**
+ * Codex's choices: once, each offered session scope, no (the model goes on), no and stop the turn.
+ * Running a command outside the sandbox is never a side effect of "yes": it is asked as its own
+ * request (`subject.sandbox` "outside"), and then "yes" itself says OUTSIDE.
+ */
 export function approvalChoices(request: ApprovalRequest): ApprovalChoice[] {
+  const { subject } = request;
+  const lifted = subject.kind === "command" && subject.sandbox !== "inside"
+    ? placement(subject.sandbox)
+    : null;
   return [
-    { key: "y", label: "yes, once", answer: { decision: "approved" } },
+    lifted
+      ? {
+        key: "y",
+        label: `yes, run it ${lifted}, once`,
+        short: `yes, ${lifted}`,
+        answer: { decision: "approved" },
+      }
+      : { key: "y", label: "yes, once", short: "yes", answer: { decision: "approved" } },
     ...request.sessionScopes.map((scope) => ({
       key: SCOPE_KEYS[scope.kind],
       label: `yes, and don't ask again this session ${scopeText(scope)}`,
+      short: SCOPE_SHORT[scope.kind],
       answer: { decision: "approved_for_session" as const, scope },
     })),
     {
       key: "n",
       label: "no: tell the model it was denied",
+      short: "no",
       answer: { decision: "denied", reason: `the user declined (${request.reason})` },
     },
     {
       key: "x",
       label: "no, and stop the turn",
+      short: "no, stop the turn",
       answer: { decision: "abort", reason: "the user declined and stopped the turn" },
     },
   ];
@@ -53,12 +80,16 @@ type Wrap = (text: string, columns: number, options: { hard: boolean; trim: bool
 // The wrapping library (display widths of wide characters included) loads only when someone is asked.
 const loadWrap = memo(async (): Promise<Wrap> => (await import("wrap-ansi")).default);
 
-/** The prompt for `request`, wrapped to `width` columns, ending with the question. */
-export async function renderApprovalPrompt(
+/**
+ * The whole request as lines wrapped to `width` columns: the heading (what asks, and where a
+ * command runs), its fields (the exact command, cwd, reason …) and one line per choice. `exec` on a
+ * terminal and the interactive mode both show exactly these lines.
+ */
+export async function approvalPromptLines(
   request: ApprovalRequest,
   choices: ApprovalChoice[],
   width: number,
-): Promise<string> {
+): Promise<string[]> {
   const wrapAnsi = await loadWrap();
   const columns = Math.max(MIN_WIDTH, width);
   const field = (label: string, value: string, trim: boolean) => {
@@ -67,12 +98,22 @@ export async function renderApprovalPrompt(
     const body = value.split("\n").flatMap((line) => wrapAnsi(line, room, { hard: true, trim }).split("\n"));
     return body.map((line, i) => (i === 0 ? head : " ".repeat(head.length)) + line);
   };
-  const lines = ["", safe(heading(request))];
+  const lines = [safe(heading(request))];
   for (const [label, value] of fields(request)) {
     // The command keeps every blank where it is; prose may wrap at its spaces.
     lines.push(...field(label, value, label !== "command"));
   }
   for (const choice of choices) lines.push(...field(`[${choice.key}]`, choice.label, true));
+  return lines;
+}
+
+/** The prompt for `request` as `exec` writes it: the lines above, then the question. */
+export async function renderApprovalPrompt(
+  request: ApprovalRequest,
+  choices: ApprovalChoice[],
+  width: number,
+): Promise<string> {
+  const lines = ["", ...await approvalPromptLines(request, choices, width)];
   lines.push(`Answer (${choices.map((c) => c.key).join("/")}): `);
   return lines.join("\n");
 }

@@ -29,7 +29,16 @@ const MAX_ATTEMPTS = 3;
  * asks one question at a time, even when parallel calls all need approval.
  */
 export function ttyApprover(io: PromptIo): Approver {
-  return oneAtATime(rememberingApprover((request) => askOnTty(io, request)));
+  return promptingApprover((request) => askOnTty(io, request));
+}
+
+/**
+ * An approver that asks a person through `ask` (the line prompt of `exec`, the interactive mode's
+ * in-place question): one question at a time, and a request an earlier session approval covers —
+ * one given while it waited included — is answered without asking.
+ */
+export function promptingApprover(ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>): Approver {
+  return oneAtATime(rememberingApprover(ask));
 }
 
 /**

@@ -12,9 +12,14 @@
  */
 export { runTurn } from "./turn.ts";
 export type { TurnOptions, TurnResult, TurnStatus } from "./turn.ts";
-export { noTtyApprover, rememberingApprover, ttyApprover } from "./approvers.ts";
+export { noTtyApprover, promptingApprover, rememberingApprover, ttyApprover } from "./approvers.ts";
 export { approvalRequest, approves } from "./approval_request.ts";
-export { approvalChoices, commandText, renderApprovalPrompt } from "./approval_prompt.ts";
+export {
+  approvalChoices,
+  approvalPromptLines,
+  commandText,
+  renderApprovalPrompt,
+} from "./approval_prompt.ts";
 export type { ApprovalChoice } from "./approval_prompt.ts";
 export type { ApprovalRequestInput } from "./approval_request.ts";
 export { scopeCovers, SessionApprovals, sessionScopesFor } from "./session_scopes.ts";
@@ -30,7 +35,7 @@ export type {
   SessionScope,
   StepToolCatalog,
 } from "./ports.ts";
-export { checkSessionId, Transcript, TranscriptStore } from "./transcript.ts";
+export { checkResumeId, checkSessionId, isSessionId, Transcript, TranscriptStore } from "./transcript.ts";
 export type { SessionMeta } from "./transcript.ts";
 export { ContextMeter, estimateRequestTokens } from "./context_meter.ts";
 export { compactConversation, reachedAutoLimit } from "./compaction.ts";

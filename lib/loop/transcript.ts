@@ -21,13 +21,35 @@ type Line =
 /** What a session id may look like: a file name in the sessions folder, never a path. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-/** Refuses what cannot be a session id (`../x`, `/tmp/x`), before anything else is loaded. */
+/** Whether `id` can name a transcript in the sessions folder (a file name, never a path). */
+export function isSessionId(id: string): boolean {
+  return SESSION_ID.test(id);
+}
+
+/** Refuses what cannot be a session id (`../x`, `/tmp/x`), before even the config is loaded. */
 export function checkSessionId(id: string, sessionsDir = "$TRELLIS_HOME/sessions"): void {
-  if (SESSION_ID.test(id)) return;
+  if (isSessionId(id)) return;
   throw new UsageError(
     `Cannot resume session "${id}": not a session id (a session id names a transcript in ${sessionsDir})`,
     { field: "session_id" },
   );
+}
+
+/**
+ * The one check of a session to resume — `exec resume ID`, `trellis resume ID` and
+ * `TranscriptStore.open` — before anything else of a session is built: `id` is a session id, and
+ * names a regular file directly in `sessionsDir` (not missing, not a symlink out of it).
+ * Returns the transcript's path.
+ */
+export async function checkResumeId(fs: FileSystem, sessionsDir: string, id: string): Promise<string> {
+  checkSessionId(id, sessionsDir);
+  const file = path.join(sessionsDir, `${id}.jsonl`);
+  const info = await fs.lstat(file);
+  if (!info?.isFile) {
+    const state = info ? "its transcript is not a regular file" : "no such session";
+    throw new UsageError(`Cannot resume session "${id}": ${state} in ${sessionsDir}`, { file });
+  }
+  return file;
 }
 
 /**
@@ -56,13 +78,7 @@ export class TranscriptStore {
    * sessions folder: a path (`../x`, `/tmp/x.jsonl`) or a symlink out of it is refused.
    */
   async open(id: string | "--last"): Promise<Transcript> {
-    if (id !== "--last") checkSessionId(id, this.dir);
-    const file = id === "--last" ? await this.latest() : this.fileOf(id);
-    const info = await this.fs.lstat(file);
-    if (!info?.isFile) {
-      const state = info ? "its transcript is not a regular file" : "no such session";
-      throw new UsageError(`Cannot resume session "${id}": ${state} in ${this.dir}`, { file });
-    }
+    const file = id === "--last" ? await this.latest() : await checkResumeId(this.fs, this.dir, id);
     let text: string;
     try {
       text = await this.fs.readTextFile(file);

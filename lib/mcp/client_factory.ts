@@ -95,21 +95,38 @@ export interface TransportContext {
    * refresh, step-up); undefined → plain fetch.
    */
   oauthFetch?(server: McpServerConfig): Promise<FetchLike | undefined>;
+  /**
+   * #17 item 2: the argv that runs a stdio server with a `sandbox` profile under bwrap (the shell
+   * tool's profile builder); throws a UsageError naming the server when it cannot be confined
+   * here. Absent: no sandbox can be built, so every confined server is refused.
+   */
+  confine?: ServerConfinement;
+  /** Receives a stdio server's stderr as it arrives (`mcp sandbox-check` reads its denials). */
+  onStderr?(server: string, text: string): void;
 }
+
+export type ServerConfinement = (server: McpServerConfig, argv: string[], cwd: string) => Promise<string[]>;
 
 /** Builds the transport a server's config names; a missing secret variable is a UsageError. */
 export async function createTransport(server: McpServerConfig, ctx: TransportContext): Promise<Transport> {
   const { SSEClientTransport, StreamableHTTPClientTransport } = await loadSdk();
   const t = server.transport;
   switch (t.type) {
-    case "stdio":
+    case "stdio": {
+      if (server.sandboxRefusal) {
+        throw new UsageError(server.sandboxRefusal, { server: server.name }, "mcp_config");
+      }
+      const cwd = t.cwd ? path.resolve(ctx.cwd, t.cwd) : ctx.cwd;
+      const argv = [t.command, ...t.args];
       return new PlatformStdioTransport(ctx.platform, {
-        cmd: [t.command, ...t.args],
+        cmd: server.sandbox ? await confined(server, argv, cwd, ctx) : argv,
         env: childEnv(ctx.platform.envAll(), { passThrough: t.envVars, set: t.env }),
-        cwd: t.cwd ? path.resolve(ctx.cwd, t.cwd) : ctx.cwd,
+        cwd,
         stderrLog: stderrLogPath(ctx.home, server.name),
         onWarning: ctx.warn,
+        ...(ctx.onStderr ? { onStderr: (text: string) => ctx.onStderr!(server.name, text) } : {}),
       });
+    }
     case "streamable_http": {
       const headers = httpHeaders(server, ctx.platform);
       const fetch = t.bearerTokenEnvVar ? undefined : await ctx.oauthFetch?.(server);
@@ -121,6 +138,24 @@ export async function createTransport(server: McpServerConfig, ctx: TransportCon
     case "sse":
       return new SSEClientTransport(new URL(t.url), { requestInit: { headers: t.httpHeaders } });
   }
+}
+
+/** A server that asks for a sandbox is never started without one (#17 item 2). */
+function confined(
+  server: McpServerConfig,
+  argv: string[],
+  cwd: string,
+  ctx: TransportContext,
+): Promise<string[]> {
+  if (ctx.confine) return ctx.confine(server, argv, cwd);
+  return Promise.reject(
+    new UsageError(
+      `MCP server "${server.name}" asks for sandbox = "${server.sandbox?.mode}", which this command cannot ` +
+        "provide; it was not started",
+      { server: server.name, field: "sandbox" },
+      "mcp_config",
+    ),
+  );
 }
 
 export function stderrLogPath(home: string, server: string): string {

@@ -3,6 +3,7 @@ import { type EventSink, UsageError } from "../shared/mod.ts";
 import type { McpRegistration } from "./catalog.ts";
 import type { ElicitationRouter } from "./elicitation.ts";
 import type { FetchLike } from "./_sdk.ts";
+import type { ServerConfinement } from "./client_factory.ts";
 import type { RootsState } from "./roots.ts";
 import type { McpServerConfig } from "./server_config.ts";
 import type { SamplingGate } from "./sampling.ts";
@@ -23,6 +24,8 @@ export interface ManagerOptions {
   oauthFetch?: (server: McpServerConfig) => Promise<FetchLike | undefined>;
   /** Issue #17: pinned tool definitions; absent → no pin checks. */
   pins?: ToolPins;
+  /** #17 item 2: builds a confined server's bwrap argv; absent → confined servers are refused. */
+  confine?: ServerConfinement;
 }
 
 export interface ManagedServer {
@@ -80,6 +83,7 @@ export class ConnectionManager {
       sample: sampling ? (request, signal) => sampling.decide(config, request, signal) : undefined,
       roots: () => roots.roots,
       oauthFetch: this.options.oauthFetch,
+      confine: this.options.confine,
     }, (status) => this.#report(server, status));
   }
 

@@ -42,7 +42,7 @@ const TRANSPORT_TYPES: Record<string, "stdio" | "http" | "sse"> = {
   sse: "sse",
 };
 /** Keys whose strings are expanded, as in Claude Code (plus cwd, which Codex entries carry). */
-const EXPANDED = ["command", "args", "env", "url", "headers", "http_headers", "cwd"];
+const EXPANDED = ["command", "args", "env", "url", "headers", "http_headers", "cwd", "sandbox_writable"];
 
 /** Claude Code's `${VAR}` / `${VAR:-default}`; an unset variable without a default is left as written. */
 export function expandVariables(

@@ -40,7 +40,13 @@ export {
 } from "./server_config.ts";
 /** The one server-name rule (config validates with it; lib/mcp and the CLI re-use it). */
 export { MCP_SERVER_NAME } from "../config/mod.ts";
-export type { ApprovalMode, McpServerConfig, McpTransportConfig, SamplingPolicy } from "./server_config.ts";
+export type {
+  ApprovalMode,
+  McpSandbox,
+  McpServerConfig,
+  McpTransportConfig,
+  SamplingPolicy,
+} from "./server_config.ts";
 export { expandVariables, parseMcpJson } from "./mcp_json.ts";
 export { peerMcpServers } from "./peer_servers.ts";
 export { importClaudeEntry, importCodexEntry } from "./import_entry.ts";
@@ -96,6 +102,10 @@ export type { LoginOptions, McpAuthStatus } from "./oauth_login.ts";
 export { browserCommand, openInBrowser } from "./open_browser.ts";
 export type { OpenBrowserOptions } from "./open_browser.ts";
 export { probeServer } from "./probe.ts";
+export { checkServerSandbox } from "./sandbox_check.ts";
+export type { SandboxCheckOptions, SandboxCheckReport } from "./sandbox_check.ts";
+export { type Denial, findDenials } from "./sandbox_denials.ts";
+export type { ServerConfinement, TransportContext } from "./client_factory.ts";
 export type { ProbeOptions } from "./probe.ts";
 export { argumentsFromSchema, defaultsFromSchema } from "./schema_values.ts";
 export {

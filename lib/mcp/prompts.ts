@@ -1,4 +1,5 @@
 import type { ConversationItem } from "../shared/mod.ts";
+import { splitQuotedWords } from "../shared/mod.ts";
 import type { Client } from "./_sdk.ts";
 import { contentBlockText } from "./call_result.ts";
 import type { ConnectionManager } from "./connection_manager.ts";
@@ -114,11 +115,7 @@ export function findPromptMentions(text: string, prompts: readonly McpPromptList
 
 /** Splits on blanks; single or double quotes group words (`city="New York"` is one token). */
 export function splitPromptArguments(text: string): string[] {
-  const tokens: string[] = [];
-  for (const m of text.matchAll(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g)) {
-    tokens.push(m[0].replace(/"([^"]*)"|'([^']*)'/g, (_, d, s) => d ?? s));
-  }
-  return tokens;
+  return splitQuotedWords(text);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { EventSink, ToolDefinition } from "../shared/mod.ts";
 import { DEFAULT_OUTPUT_BUDGET_BYTES } from "./call_result.ts";
 import { type ResolvedCatalog, sameCatalog } from "./catalog.ts";
 import { ConnectionManager } from "./connection_manager.ts";
+import type { ServerConfinement } from "./client_factory.ts";
 import { type ElicitationResponder, ElicitationRouter } from "./elicitation.ts";
 import { listManagerTools, mcpToolDefinitions } from "./mcp_tools.ts";
 import { PinWatch } from "./pin_watch.ts";
@@ -41,6 +42,8 @@ export interface McpRuntimeOptions {
    * previews and inspection commands (`mcp tools`, `debug prompt`) do not write.
    */
   recordPins?: boolean;
+  /** #17 item 2: builds a confined stdio server's bwrap argv; absent → confined servers are refused. */
+  confine?: ServerConfinement;
 }
 
 /** One step's view of MCP: tools bound to the manager current at capture time (MCP-8). */
@@ -87,6 +90,7 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     sampling: options.sampling ? new SamplingGate(options.sampling, options.events) : undefined,
     oauthFetch: storedOAuthFetch(CredentialStore.forHome(options.platform.fs, options.home)),
     pins: options.pins,
+    confine: options.confine,
   };
   const pinning = options.pins
     ? new PinWatch(options.pins, options.events, options.recordPins ?? false)

@@ -57,6 +57,23 @@ export interface McpServerConfig {
    * cannot write and the server's origin by mcpServersFromConfig. Absent: `warn`.
    */
   toolPinning?: PinningMode;
+  /** The bwrap profile a stdio server runs in (#17 item 2); absent: `sandbox = "none"`. */
+  sandbox?: McpSandbox;
+  /**
+   * Why this server may not start (`mcp_require_sandbox` and no profile), set by
+   * mcpServersFromConfig; the connection fails with it, naming the key to set.
+   */
+  sandboxRefusal?: string;
+  /** A plugin server's plugin root: readable in its sandbox whatever masks apply. */
+  installRoot?: string;
+}
+
+/** `sandbox`, `sandbox_network`, `sandbox_writable` of one stdio server (paths as written). */
+export interface McpSandbox {
+  mode: "read-only" | "workspace-write";
+  network: boolean;
+  /** As written: relative to the server's cwd, `~/` for $HOME. */
+  writable: string[];
 }
 
 export type SamplingPolicy = "deny" | "prompt" | "allow";
@@ -96,6 +113,15 @@ export function serverConfigFromTable(name: string, table: McpServerTable): McpS
     environmentId: table.experimental_environment ?? "local",
     sampling: table.sampling ?? "prompt",
     samplingMaxTokens: table.sampling_max_tokens ?? DEFAULT_SAMPLING_MAX_TOKENS,
+    ...sandboxFromTable(table),
+  };
+}
+
+function sandboxFromTable(table: McpServerTable): { sandbox?: McpSandbox } {
+  const mode = table.sandbox ?? "none";
+  if (mode === "none" || table.command === undefined) return {};
+  return {
+    sandbox: { mode, network: table.sandbox_network ?? false, writable: table.sandbox_writable ?? [] },
   };
 }
 
@@ -129,5 +155,6 @@ export function connectionIdentity(config: McpServerConfig, cwd: string): string
     oauth: [config.oauthClientId, config.oauthResource, config.scopes],
     // Decides whether the sampling capability is advertised at initialize.
     sampling: config.sampling === "deny",
+    sandbox: [config.sandbox, config.sandboxRefusal],
   });
 }

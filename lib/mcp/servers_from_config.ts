@@ -84,12 +84,14 @@ export function mcpServersFromConfig(
   for (const [name, table] of Object.entries(loaded.config.mcp_servers ?? {})) {
     const source = loaded.provenance.get(`mcp_servers.${name}.command`) ??
       loaded.provenance.get(`mcp_servers.${name}.url`) ?? "config";
-    registrations.push({ tier: "config", source, config: serverConfigFromTable(name, table) });
+    const own = ownSandboxKeys(loaded, name, diagnostics);
+    registrations.push({ tier: "config", source, config: serverConfigFromTable(name, { ...table, ...own }) });
   }
   for (const config of options.extensionServers ?? []) {
     registrations.push({ tier: "extension", source: "extension", config });
   }
   const pinning = pinningSettings(loaded, diagnostics);
+  const requireSandbox = requireSandboxSetting(loaded, diagnostics);
   for (const registration of registrations) {
     const scope = registration.tier === "plugin" || registration.tier === "selected_plugin"
       ? "plugin"
@@ -100,6 +102,7 @@ export function mcpServersFromConfig(
     registration.scope = scope;
     registration.config.toolPinning = pinning.servers[registration.config.name] ?? pinning.all ??
       (scope === "user" ? "warn" : "block");
+    if (requireSandbox && scope !== "user") refuseUnconfined(registration, requireSandbox);
   }
   const failed = loaded.invalidMcpServers.map((s) => ({ name: s.name, source: s.file, error: s.reason }));
   // Duplicates are resolved here, after validation: a broken definition never took a name.
@@ -155,7 +158,14 @@ function pinningSettings(
 
 type PolicyOverride = Pick<
   McpServerTable,
-  "enabled" | "default_tools_approval_mode" | "tools" | "enabled_tools" | "disabled_tools"
+  | "enabled"
+  | "default_tools_approval_mode"
+  | "tools"
+  | "enabled_tools"
+  | "disabled_tools"
+  | "sandbox"
+  | "sandbox_network"
+  | "sandbox_writable"
 >;
 
 /** `[plugins."<id>".mcp_servers.<name>]`: the only knobs a user may turn on a plugin's server. */
@@ -168,9 +178,17 @@ function pluginOverrides(loaded: LoadedConfig): Record<string, Record<string, Po
     result[id] = {};
     for (const [name, o] of Object.entries(servers)) {
       if (!isTable(o)) continue;
-      const { enabled, default_tools_approval_mode, tools, enabled_tools, disabled_tools } =
-        o as PolicyOverride;
-      result[id][name] = { enabled, default_tools_approval_mode, tools, enabled_tools, disabled_tools };
+      const entry = o as PolicyOverride;
+      result[id][name] = {
+        enabled: entry.enabled,
+        default_tools_approval_mode: entry.default_tools_approval_mode,
+        tools: entry.tools,
+        enabled_tools: entry.enabled_tools,
+        disabled_tools: entry.disabled_tools,
+        sandbox: entry.sandbox,
+        sandbox_network: entry.sandbox_network,
+        sandbox_writable: entry.sandbox_writable,
+      };
     }
   }
   return result;
@@ -210,6 +228,7 @@ function pluginRegistration(
   if (config.transport.type === "stdio") {
     config.transport.cwd = path.resolve(server.pluginRoot, config.transport.cwd ?? ".");
   }
+  config.installRoot = server.pluginRoot;
   const origin = server.origin ? { origin: server.origin } : {};
   return {
     registration: { source, config, plugin: { id: server.pluginId, root: server.pluginRoot }, ...origin },
@@ -219,4 +238,87 @@ function pluginRegistration(
 
 function dropUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The layers a repository cannot write: system, user, `-c`. */
+const isOwnLayer = (kind: string) => kind === "system" || kind === "user" || kind === "session";
+
+const SANDBOX_KEYS = ["sandbox", "sandbox_network", "sandbox_writable"] as const;
+
+/**
+ * A server's `sandbox*` keys as the user's own layers set them (system, user, `-c`): when any of
+ * them sets one, a project layer's are ignored, so a repository can never loosen (or widen the
+ * writable paths of) a profile the user chose for a server (#17 item 2).
+ */
+function ownSandboxKeys(
+  loaded: LoadedConfig,
+  name: string,
+  diagnostics: Diagnostic[],
+): Partial<McpServerTable> {
+  const own: Partial<McpServerTable> = {};
+  let ownSets = false;
+  for (const layer of loaded.layers) {
+    const table = layer.table.mcp_servers?.[name];
+    if (!table || !isOwnLayer(layer.kind)) continue;
+    for (const key of SANDBOX_KEYS) {
+      if (table[key] !== undefined) {
+        (own as Record<string, unknown>)[key] = table[key];
+        ownSets = true;
+      }
+    }
+  }
+  if (!ownSets) return {};
+  for (const layer of loaded.layers.filter((l) => !isOwnLayer(l.kind))) {
+    const table = layer.table.mcp_servers?.[name];
+    if (table && SANDBOX_KEYS.some((key) => table[key] !== undefined)) {
+      diagnostics.push(warning(
+        `Ignored the sandbox keys of MCP server "${name}" in ${layer.source}: your own config sets its profile`,
+        { file: layer.source, subject: name },
+      ));
+    }
+  }
+  return { sandbox: undefined, sandbox_network: undefined, sandbox_writable: undefined, ...own };
+}
+
+/**
+ * `mcp_require_sandbox`, read only from the layers a repository cannot write (as
+ * `mcp_tool_pinning`): a project must not switch the requirement off for its own servers.
+ * Returns the file that set it to true, if one did.
+ */
+function requireSandboxSetting(loaded: LoadedConfig, diagnostics: Diagnostic[]): string | undefined {
+  let setBy: string | undefined;
+  for (const layer of loaded.layers) {
+    const value = layer.table.mcp_require_sandbox;
+    if (value === undefined) continue;
+    if (!isOwnLayer(layer.kind)) {
+      diagnostics.push({
+        level: "warning",
+        message: `Ignored mcp_require_sandbox in ${layer.source}: only your own config ` +
+          "($TRELLIS_HOME/config.toml, /etc/trellis, -c) may set it",
+        file: layer.source,
+      });
+      continue;
+    }
+    setBy = value ? layer.source : undefined;
+  }
+  return setBy;
+}
+
+/**
+ * Under `mcp_require_sandbox = true` a plugin's or project's stdio server without a profile is
+ * refused (never started, never started unconfined): its connection fails with this message, which
+ * names the server and the key that would let it start.
+ */
+function refuseUnconfined(registration: McpRegistration, setBy: string): void {
+  const config = registration.config;
+  if (config.transport.type !== "stdio" || config.sandbox) return;
+  const name = config.name;
+  const where = registration.plugin
+    ? `[plugins."${registration.plugin.id}".mcp_servers.${name}] sandbox in your config.toml`
+    : `sandbox in [mcp_servers.${name}] of your config.toml (or "sandbox" in its entry in ${registration.source})`;
+  config.sandboxRefusal = `not started: mcp_require_sandbox = true (${setBy}) and this ` +
+    `${
+      registration.plugin ? `plugin (${registration.plugin.id})` : "project"
+    } server has no sandbox profile; ` +
+    `set ${where} to "read-only" or "workspace-write" (\`trellis mcp sandbox-check ${name}\` shows what it needs)`;
 }

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { type JSONRPCMessage, loadSdk, type ReadBuffer, type Sdk, type Transport } from "./_sdk.ts";
-import type { ChildProcess, ExitStatus, Platform } from "../platform/mod.ts";
+import { type ChildProcess, type ExitStatus, holdSandboxMounts, type Platform } from "../platform/mod.ts";
 import { RotatingLog } from "./stderr_log.ts";
 
 export interface StdioTransportOptions {
@@ -13,9 +13,12 @@ export interface StdioTransportOptions {
   stderrLogMaxBytes?: number;
   /** Non-JSON stdout lines and similar oddities that do not end the session. */
   onWarning(message: string): void;
+  /** Also hands each stderr chunk here (the log keeps it too). */
+  onStderr?(text: string): void;
 }
 
 const STDERR_TAIL_BYTES = 2048;
+const STDERR_DRAIN_MS = 500;
 
 /**
  * The SDK's stdio client transport re-implemented on `platform.spawn`, so the server runs in its own
@@ -29,6 +32,7 @@ export class PlatformStdioTransport implements Transport {
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #serialize: Sdk["serializeMessage"] | undefined;
   #stderrTail = "";
+  #stderrClosed: Promise<void> = Promise.resolve();
   #closed = false;
   exit: ExitStatus | undefined;
 
@@ -36,6 +40,11 @@ export class PlatformStdioTransport implements Transport {
 
   get pid(): number | undefined {
     return this.#child?.pid;
+  }
+
+  /** Resolves once the server's stderr has ended and all of it was handed on. */
+  get stderrClosed(): Promise<void> {
+    return this.#stderrClosed;
   }
 
   /** The last couple of KB the server wrote to stderr, for error messages. */
@@ -50,16 +59,25 @@ export class PlatformStdioTransport implements Transport {
     const { Buffer } = await import("node:buffer");
     this.#serialize = sdk.serializeMessage;
     await this.platform.fs.mkdir(path.dirname(this.options.stderrLog)).catch(() => {});
-    const child = this.platform.spawn({
-      cmd: this.options.cmd,
-      env: this.options.env,
-      cwd: this.options.cwd,
-      stdin: "piped",
-    });
+    // A confined server's argv may create placeholder mount points: held while it runs, then removed.
+    const release = holdSandboxMounts(this.options.cmd);
+    let child: ChildProcess;
+    try {
+      child = this.platform.spawn({
+        cmd: this.options.cmd,
+        env: this.options.env,
+        cwd: this.options.cwd,
+        stdin: "piped",
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    void child.status.then(release, release);
     this.#child = child;
     this.#writer = child.stdin!.getWriter();
     void this.#pumpStdout(child.stdout, buffer, (chunk) => Buffer.from(chunk));
-    void this.#pumpStderr(child.stderr);
+    this.#stderrClosed = this.#pumpStderr(child.stderr);
     void child.status.then((status) => {
       this.exit = status;
       this.#finish();
@@ -104,6 +122,7 @@ export class PlatformStdioTransport implements Transport {
         const text = decoder.decode(chunk, { stream: true });
         this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_BYTES);
         log.append(text);
+        this.options.onStderr?.(text);
       }
     } catch {
       // the process is gone; its log keeps what arrived
@@ -123,6 +142,14 @@ export class PlatformStdioTransport implements Transport {
     const timer = setTimeout(() => this.#child?.kill("SIGKILL"), 2000);
     await this.#child.status;
     clearTimeout(timer);
+    // Its last stderr reaches the log before close resolves; a descendant that still holds the
+    // pipe (an unconfined server's daemon) is not waited for past a moment.
+    let wait: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.#stderrClosed,
+      new Promise((resolve) => wait = setTimeout(resolve, STDERR_DRAIN_MS)),
+    ]);
+    clearTimeout(wait);
     this.#finish();
   }
 

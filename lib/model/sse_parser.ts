@@ -1,6 +1,10 @@
+import { createParser } from "eventsource-parser";
+
 /**
- * A small incremental Server-Sent Events parser (WHATWG "event stream interpretation"): fed decoded
- * text in arbitrary chunks, it returns each event once its terminating blank line has arrived.
+ * Server-Sent Events as the model wire sends them, read by `eventsource-parser` (the WHATWG "event
+ * stream interpretation"): fed decoded text in arbitrary chunks, it returns each event once its
+ * terminating blank line has arrived. This wrapper only collects the events per chunk and counts
+ * progress for the idle timeout.
  */
 
 export interface SseEvent {
@@ -17,63 +21,54 @@ export interface SseParser {
   /** Ends the stream; an event without its blank line is discarded, as the standard says. */
   end(): SseEvent[];
   /**
-   * Field lines (`data:`, `event:`, …) read so far. Comment lines (`: keep-alive`) and blank lines
-   * do not count: a server that sends only comments is sending no data, however often it sends.
+   * Grows with every event, `retry:` and unknown field the stream completes. Comment lines
+   * (`: keep-alive`) and blank lines do not count: a server that sends only comments is sending no
+   * data, however often it sends (#13 item 13).
    */
-  readonly fieldLines: number;
+  readonly progress: number;
 }
 
 export function createSseParser(): SseParser {
-  let buffer = "";
-  let event = "";
-  let data: string[] = [];
-  let id: string | undefined;
-  let fieldLines = 0;
-
-  const takeLine = (line: string, out: SseEvent[]): void => {
-    if (line === "") {
-      if (data.length > 0) {
-        out.push({ event: event || "message", data: data.join("\n"), ...(id ? { id } : {}) });
-      }
-      event = "";
-      data = [];
-      return;
-    }
-    if (line.startsWith(":")) return;
-    fieldLines++;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") data.push(value);
-    else if (field === "event") event = value;
-    else if (field === "id" && !value.includes("\0")) id = value;
+  let out: SseEvent[] = [];
+  let progress = 0;
+  let endsInCr = false;
+  const parser = createParser({
+    onEvent(message) {
+      progress++;
+      out.push({
+        event: message.event || "message",
+        data: message.data,
+        ...(message.id ? { id: message.id } : {}),
+      });
+    },
+    onRetry() {
+      progress++;
+    },
+    onError() {
+      progress++; // an unknown field: not an event, but not a keep-alive either
+    },
+  });
+  const take = () => {
+    const done = out;
+    out = [];
+    return done;
   };
-
   return {
-    get fieldLines() {
-      return fieldLines;
+    get progress() {
+      return progress;
     },
     push(text) {
-      buffer += text;
-      const out: SseEvent[] = [];
-      // A trailing "\r" may be the first half of "\r\n", so it waits for the next chunk.
-      const pattern = /\r\n|\r(?!$)|\n/g;
-      let start = 0;
-      for (let match = pattern.exec(buffer); match; match = pattern.exec(buffer)) {
-        takeLine(buffer.slice(start, match.index), out);
-        start = match.index + match[0].length;
-      }
-      buffer = buffer.slice(start);
-      return out;
+      if (text !== "") endsInCr = text.endsWith("\r");
+      parser.feed(text);
+      return take();
     },
     end() {
-      const out: SseEvent[] = [];
-      if (buffer.endsWith("\r")) takeLine(buffer.slice(0, -1), out);
-      buffer = "";
-      event = "";
-      data = [];
-      return out;
+      // A final lone "\r" ends its line: the parser waits to see whether "\n" follows, and "\r\n"
+      // is one line end, so this adds no blank line of its own.
+      if (endsInCr) parser.feed("\n");
+      const last = take();
+      parser.reset(); // an event without its blank line is dropped
+      return last;
     },
   };
 }

@@ -41,11 +41,11 @@ export async function* readModelStream(
           throw limitError(target, sizeMessage(bounds.maxBytes), "stream_max_bytes");
         }
       }
-      const fieldLines = parser.fieldLines;
+      const progress = parser.progress;
       const sse = chunk.done
         ? [...parser.push(text.decode()), ...parser.end()]
         : parser.push(text.decode(chunk.value, { stream: true }));
-      if (parser.fieldLines !== fieldLines) lastData = performance.now();
+      if (parser.progress !== progress) lastData = performance.now();
       for (const event of sse) {
         yield* decoder.accept(event);
         if (decoder.done) return;

@@ -14,6 +14,11 @@ export interface SandboxPolicy {
   cwd: string;
   /** `$TRELLIS_HOME`: read-only even inside a writable root, its secrets masked (default: none). */
   trellisHome?: string;
+  /**
+   * Directories the command needs to read that a mask must never hide (an MCP server's install
+   * directory): the whole file system is readable already; these stay so even under `/run` or `/tmp`.
+   */
+  readableRoots?: string[];
   /** Host UNIX sockets left reachable (`sandbox_workspace_write.allow_unix_sockets`; default none). */
   allowUnixSockets?: string[];
   /**
@@ -134,7 +139,8 @@ function maskOptions(policy: SandboxPolicy, roots: string[]) {
   const env = policy.env ?? {};
   const path = (env.PATH ?? "").split(":").filter((dir) => dir.startsWith("/"));
   const allowSockets = (policy.allowUnixSockets ?? []).map((socket) => canonicalPath(socket));
-  return { keep: [...roots, policy.cwd, ...path], allowSockets, env };
+  const readable = (policy.readableRoots ?? []).map((dir) => canonicalPath(dir));
+  return { keep: [...roots, policy.cwd, ...readable, ...path], allowSockets, env };
 }
 
 /**

@@ -50,7 +50,12 @@ export function effectiveManifest(
       }),
     );
   } else {
-    diagnostics.push(...file.diagnostics);
+    // plugin.json's own warnings ("ignoring version: …") name the plugin they are about (#16 item 8).
+    diagnostics.push(...file.diagnostics.map((d) => ({
+      ...d,
+      message: `${label}${d.message}`,
+      ...(options.where ? { subject: options.where } : {}),
+    })));
   }
   const entry = options.entry ? entryManifest(options.entry, options.name, label, diagnostics) : null;
   if (!entry) return { manifest: own ?? defaultManifest(options.name), diagnostics };

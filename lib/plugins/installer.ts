@@ -90,7 +90,9 @@ export async function installPlugin(options: InstallOptions): Promise<InstallRes
     const copied = await copyTree(fs, fetched.dir, staged, { maxBytes, label: id.key });
     for (const skipped of copied.skipped) {
       diagnostics.push(
-        warning(`skipped ${skipped}: symlinks and special files are not installed`, { subject: id.key }),
+        warning(`${id.key}: skipped ${skipped}: symlinks and special files are not installed`, {
+          subject: id.key,
+        }),
       );
     }
     const current = await activeVersion(fs, layout, id);

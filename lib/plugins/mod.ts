@@ -50,12 +50,13 @@ export { formatBytes } from "./copy_tree.ts";
 export type { InstallResult } from "./installer.ts";
 export { readInstallRecord } from "./install_record.ts";
 export type { InstallRecord } from "./install_record.ts";
-export { uninstallPlugin, verifyPlugin } from "./verify.ts";
-export type { VerifyResult, VerifyStatus } from "./verify.ts";
+export { verifyPlugin } from "./verify_plugin.ts";
+export { uninstallPlugin } from "./uninstall_plugin.ts";
+export type { VerifyResult, VerifyStatus } from "./verify_plugin.ts";
 export { installById, requirePluginId, updateById } from "./plugin_operations.ts";
 export type { PluginOpOptions } from "./plugin_operations.ts";
 export { removePluginConfig, setPluginEnabled } from "./plugin_config.ts";
-export { configuredPlugins, loadPlugins } from "./loader.ts";
+export { configuredPlugins, loadPlugins } from "./load_plugins.ts";
 export type {
   AgentContribution,
   CapabilitySummary,

@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import { configuredPlugins, loadPlugins } from "./loader.ts";
+import { configuredPlugins, loadPlugins } from "./load_plugins.ts";
 import type { PluginLoadResult } from "./plugin_types.ts";
 
 /** The effective plugin set before and after a change: `<id>@<version>#<digest>` entries, sorted. */

@@ -4,7 +4,7 @@ import { describeError, memo, type ToolDefinition, type ToolResult, z } from "..
 import { type InstallCandidate, rememberDeclined } from "./install_candidates.ts";
 import { installById, requirePluginId } from "./plugin_operations.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
-import { verifyPlugin } from "./verify.ts";
+import { verifyPlugin } from "./verify_plugin.ts";
 
 export interface RequestPluginInstallOptions {
   platform: Platform;

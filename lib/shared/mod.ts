@@ -61,3 +61,6 @@ export type {
 export { describeSchema, z } from "./zod.ts";
 export { memo } from "./memo.ts";
 export { settle } from "./settle.ts";
+export { shellTokens } from "./shell_words.ts";
+export type { ShellToken } from "./shell_words.ts";
+export { splitQuotedWords } from "./quoted_words.ts";

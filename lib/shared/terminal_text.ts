@@ -25,12 +25,20 @@ const TAB_AND_LINE_FEED = /[\t\n]/g;
 export interface TerminalTextOptions {
   /** `keep` (default) prints tabs and line feeds as they are; `show` makes them visible too. */
   lineBreaks?: "keep" | "show";
+  /**
+   * With `lineBreaks: "keep"`: each tab becomes this many spaces, for a layout that measures widths
+   * (a tab's width depends on the column it lands in, so wrapping cannot place it).
+   */
+  tabWidth?: number;
 }
 
 /** `text` with every control, escape and bidi character made visible (see the module comment). */
 export function terminalText(text: string, options: TerminalTextOptions = {}): string {
   const safe = text.replace(UNSAFE, visible);
-  return options.lineBreaks === "show" ? safe.replace(TAB_AND_LINE_FEED, visible) : safe;
+  if (options.lineBreaks === "show") return safe.replace(TAB_AND_LINE_FEED, visible);
+  return options.tabWidth !== undefined && safe.includes("\t")
+    ? safe.replaceAll("\t", " ".repeat(options.tabWidth))
+    : safe;
 }
 
 function visible(char: string): string {

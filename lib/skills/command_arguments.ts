@@ -1,3 +1,5 @@
+import { splitQuotedWords } from "../shared/mod.ts";
+
 /**
  * Claude Code's argument placeholders in a command body: `$ARGUMENTS` (the whole rest of the line),
  * `$ARGUMENTS[N]` (0-based) and `$1`, `$2`… (1-based), positional arguments split like a shell line
@@ -19,7 +21,7 @@ export function expandCommandBody(body: string, args: string): string {
   return `${expanded.replace(/\n*$/, "")}\n\nARGUMENTS: ${args}\n`;
 }
 
-/** Words of `args`; `"a b"` and `'a b'` are one word each, without their quotes. */
+/** Words of `args`; `"a b"` and `'a b'` are one word each, without their quotes (lib/shared). */
 export function splitArguments(args: string): string[] {
-  return [...args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  return splitQuotedWords(args);
 }

@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { shellTokens } from "../shared/mod.ts";
 import type { SkillMetadata, SkillsSnapshot } from "./types.ts";
 
 /** A command the model ran, as the loop sees it. */
@@ -73,10 +74,12 @@ function commandStart(words: string[], i: number): number {
   return start;
 }
 
-/** Enough shell splitting for telemetry: quotes and operators, no expansions. */
+/** The command's words and its `&&`/`;`/`|` operators, read by shell-quote (lib/shared/shell_words.ts). */
 function shellWords(command: string): string[] {
   const words: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(&&|\|\||[;|])|([^\s"';|&]+)/g;
-  for (const m of command.matchAll(re)) words.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
+  for (const token of shellTokens(command)) {
+    if (token.kind === "comment") break;
+    words.push(token.kind === "word" ? token.text : token.op);
+  }
   return words;
 }

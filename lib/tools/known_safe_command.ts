@@ -1,3 +1,5 @@
+import { type ShellToken, shellTokens } from "../shared/mod.ts";
+
 /** Commands that only read, whatever their arguments (the ones needing an argument check are below). */
 const SAFE_PROGRAMS = new Set([
   "ls",
@@ -27,80 +29,50 @@ const UNSAFE_FIND_OPTIONS = new Set([
   "-fprintf",
 ]);
 const UNSAFE_RG_OPTIONS = ["--pre", "--hostname-bin", "--search-zip", "-z"];
-// Redirection, substitution, background jobs and subshells can write or run anything.
-const UNSAFE_SYNTAX = /[<>`&()\n\r]|\$\(|\$\{/;
+/** rg's short flags that take no value, so `-iz` is `-i -z` (and `-z` may hide in any such cluster). */
+const RG_SHORT_FLAG_CLUSTER = /^-[A-Za-z]{2,}$/;
+// Substitution and multi-line text are refused before the words are read: shell-quote reads a backtick
+// as a letter and a newline as a blank, where bash runs a command for each.
+const UNSAFE_TEXT = /[`\n\r]|\$\(/;
+/** The operators that join simple commands without running or redirecting anything themselves. */
+const SEQUENCE_OPERATORS = new Set(["|", "||", "&&", ";"]);
 
 /**
  * True when `command` only reads: a pipeline or `&&`/`||`/`;` sequence of known read-only programs
- * with no redirection or substitution. Conservative: anything it cannot judge is not safe.
+ * with no redirection, substitution or background job. Conservative: anything it cannot judge is
+ * not safe. The words are read by shell-quote (lib/shared/shell_words.ts), as bash reads them.
  */
 export function isKnownSafeCommand(command: string): boolean {
-  const withoutAnd = command.replaceAll("&&", ";");
-  if (UNSAFE_SYNTAX.test(withoutAnd)) return false;
-  const segments = withoutAnd.split(/\|\||[|;]/).map((s) => s.trim());
-  if (segments.some((s) => s === "")) return false;
-  return segments.every((segment) => {
-    const words = splitWords(segment);
-    return words !== undefined && isSafeInvocation(words);
-  });
+  if (UNSAFE_TEXT.test(command)) return false;
+  const segments: ShellWord[][] = [[]];
+  for (const token of shellTokens(command)) {
+    if (token.kind === "comment") return false; // `a#b` vs `a #b`: not worth judging
+    if (token.kind === "operator") {
+      if (!SEQUENCE_OPERATORS.has(token.op)) return false; // redirection, subshell, `&`, `;;`
+      segments.push([]);
+    } else segments[segments.length - 1].push(token);
+  }
+  return segments.every((words) => words.length > 0 && isSafeInvocation(words));
 }
 
-/** A shell word: its text with quotes removed, and whether the shell would expand it first. */
-interface Word {
-  text: string;
-  /**
-   * Holds an unquoted glob (`*`, `?`, `[`), brace (`{`), backslash or `$`: the shell turns it into
-   * other words before the program sees them — file names included, so a file named `-delete` makes
-   * `find *` delete. What the program would receive is unknown here, so no option check can pass it.
-   */
-  expands: boolean;
-}
+type ShellWord = Extract<ShellToken, { kind: "word" }>;
 
-function isSafeInvocation(words: Word[]): boolean {
+function isSafeInvocation(words: ShellWord[]): boolean {
   const [program, ...args] = words;
   if (program === undefined || program.expands || program.text.includes("=")) return false;
   if (SAFE_PROGRAMS.has(program.text)) return true; // no option of theirs writes or runs anything
   if (args.some((a) => a.expands)) return false;
   const texts = args.map((a) => a.text);
   if (program.text === "find") return !texts.some((a) => UNSAFE_FIND_OPTIONS.has(a));
-  if (program.text === "rg") {
-    return !texts.some((a) => UNSAFE_RG_OPTIONS.some((o) => a === o || a.startsWith(`${o}=`)));
-  }
+  if (program.text === "rg") return !texts.some(isUnsafeRgOption);
   if (program.text === "git") {
     return SAFE_GIT_SUBCOMMANDS.has(texts[0] ?? "") && !texts.some((a) => a.startsWith("--output"));
   }
   return false;
 }
 
-const EXPANDING = new Set(["*", "?", "[", "{", "\\", "$"]);
-
-/** Shell-like word splitting with quotes; undefined when the quoting is unbalanced. */
-function splitWords(segment: string): Word[] | undefined {
-  const words: Word[] = [];
-  let current: Word = { text: "", expands: false };
-  let quote: string | undefined;
-  let started = false;
-  for (const c of segment) {
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else {
-        current.text += c;
-        if (quote === '"' && (c === "$" || c === "\\")) current.expands = true;
-      }
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      started = true;
-    } else if (/\s/.test(c)) {
-      if (started) words.push(current);
-      current = { text: "", expands: false };
-      started = false;
-    } else {
-      current.text += c;
-      if (EXPANDING.has(c)) current.expands = true;
-      started = true;
-    }
-  }
-  if (quote) return undefined;
-  if (started) words.push(current);
-  return words;
+/** `--pre=x`, `-z`, and a short-flag cluster holding `z` (`-iz` searches compressed files too). */
+function isUnsafeRgOption(arg: string): boolean {
+  if (UNSAFE_RG_OPTIONS.some((o) => arg === o || arg.startsWith(`${o}=`))) return true;
+  return RG_SHORT_FLAG_CLUSTER.test(arg) && arg.includes("z");
 }

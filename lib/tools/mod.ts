@@ -33,7 +33,7 @@ export type {
 export { checkPathAccess, isWithin } from "./path_access.ts";
 export type { AccessKind, PathAccess } from "./path_access.ts";
 export { isKnownSafeCommand } from "./known_safe_command.ts";
-export { sandboxPolicyFor } from "./sandbox_policy.ts";
+export { confinedPolicy, type Confinement, sandboxPolicyFor } from "./sandbox_policy.ts";
 export { DEFAULT_OUTPUT_MAX_BYTES, truncateOutput } from "./output_budget.ts";
 export { DEFAULT_SHELL_TIMEOUT_MS } from "./shell_tool.ts";
 export { globMatcher } from "./glob_pattern.ts";

@@ -72,3 +72,51 @@ Deno.test("unknown keys are warnings, not errors", async () => {
   assert.deepStrictEqual(run.code, 0);
   assert.match(run.stderr, /warning: Unknown config key "modle"/);
 });
+
+Deno.test("a copied Codex config's settings Trellis does not use are one summary line naming them; a typo keeps its own warning (#16 item 8)", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    [
+      'model = "gpt-5"',
+      'model_reasoning_summary = "detailed"',
+      'model_verbosity = "high"',
+      "hide_agent_reasoning = true",
+      'notify = ["notify-send"]',
+      'file_opener = "vscode"',
+      "disable_response_storage = true",
+      'preferred_auth_method = "apikey"',
+      "modle = 1",
+      "[tui]",
+      "notifications = true",
+      "[history]",
+      'persistence = "none"',
+      "[profiles.fast]",
+      'model = "o3"',
+      'model_verbosity = "low"',
+      "",
+    ].join("\n"),
+  );
+  const run = await runCliCaptured(["config", "show", "--json"], { env, cwd: root });
+  assert.deepStrictEqual(run.code, 0, run.stderr);
+  const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning:"));
+  assert.deepStrictEqual(warnings.filter((w) => /Unknown config key/.test(w)).length, 1, run.stderr);
+  assert.match(run.stderr, /Unknown config key "modle"/);
+  const summary = warnings.filter((w) => /Codex settings Trellis does not use/.test(w));
+  assert.deepStrictEqual(summary.length, 1, run.stderr);
+  for (
+    const key of [
+      "model_reasoning_summary",
+      "model_verbosity",
+      "hide_agent_reasoning",
+      "notify",
+      "file_opener",
+      "disable_response_storage",
+      "preferred_auth_method",
+      "tui",
+      "history",
+      "profiles.fast.model_verbosity",
+    ]
+  ) assert.ok(summary[0].includes(key), `${key} missing from: ${summary[0]}`);
+  assert.deepStrictEqual(JSON.parse(run.stdout).config.model, "gpt-5");
+});

@@ -57,3 +57,22 @@ Deno.test("-c values: the fast path agrees with parsing on arbitrary strings", (
     { numRuns: 2000 },
   );
 });
+
+// #16 item 7: `-c` keys are TOML dotted keys read by smol-toml; unquoted keys TOML refuses split at
+// dots as Codex splits them.
+Deno.test("parseOverride() reads the key as a TOML dotted key: quotes, escapes and literal strings keep their dots", () => {
+  assert.deepEqual(parseOverride(`projects."/a.b".trust_level=trusted`), {
+    projects: { "/a.b": { trust_level: "trusted" } },
+  });
+  assert.deepEqual(parseOverride(`a."b\\"c.d".e=1`), { a: { 'b"c.d': { e: 1 } } });
+  assert.deepEqual(parseOverride(`a.'x\\y'.z=1`), { a: { "x\\y": { z: 1 } } });
+  assert.deepEqual(parseOverride(`mcp_servers . docs . enabled = false`), {
+    mcp_servers: { docs: { enabled: false } },
+  });
+  assert.deepEqual(parseOverride(`plugins.demo@test.enabled=false`), {
+    plugins: { "demo@test": { enabled: false } },
+  });
+  for (const bad of [`a..b=1`, `"a.b=1`, `.a=1`, `a."b=1`]) {
+    assert.throws(() => parseOverride(bad), /Cannot parse config key/, bad);
+  }
+});

@@ -1,9 +1,9 @@
 /**
- * A real pseudo-terminal for the interactive e2e tests: `dist/trellis` (or the sources, see
- * `trellisArgv`) runs in a detached tmux session of a known size, on a tmux server of its own; the
- * test types with `send-keys`, pastes with `paste-buffer -p` (bracketed, as a terminal pastes), and
- * reads what a person would see with `capture-pane`. Waiting polls the screen for text under a
- * generous deadline: no fixed sleep ever stands in for an assertion.
+ * The one tmux driver of the e2e tests (interactive mode, `exec` on a terminal): `dist/trellis` (or
+ * the sources, see `trellisArgv`) runs in a detached tmux session of a known size, on a tmux server
+ * of its own; the test types with `send-keys`, pastes with `paste-buffer -p` (bracketed, as a
+ * terminal pastes), and reads what a person would see with `capture-pane`. Waiting polls the screen
+ * for text under a generous deadline: no fixed sleep ever stands in for an assertion.
  */
 import { trellisArgv } from "./_binary.ts";
 
@@ -31,7 +31,10 @@ export class TmuxTerminal {
     const dir = await Deno.makeTempDir({ prefix: "trellis-tmux-" });
     await Deno.writeTextFile(
       `${dir}/tmux.conf`,
-      "set -g history-limit 100000\nset -g set-clipboard on\nset -g remain-on-exit on\n",
+      // Keep the pane after trellis exits; let OSC 52 set tmux buffers and OSC 0/2 set the pane
+      // title, so a clipboard write or a retitle that reaches the terminal can be seen.
+      "set -g history-limit 100000\nset -g set-clipboard on\nset -g remain-on-exit on\n" +
+        "set -g allow-rename on\n",
     );
     const env = {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -106,9 +109,20 @@ export class TmuxTerminal {
     }
   }
 
+  /** Polls until `test` accepts the visible screen (rows joined by newlines); returns it. */
+  async waitForVisible(test: (visible: string) => boolean, what: string): Promise<string> {
+    const deadline = Date.now() + DEADLINE_MS;
+    for (;;) {
+      const visible = (await this.visible()).join("\n");
+      if (test(visible)) return visible;
+      if (Date.now() > deadline) throw new Error(`the screen never showed ${what}:\n${visible}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  }
+
   /** Types text literally. */
   async type(text: string): Promise<void> {
-    await this.tmux("send-keys", "-t", "0", "-l", text);
+    if (text) await this.tmux("send-keys", "-t", "0", "-l", text);
   }
 
   /** Presses keys by tmux name (Enter, Escape, C-c, Tab, Up …). */
@@ -135,6 +149,11 @@ export class TmuxTerminal {
   /** tmux's paste buffers: an OSC 52 clipboard write that reached the terminal would be one. */
   async buffers(): Promise<string> {
     return await this.tmux("list-buffers").catch(() => "");
+  }
+
+  /** The pane's title: an OSC 0/2 retitle that reached the terminal would change it. */
+  async title(): Promise<string> {
+    return (await this.tmux("display-message", "-p", "-t", "0", "#{pane_title}")).trim();
   }
 
   /** Waits for trellis to exit; its exit code. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { runTrellis, trellisArgv } from "./_binary.ts";
+import { runTrellis } from "./_binary.ts";
 import { e2eSetup, modelFixture } from "./_setup.ts";
-import { TmuxPane } from "./_tmux_pane.ts";
+import { TmuxTerminal } from "./_tmux.ts";
 
 /**
  * #13 items 2 and 11 through a real terminal (tmux) against the binary and the fixture model
@@ -14,15 +14,13 @@ async function execInPane(script: string, approval: string, width = 100) {
   const s = await e2eSetup();
   await Deno.mkdir(`${s.root}/outside`);
   const server = await startFixtureModelServer({ script: modelFixture(script) });
-  const pane = await TmuxPane.start(
-    [...trellisArgv(), "exec", ...s.flags(server.url), "-a", approval, "-s", "workspace-write", "go"],
-    {
-      cwd: s.workspace,
-      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...s.env },
-      dir: s.root,
-      width,
-    },
-  );
+  const pane = await TmuxTerminal.start({
+    args: ["exec", ...s.flags(server.url), "-a", approval, "-s", "workspace-write", "go"],
+    cwd: s.workspace,
+    env: s.env,
+    width,
+    height: 50,
+  });
   return {
     s,
     pane,
@@ -49,7 +47,7 @@ Deno.test("on-failure: the prompt shows the whole 330-blank command and asks to 
         "  runs       OUTSIDE the sandbox, with your full rights: it can change or delete anything you can",
         "  reason     the command failed inside the sandbox (Exit code: 1); approving runs it again OUTSIDE",
         "             the sandbox",
-        "  [y]        yes, once",
+        "  [y]        yes, run it OUTSIDE the sandbox, once",
         "  [a]        yes, and don't ask again this session for this exact command (in",
         `             ${run.s.workspace}, OUTSIDE the sandbox)`,
         "  [n]        no: tell the model it was denied",
@@ -97,8 +95,8 @@ Deno.test("a model's escape sequences reach the terminal as visible text: no cle
     assert.match(screen, /^ {2}command {4}echo safe␛\]52;c;cm0gLXJmIH4=␇␛\[2J␍\\u202erm -rf ~\\u202c$/m);
     assert.match(screen, /^All done␛\]52;c;ZXZpbA==␇␛\]2;pwned␇␛\[2J␛\[31m red$/m);
     // OSC 52 would have created a tmux buffer; OSC 2 would have renamed the pane.
-    assert.equal(await run.pane.tmux("list-buffers"), "");
-    assert.notEqual((await run.pane.tmux("display-message", "-p", "#{pane_title}")).trim(), "pwned");
+    assert.equal(await run.pane.buffers(), "");
+    assert.notEqual(await run.pane.title(), "pwned");
   } finally {
     await run.close();
   }

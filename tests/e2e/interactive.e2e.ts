@@ -9,6 +9,10 @@ import { type E2eSetup, e2eSetup } from "./_setup.ts";
 import { TmuxTerminal } from "./_tmux.ts";
 
 const FX = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
+const EVERYTHING =
+  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)
+    .pathname;
+const CLAUDE_MARKET = new URL("../../fixtures/plugins/claude-market", import.meta.url).pathname;
 const PROMPT = /^›$/m;
 
 async function withSession(
@@ -90,6 +94,43 @@ Deno.test("interactive: a two-turn conversation on one session, rendered markdow
   });
 });
 
+Deno.test("interactive: `trellis -C DIR PROMPT` starts in DIR with that prompt; the prompt history is kept per project (#15 items 1-2)", async () => {
+  const s = await e2eSetup();
+  const server = await startFixtureModelServer({ script: [{ text: "started with it" }] });
+  const other = `${s.root}/tmp`;
+  const start = (args: string[]) =>
+    TmuxTerminal.start({
+      cwd: other,
+      env: s.env,
+      args: [...s.flags(server.url), "-C", s.workspace, ...args],
+    });
+  try {
+    const first = await start(["what is in notes.md?"]);
+    try {
+      const screen = await first.waitFor(/^started with it$/m);
+      assert.match(screen, new RegExp(`fixture-model · ${s.workspace}$`, "m"));
+      assert.match(screen, /^› what is in notes\.md\?$/m);
+      await first.press("C-d");
+      assert.equal(await first.exitCode(), 0);
+    } finally {
+      await first.close();
+    }
+    assert.match(JSON.stringify(server.requests[0]), /what is in notes\.md\?/);
+    const second = await start([]);
+    try {
+      await second.waitFor(PROMPT);
+      await second.press("Up");
+      await second.waitFor(/^› what is in notes\.md\?$/m);
+      await second.press("C-u", "C-d");
+      assert.equal(await second.exitCode(), 0);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("interactive: resume after exit shows the conversation and continues it; the picker resumes too", async () => {
   await withSession(
     [{ text: "first answer" }, { text: "second answer" }, { text: "third answer" }],
@@ -131,7 +172,8 @@ Deno.test("interactive: resume after exit shows the conversation and continues i
         await picked.press("Enter");
         await picked.waitFor(new RegExp(`session ${id} \\(resumed\\)`));
         await picked.typeLine("and again?");
-        await picked.waitFor(/third answer/);
+        // The turn has ended once its usage line shows: Ctrl-C then is the first of two that quit.
+        await picked.waitFor(/third answer\n\n─ \d+s · /);
         await picked.press("C-c");
         await picked.waitFor(/press Ctrl-C again to quit/);
         await picked.press("C-c");
@@ -145,31 +187,71 @@ Deno.test("interactive: resume after exit shows the conversation and continues i
   );
 });
 
-Deno.test("interactive: an approval shows the whole command and is answered in place; 'always' covers that exact command", async () => {
+Deno.test("interactive: an approval shows exec's whole structured request and is answered in place; 'always' covers that exact command (#15 item 4, #13 items 2-3)", async () => {
   const command = `touch made.txt${" ".repeat(120)}; echo tail-is-visible`;
   await withSession([
     { tool_calls: [{ name: "shell", arguments: { command } }] },
     { tool_calls: [{ name: "shell", arguments: { command } }] },
     { tool_calls: [{ name: "shell", arguments: { command: "touch other.txt" } }] },
+    { tool_calls: [{ name: "shell", arguments: { command: "touch third.txt" } }] },
     { text: "all done" },
-  ], async (t, s) => {
+  ], async (t, s, server) => {
     await t.waitFor(PROMPT);
     await t.typeLine("make the files");
-    const asked = await t.waitFor(/\[a\] always for this exact command/);
-    assert.match(asked, /shell needs approval/);
-    assert.match(asked, /echo tail-is-visible/, "the end of a long command is shown");
+    const asked = await t.waitFor(/\[a\] always: this exact command/);
+    const prompt = asked.slice(asked.lastIndexOf("? Approve:"));
+    assert.match(prompt, /^\? Approve: shell wants to run a command inside the sandbox$/m);
+    assert.match(prompt, /^ {2}command {4}touch made\.txt␠×120; echo tail-is-visible$/m, "the whole command");
+    assert.match(prompt, new RegExp(`^ {2}in {9}${s.workspace}$`, "m"));
+    assert.match(
+      prompt,
+      /^ {2}runs {7}inside the sandbox: its limits still apply; approving does not lift them$/m,
+    );
+    assert.match(prompt, /^ {2}\[a\] {8}yes, and don't ask again this session for this exact command \(in$/m);
+    assert.match(prompt, /^ {2}\[x\] {8}no, and stop the turn$/m);
+    assert.match(prompt, /^ {2}\[e\] {8}explain: ask the model what this does, then answer$/m);
     await t.press("a");
-    await t.waitFor(/approved, always for this exact command in this session/);
+    await t.waitFor(/approved: don't ask again this session for this exact command/);
     // The same command again runs without asking; another one asks.
-    const second = await t.waitFor(/\$ touch other\.txt/);
-    assert.equal(second.match(/needs approval/g)?.length, 2);
+    const second = await t.waitFor(/command {4}touch other\.txt/);
+    assert.equal(second.match(/\? Approve:/g)?.length, 2);
     await t.press("n");
+    await t.waitFor(/command {4}touch third\.txt/);
+    await t.press("x");
+    await t.waitFor(/denied; the turn stops/);
+    await t.waitFor(PROMPT);
+    assert.equal(server.requests.length, 4, "x stopped the turn: the denial went to no model");
+    await t.typeLine("go on");
     await t.waitFor(/all done/);
     assert.ok(await Deno.stat(`${s.workspace}/made.txt`));
     await assert.rejects(Deno.stat(`${s.workspace}/other.txt`));
+    await assert.rejects(Deno.stat(`${s.workspace}/third.txt`));
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);
   }, { args: ["-a", "untrusted"] });
+});
+
+Deno.test("interactive: on-failure asks to run a failed command OUTSIDE the sandbox as its own question, and 'yes' says so (#13 item 2)", async () => {
+  await withSession([
+    { tool_calls: [{ name: "shell", arguments: { command: "touch ../outside/X" } }] },
+    { text: "ok" },
+  ], async (t, s) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("touch it");
+    const asked = await t.waitFor(/\[y\] yes, OUTSIDE the sandbox/);
+    const prompt = asked.slice(asked.lastIndexOf("? Approve:"));
+    assert.match(prompt, /^\? Approve: shell wants to run a command OUTSIDE the sandbox$/m);
+    assert.match(prompt, /^ {2}\[y\] {8}yes, run it OUTSIDE the sandbox, once$/m);
+    assert.match(prompt, /^ {2}reason {5}the command failed inside the sandbox/m);
+    await t.press("n");
+    await t.waitFor(/^ok$/m);
+    await assert.rejects(Deno.stat(`${s.root}/outside/X`));
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+  }, {
+    args: ["-a", "on-failure", "-s", "workspace-write"],
+    setup: (s) => Deno.mkdir(`${s.root}/outside`),
+  });
 });
 
 Deno.test("interactive: an MCP elicitation form is filled in place, with field validation (MCP-15)", async () => {
@@ -224,24 +306,174 @@ Deno.test("interactive: Ctrl-C during a tool call aborts it, the session stays, 
   });
 });
 
-Deno.test("interactive: Esc ends an answer that keeps streaming; /compact states what it can do today", async () => {
-  const endless = Array.from({ length: 2000 }, (_, i) => `word${i}`).join(" ");
+Deno.test("interactive: Esc ends an answer that never stops streaming; the session goes on (#15 bad input)", async () => {
+  const start = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
   await withSession([
-    { text: endless, event_delay_ms: 20 },
+    { text: start, endless: true, event_delay_ms: 10 },
     { text: "short answer" },
-  ], async (t) => {
+  ], async (t, s) => {
     await t.waitFor(PROMPT);
     await t.typeLine("talk forever");
     await t.waitFor(/word20 /);
     await t.press("Escape");
     await t.waitFor(/interrupted after/);
-    await t.typeLine("/compact");
-    // Compaction lands from another branch (#15 item 6); until then the command says so.
-    await t.waitFor(/compaction is not available yet|conversation compacted/);
     await t.typeLine("and now?");
     await t.waitFor(/short answer/);
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);
+    const lines = await transcriptLines(s);
+    assert.deepEqual(lines.filter((l) => l.type === "turn").map((l) => l.status), ["aborted", "completed"]);
+  });
+});
+
+/** PreCompact/PostCompact hooks that save what they read (trusted, HK-3). */
+async function compactionHooks(s: E2eSetup): Promise<void> {
+  const script = async (name: string) => {
+    const file = `${s.root}/${name}.sh`;
+    await Deno.writeTextFile(file, `#!/bin/sh\ncat > "${s.root}/${name}.json"\n`);
+    await Deno.chmod(file, 0o755);
+    return file;
+  };
+  const hook = async (
+    name: string,
+  ) => [{ matcher: "", hooks: [{ type: "command", command: await script(name) }] }];
+  const hooks = { PreCompact: await hook("pre"), PostCompact: await hook("post") };
+  await Deno.writeTextFile(`${s.env.TRELLIS_HOME}/hooks.json`, JSON.stringify({ hooks }));
+  const trust = await runTrellis(["hooks", "trust", "--all"], { env: s.env, cwd: s.workspace });
+  assert.equal(trust.code, 0, trust.stderr);
+}
+
+const SUMMARY = { when_input_contains: "Context compaction:", text: "Summary {n}: kiwi was mentioned." };
+
+Deno.test("interactive: /compact summarizes for real: the transcript records it, the next request carries the summary, PreCompact/PostCompact fire (#15 item 6)", async () => {
+  await withSession({
+    steps: [{ text: `a1 ${"x".repeat(3000)}` }, { text: "after compaction" }],
+    replies: [SUMMARY],
+  }, async (t, s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("remember kiwi");
+    await t.waitFor(/^a1 x+/m);
+    await t.waitFor(PROMPT);
+    const footer = await t.waitFor(/context \d+% used · enter send/);
+    const before = Number(/context (\d+)% used/.exec(footer)![1]);
+    await t.typeLine("/compact keep the fruit");
+    await t.waitFor(/context compacted by hand: ~[\d,]+ → ~[\d,]+ tokens/);
+    const after = Number(/context used now: (\d+)%/.exec(await t.waitFor(/context used now: \d+%/))![1]);
+    assert.ok(after < before, `the context shrank: ${before}% → ${after}%`);
+    await t.typeLine("what fruit?");
+    await t.waitFor(/after compaction/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    const lines = await transcriptLines(s);
+    const compacted = lines.filter((l) => l.type === "compacted");
+    assert.equal(compacted.length, 1);
+    assert.equal(compacted[0].strategy, "summary");
+    assert.match(
+      JSON.stringify(server.requests[1]),
+      /keep the fruit/,
+      "the summary request carries /compact's text",
+    );
+    const next = JSON.stringify(server.requests[2]);
+    assert.match(next, /Summary 1: kiwi was mentioned\./, "the next request carries the summary");
+    assert.doesNotMatch(next, /x{3000}/, "the old answer is gone");
+    const pre = JSON.parse(await Deno.readTextFile(`${s.root}/pre.json`));
+    const post = JSON.parse(await Deno.readTextFile(`${s.root}/post.json`));
+    assert.deepEqual([pre.hook_event_name, pre.trigger, pre.custom_instructions], [
+      "PreCompact",
+      "manual",
+      "keep the fruit",
+    ]);
+    assert.deepEqual([post.hook_event_name, post.trigger], ["PostCompact", "manual"]);
+    assert.match(post.compact_summary, /^Summary 1/);
+  }, { setup: compactionHooks, args: ["-c", "model_context_window=8000"] });
+});
+
+Deno.test("interactive: a small context window compacts automatically mid-turn; a failing compaction keeps the history and says so (#15 item 6)", async () => {
+  await withSession({
+    steps: [
+      {
+        tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }],
+        usage: { input_tokens: 2900, output_tokens: 20 },
+      },
+      { text: "notes.md has one TODO left: ship." },
+    ],
+    replies: [SUMMARY],
+  }, async (t, s) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("What is left in notes.md?");
+    await t.waitFor(/context compacted automatically: ~[\d,]+ → ~[\d,]+ tokens/);
+    await t.waitFor(/notes\.md has one TODO left: ship\./);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    const lines = await transcriptLines(s);
+    assert.equal(lines.filter((l) => l.type === "compacted").length, 1);
+  }, { args: ["-c", "model_context_window=3000"] });
+
+  await withSession({
+    steps: [{ text: "a1" }, { text: "still here" }],
+    replies: [{ when_input_contains: "Context compaction:", fail: { status: 500, body: "summarizer down" } }],
+  }, async (t, s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("first");
+    await t.waitFor(/^a1$/m);
+    await t.waitFor(PROMPT);
+    await t.typeLine("/compact");
+    await t.waitFor(/compaction failed, the history is unchanged: .*500/);
+    await t.typeLine("second");
+    await t.waitFor(/still here/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    assert.match(JSON.stringify(server.requests.at(-1)), /"first"[\s\S]*a1[\s\S]*"second"/);
+    assert.equal((await transcriptLines(s)).filter((l) => l.type === "compacted").length, 0);
+  }, { args: ["-c", "model_providers.fixture.request_max_retries=0"] });
+});
+
+Deno.test("interactive: MCP prompts and plugin commands are slash commands with Tab completion (#15 item 5)", async () => {
+  await withSession([{ text: "weather noted" }, { text: "checked" }], async (t, _s, server) => {
+    await t.waitFor(PROMPT);
+    await t.type("/mcp__everything__args_p");
+    await t.press("Tab");
+    await t.waitFor(/› \/mcp__everything__args_prompt$/m);
+    await t.typeLine("Paris");
+    await t.waitFor(/weather noted/);
+    const first = JSON.stringify(server.requests[0]);
+    assert.ok(
+      first.includes("What's weather in Paris?"),
+      "prompts/get expanded the prompt with its argument",
+    );
+    await t.type("/dev-kit:ch");
+    await t.press("Tab");
+    await t.waitFor(/› \/dev-kit:check$/m);
+    await t.typeLine("./plugins/x");
+    await t.waitFor(/checked/);
+    assert.match(JSON.stringify(server.requests[1]), /Check the plugin in \.\/plugins\/x/);
+    await t.typeLine("/mcp__everything__nothing");
+    await t.waitFor(
+      /No MCP prompt \/mcp__everything__nothing in this session \(there are \/mcp__everything__/,
+    );
+    await t.typeLine("/help");
+    await t.waitFor(/\/mcp__server__prompt \[ARGS\] {2}an MCP server's prompt/);
+    assert.equal(server.requests.length, 2, "an unknown MCP prompt sends nothing");
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+  }, {
+    setup: async (s) => {
+      await Deno.writeTextFile(
+        `${s.env.TRELLIS_HOME}/config.toml`,
+        `[mcp_servers.everything]\ncommand = "node"\nargs = [${
+          JSON.stringify(EVERYTHING)
+        }, "stdio"]\nrequired = true\n`,
+      );
+      const market = `${s.root}/claude-market`;
+      const cp = await new Deno.Command("cp", { args: ["-a", CLAUDE_MARKET, market] }).output();
+      assert.equal(cp.code, 0);
+      for (
+        const argv of [["plugin", "marketplace", "add", market], ["plugin", "install", "dev-kit@claude"]]
+      ) {
+        const run = await runTrellis(argv, { env: s.env, cwd: s.workspace });
+        assert.equal(run.code, 0, run.stderr);
+      }
+    },
   });
 });
 
@@ -285,10 +517,8 @@ Deno.test("interactive: NO_COLOR output carries no colour; a model's escape sequ
     await t.waitFor(PROMPT);
     await t.typeLine("say something");
     const screen = await t.waitFor(/done$/m);
-    assert.match(
-      screen,
-      /Look: \^\[\[2J\^\[\]52;c;cHduZWQ=\^G \^\[\[31mred\^\[\[0m <U\+202E>evil<U\+202C> done/,
-    );
+    // The shared sanitizer's notation, as exec prints it (README, Terminal-safe text).
+    assert.match(screen, /Look: ␛\[2J␛\]52;c;cHduZWQ=␇ ␛\[31mred␛\[0m \\u202eevil\\u202c done/);
     assert.equal(await t.buffers(), "", "no OSC 52 clipboard write reached the terminal");
     const colored = await t.screen({ escapes: true });
     // deno-lint-ignore no-control-regex
@@ -298,8 +528,26 @@ Deno.test("interactive: NO_COLOR output carries no colour; a model's escape sequ
   }, { env: { NO_COLOR: "1" } });
 });
 
+Deno.test("interactive: invalid UTF-8 from the model shows as U+FFFD and the transcript stays consistent (#15 bad input)", async () => {
+  await withSession([{ text: "bad \uE000 byte, then fine" }, { text: "next" }], async (t, s) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("say it");
+    await t.waitFor(/^bad \uFFFD byte, then fine$/m);
+    await t.typeLine("again");
+    await t.waitFor(/^next$/m);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    const answers = (await transcriptLines(s)).filter((l) =>
+      l.type === "item" && l.item.type === "message" && l.item.role === "assistant"
+    ).map((l) => l.item.content);
+    assert.deepEqual(answers, ["bad \uFFFD byte, then fine", "next"]);
+  });
+});
+
 Deno.test("interactive: a 5 MB paste is kept whole as one placeholder and sent whole", async () => {
   const big = "x".repeat(5 * 1024 * 1024 - 10) + "\nlast line";
+  // A window that holds the paste, so it is sent whole rather than compacted first.
+  const window = ["-c", "model_context_window=4000000"];
   await withSession([{ text: "got it" }], async (t, _s, server) => {
     await t.waitFor(PROMPT);
     await t.paste(big);
@@ -312,7 +560,7 @@ Deno.test("interactive: a 5 MB paste is kept whole as one placeholder and sent w
     assert.ok(user.length >= 5 * 1024 * 1024);
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);
-  });
+  }, { args: window });
 });
 
 Deno.test("interactive: a resize mid-stream leaves the answer whole and one status line", async () => {
@@ -324,10 +572,9 @@ Deno.test("interactive: a resize mid-stream leaves the answer whole and one stat
     await t.resize(60, 20);
     await t.waitFor(/w30/);
     await t.resize(120, 30);
-    await t.waitFor(/the end/);
-    await t.waitFor(PROMPT);
-    const visible = (await t.visible()).join("\n");
-    assert.equal(visible.match(/esc to interrupt/g), null, "no status line left behind");
+    await t.waitFor(/^the end\n\n─ \d+s · /m);
+    // Once the turn is over the status line goes, and no copy of it stays on the screen.
+    await t.waitForVisible((v) => !v.includes("esc to interrupt"), "no status line left behind");
     const screen = await t.screen();
     assert.equal(screen.match(/w59 the end|w59\s*\n\s*\nthe end|w59/g)?.length, 1, "the answer appears once");
     await t.press("C-d");
@@ -338,9 +585,12 @@ Deno.test("interactive: a resize mid-stream leaves the answer whole and one stat
 Deno.test("interactive: resume ids that do not exist or leave $TRELLIS_HOME/sessions are refused (exit 2)", async () => {
   const s = await e2eSetup();
   await Deno.writeTextFile(`${s.root}/outside.jsonl`, "{}\n");
+  await Deno.mkdir(`${s.env.TRELLIS_HOME}/sessions`);
+  await Deno.symlink(`${s.root}/outside.jsonl`, `${s.env.TRELLIS_HOME}/sessions/linked.jsonl`);
   for (
     const [id, message] of [
       ["20990101000000-nothere", /no such session in .*sessions/],
+      ["linked", /its transcript is not a regular file/],
       ["../../outside", /not a session id/],
       [`${s.root}/outside`, /not a session id/],
     ] as const

@@ -78,7 +78,7 @@ Deno.test("ttyApprover() says plainly when a command runs outside the sandbox or
       "  in         /w",
       `  runs       ${runs}`,
       "  reason     approval policy untrusted: command is not known to be read-only",
-      "  [y]        yes, once",
+      `  [y]        yes, run it ${where}, once`,
       `  [a]        yes, and don't ask again this session for this exact command (in /w, ${where})`,
       "  [n]        no: tell the model it was denied",
       "  [x]        no, and stop the turn",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkSessionId, TranscriptStore } from "../../lib/loop/mod.ts";
+import { checkResumeId, checkSessionId, TranscriptStore } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { UsageError } from "../../lib/shared/mod.ts";
 
@@ -53,4 +53,16 @@ Deno.test("TranscriptStore.open() refuses ids that are paths and transcripts tha
   await assert.rejects(() => sessions.open("linked"), /its transcript is not a regular file/);
   await assert.rejects(() => sessions.open("absent"), /Cannot resume session "absent": no such session in /);
   assert.doesNotThrow(() => checkSessionId("20250101120000-1a2b3c4d"));
+});
+
+Deno.test("checkResumeId() is the one check of exec resume, trellis resume and open(): id, missing, symlink", async () => {
+  const { root, dir } = await store();
+  await platform.fs.mkdir(dir);
+  await platform.fs.writeTextFile(`${dir}/ok.jsonl`, "{}\n");
+  await platform.fs.symlink(`${dir}/ok.jsonl`, `${dir}/link.jsonl`);
+  assert.equal(await checkResumeId(platform.fs, dir, "ok"), `${dir}/ok.jsonl`);
+  await assert.rejects(checkResumeId(platform.fs, dir, "../ok"), /not a session id/);
+  await assert.rejects(checkResumeId(platform.fs, dir, `${root}/x`), /not a session id/);
+  await assert.rejects(checkResumeId(platform.fs, dir, "missing"), /no such session in /);
+  await assert.rejects(checkResumeId(platform.fs, dir, "link"), /not a regular file/);
 });

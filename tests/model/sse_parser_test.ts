@@ -51,3 +51,13 @@ Deno.test("createSseParser() yields the same events when the text is split at an
     ),
   );
 });
+
+Deno.test("createSseParser() progress grows with events and unknown fields, never with keep-alive comments (#13 item 13, #16 item 7)", () => {
+  const parser = createSseParser();
+  parser.push(": keep-alive\n\n: keep-alive\r\n\r\n");
+  assert.equal(parser.progress, 0);
+  parser.push("data: x\n\n");
+  assert.equal(parser.progress, 1);
+  parser.push("bogus: y\n");
+  assert.equal(parser.progress, 2);
+});

@@ -69,9 +69,9 @@ Deno.test("a symlink in the bundle pointing out of it is not installed nor follo
   assert.equal(run.code, 0, run.stderr);
   assert.match(
     run.stderr,
-    /warning: skipped skills\/hello\/leak\.txt: symlinks and special files are not installed/,
+    /warning: demo@test: skipped skills\/hello\/leak\.txt: symlinks and special files are not installed/,
   );
-  assert.match(run.stderr, /warning: skipped skills\/outside:/);
+  assert.match(run.stderr, /warning: demo@test: skipped skills\/outside:/);
   const root = `${box.env.TRELLIS_HOME}/plugins/cache/test/demo/1.0.0`;
   assert.equal(await platform.fs.lstat(`${root}/skills/hello/leak.txt`), null);
   assert.equal(await platform.fs.lstat(`${root}/skills/outside`), null);
@@ -95,6 +95,23 @@ Deno.test("loadPlugins() ignores manifest paths that resolve outside the plugin 
     "demo@test: ignoring ./skills: it resolves outside the plugin root",
     "demo@test: ignoring ./hooks/hooks.json: it resolves outside the plugin root",
   ]);
+});
+
+Deno.test("a plugin.json's own warnings name the plugin they are about (#16 item 8)", async () => {
+  const box = await pluginSandbox();
+  await box.cli("plugin", "install", "demo@test");
+  const root = `${box.env.TRELLIS_HOME}/plugins/cache/test/demo/1.0.0`;
+  const manifest = JSON.parse(await platform.fs.readTextFile(`${root}/.codex-plugin/plugin.json`));
+  await writeJson(`${root}/.codex-plugin/plugin.json`, {
+    ...manifest,
+    interface: { ...manifest.interface, brandColor: "red" },
+  });
+  const result = await loadPlugins({ loaded: await box.config(), platform });
+  assert.deepStrictEqual(result.diagnostics.map((d) => [d.message, d.subject]), [
+    ["demo@test: ignoring interface.brandColor: expected #RRGGBB", "demo@test"],
+  ]);
+  const run = await box.cli("plugin", "list");
+  assert.match(run.stderr, /^warning: demo@test: ignoring interface\.brandColor: expected #RRGGBB$/m);
 });
 
 Deno.test("plugin marketplace add reports invalid marketplace JSON as a clear error", async () => {

@@ -33,3 +33,9 @@ Deno.test("terminalText() output never holds a character a terminal interprets (
     }),
   );
 });
+
+Deno.test("terminalText() tabWidth expands tabs for a layout that measures widths; show makes them visible", () => {
+  assert.equal(terminalText("a\tb\n\x1b", { tabWidth: 2 }), "a  b\n␛");
+  assert.equal(terminalText("a\tb\n", { lineBreaks: "show", tabWidth: 2 }), "a␉b␊");
+  assert.equal(terminalText("a\tb"), "a\tb");
+});

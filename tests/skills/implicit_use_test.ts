@@ -24,3 +24,14 @@ Deno.test("detectImplicitUse() recognizes skill scripts run by interpreters or d
   const skill = detectImplicitUse(snapshot, { kind: "read", path: `${root}/pdf/SKILL.md` })!;
   assert.deepStrictEqual(implicitUseKey(skill), `user:${root}/pdf/SKILL.md:pdf`);
 });
+
+Deno.test("detectImplicitUse() reads a script path quoted mid-word, as the shell does (#16 item 7: shell-quote)", async () => {
+  const root = await makeTree({ "pdf/SKILL.md": skillFile("pdf"), "pdf/scripts/fill form.py": "" });
+  const snapshot = await snapshotOf([userRoot(root)]);
+  const name = (command: string) => detectImplicitUse(snapshot, { kind: "shell", command })?.name ?? null;
+  assert.deepStrictEqual([
+    name(`python3 ${root}/pdf/scripts/"fill form".py`),
+    name(`cd /tmp; python3 ${root}/pdf/scripts/fill\\ form.py`),
+    name(`echo hi # python3 ${root}/pdf/scripts/x.py`),
+  ], ["pdf", "pdf", null]);
+});

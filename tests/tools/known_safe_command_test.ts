@@ -34,7 +34,6 @@ Deno.test("isKnownSafeCommand() rejects writes, substitutions and unknown progra
     "ls & rm x",
     "ls |",
     "FOO=1 ls",
-    "echo 'unterminated",
     "bash -c ls",
     "(ls)",
     "ls\nrm x",
@@ -96,4 +95,46 @@ Deno.test("isKnownSafeCommand() still accepts globs for programs no option of wh
     "rg -g '*.ts' TODO",
   ];
   assert.deepStrictEqual(safe.filter((c) => !isKnownSafeCommand(c)), []);
+});
+
+// #16 item 7: the words are read by shell-quote, as bash reads them; these are the issue 13 item 7
+// attacks and their spellings that only a real shell reader sees through.
+Deno.test("isKnownSafeCommand() reads quoting as bash does: quoted and escaped option names, ANSI-C strings, comments and operators are judged after quote removal", () => {
+  const unsafe = [
+    "find . '-dele'te",
+    'find . "-delete"',
+    "find . $'\\x2ddelete'",
+    'find . $"-delete"',
+    "git log '--output'=x",
+    "rg --'pre' ./evil foo",
+    "echo a#b; rm x",
+    "ls ;; rm x",
+    "ls |& rm x",
+    "ls 2>&1",
+    "cat <(rm x)",
+    "ls >| x",
+    "echo ok\rrm x",
+  ];
+  assert.deepStrictEqual(unsafe.filter((c) => isKnownSafeCommand(c)), []);
+  const safe = [
+    "echo 'a\\' ; ls",
+    "ls 'a b' \"c;d\"",
+    "grep -n 'x|y' file | wc -l",
+    // bash refuses an unterminated quote before running any of the line (no newline gets this far)
+    "echo 'unterminated",
+  ];
+  assert.deepStrictEqual(safe.filter((c) => !isKnownSafeCommand(c)), []);
+});
+
+Deno.test("isKnownSafeCommand() refuses rg's -z inside a short-flag cluster (rg -iz runs decompressors) but not other clusters", () => {
+  assert.deepStrictEqual(
+    ["rg -iz foo", "rg -zi foo", "rg -niz foo .", "rg --search-zip=true foo"].filter((c) =>
+      isKnownSafeCommand(c)
+    ),
+    [],
+  );
+  assert.deepStrictEqual(
+    ["rg -in foo", "rg -A3 foo", "rg -g '*.zip' foo"].filter((c) => !isKnownSafeCommand(c)),
+    [],
+  );
 });

@@ -61,3 +61,25 @@ Deno.test("resolvePermissionProfile() canonicalizes $TRELLIS_HOME and sandbox_wo
   ]);
   await removeWorkspace(box);
 });
+
+Deno.test("resolvePermissionProfile() gives every readable root (skill folder) its real path: through a symlinked parent, a symlinked child, a missing one", async () => {
+  const box = await makeWorkspace();
+  await platform.fs.mkdir(`${box.outside}/skills/a`);
+  await platform.fs.mkdir(`${box.outside}/skills/b`);
+  await platform.fs.mkdir(`${box.outside}/elsewhere`);
+  await platform.fs.symlink(box.outside, `${box.root}/plugin-link`);
+  await platform.fs.symlink(`${box.outside}/elsewhere`, `${box.outside}/skills/c`);
+  const via = `${box.root}/plugin-link/skills`;
+  const profile = await resolvePermissionProfile({}, box.ws, {
+    fs: platform.fs,
+    tempDir: box.tmp,
+    extraReadableRoots: [`${via}/a`, `${via}/b`, `${via}/c`, `${via}/gone`],
+  });
+  assert.deepStrictEqual(profile.readableRoots, [
+    `${box.outside}/skills/a`,
+    `${box.outside}/skills/b`,
+    `${box.outside}/elsewhere`,
+    `${box.outside}/skills/gone`,
+  ]);
+  await removeWorkspace(box);
+});

@@ -1,13 +1,7 @@
 import * as nodePath from "node:path";
 import type { Command } from "commander";
 import { Session, type SessionOptions } from "../../app/mod.ts";
-import {
-  type Approver,
-  checkSessionId,
-  noTtyApprover,
-  ttyApprover,
-  type TurnResult,
-} from "../../loop/mod.ts";
+import { type Approver, checkResumeId, noTtyApprover, ttyApprover, type TurnResult } from "../../loop/mod.ts";
 import {
   describeError,
   emptyUsage,
@@ -88,13 +82,16 @@ async function runExec(
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new UsageError(`Cannot use --max-steps "${options.maxSteps}": expected a positive whole number`);
   }
-  if (args.resume !== undefined && args.resume !== "--last") checkSessionId(args.resume);
   if (options.outputLastMessage) await checkOutputFile(ctx, options.outputLastMessage);
   const overrides = [...(options.config ?? [])];
   if (options.model) overrides.push(`model=${JSON.stringify(options.model)}`);
   if (options.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(options.sandbox)}`);
   if (options.askForApproval) overrides.push(`approval_policy=${JSON.stringify(options.askForApproval)}`);
   const loaded = await ctx.loadConfig({ ...options, config: overrides });
+  // The check `trellis resume` makes too, before anything of the session is built.
+  if (args.resume !== undefined && args.resume !== "--last") {
+    await checkResumeId(ctx.platform.fs, nodePath.join(loaded.paths.home, "sessions"), args.resume);
+  }
   const prompt = await readPrompt(ctx, args.prompt);
   // A person can answer on the terminal when stdin is one and is not where the prompt came from.
   const canAsk = ctx.platform.isTerminal("stdin") && !promptFromStdin(args.prompt);

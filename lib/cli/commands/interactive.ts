@@ -3,7 +3,7 @@ import { Session } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
 import { InteractiveApp } from "../interactive/app.ts";
-import { checkResumeId } from "../interactive/session_list.ts";
+import { checkResumeId } from "../../loop/mod.ts";
 import { VERSION } from "../version.ts";
 import * as path from "node:path";
 
@@ -76,9 +76,9 @@ async function runInteractive(
   if (flags.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(flags.sandbox)}`);
   if (flags.askForApproval) overrides.push(`approval_policy=${JSON.stringify(flags.askForApproval)}`);
   const loaded = await ctx.loadConfig({ ...flags, config: overrides });
-  const sessions = path.join(loaded.paths.home, "sessions");
+  // exec resume's check, before the terminal is taken over or anything of a session is built.
   if (args.resume && args.resume !== "pick" && args.resume !== "--last") {
-    await checkResumeId(platform.fs, sessions, args.resume);
+    await checkResumeId(platform.fs, path.join(loaded.paths.home, "sessions"), args.resume);
   }
   // The flags that select this config, for the subcommands /hooks and /plugins run in-process.
   const configFlags = [

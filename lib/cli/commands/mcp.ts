@@ -21,6 +21,7 @@ import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mo
 import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
 import { registerMcpEditCommands } from "./mcp_edit.ts";
 import { registerMcpPinCommands } from "./mcp_pins.ts";
+import { registerMcpSandboxCommand } from "./mcp_sandbox.ts";
 
 /** `trellis mcp …`: manage `[mcp_servers.*]` in $TRELLIS_HOME/config.toml and debug live servers. */
 export function registerMcpCommand(program: Command, ctx: CliContext): void {
@@ -30,6 +31,7 @@ export function registerMcpCommand(program: Command, ctx: CliContext): void {
   registerDebugCommands(mcp, ctx);
   registerMcpPinCommands(mcp, ctx, withRuntime);
   registerAuthCommands(mcp, ctx);
+  registerMcpSandboxCommand(mcp, ctx);
 }
 
 function registerAuthCommands(mcp: Command, ctx: CliContext): void {

@@ -4,7 +4,7 @@ import type { LoadedConfig } from "../../config/mod.ts";
 import type { ApprovalRequest } from "../../loop/mod.ts";
 import { openInBrowser } from "../../mcp/mod.ts";
 import type { Platform, TerminalIo } from "../../platform/mod.ts";
-import { isTrellisError, type TrellisEventBody } from "../../shared/mod.ts";
+import { isTrellisError, terminalText, type TrellisEventBody } from "../../shared/mod.ts";
 import { interactiveApprover } from "./approval_prompt.ts";
 import { complete } from "./completion.ts";
 import { interactiveElicitation } from "./elicitation_form.ts";
@@ -20,9 +20,8 @@ import { readMentions } from "./mentions.ts";
 import { editKey, listQuestion } from "./questions.ts";
 import { Screen } from "./screen.ts";
 import { listSessions } from "./session_list.ts";
-import { type SlashCommand, slashCommands, type SlashContext } from "./slash_commands.ts";
+import { mcpPromptCommands, type SlashCommand, slashCommands, type SlashContext } from "./slash_commands.ts";
 import { detectCaps, glyphs, palette } from "./style.ts";
-import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
 import type { Question, Ui } from "./ui.ts";
 import { replayLines } from "./replay.ts";
 import { KeyLatencyLog } from "./key_latency.ts";
@@ -77,6 +76,12 @@ export class InteractiveApp implements Ui {
   readonly #editor = new LineBuffer();
   #view: EventView;
   #session: Session | null = null;
+  /**
+   * The session being opened (or the last one opened): what Tab typed meanwhile waits for. Until
+   * the first open starts (history, the session picker) it waits for that one.
+   */
+  #opened: Promise<boolean>;
+  #firstOpened!: (ok: boolean) => void;
   #history: PromptHistory | null = null;
   #questions: { question: Question; done: () => void }[] = [];
   #busy: { label: string; started: number; controller: AbortController } | null = null;
@@ -85,8 +90,10 @@ export class InteractiveApp implements Ui {
   #spinner = 0;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #exitArmed = false;
-  #lastInterrupt = 0;
+  // performance.now() counts from process start: 0 would swallow a Ctrl-C in the first 400 ms.
+  #lastInterrupt = -Infinity;
   #commands: SlashCommand[] = [];
+  #contextPercent: number | null = null;
   #libs: Promise<MarkdownLibraries> | null = null;
   #quit!: (code: number) => void;
   #finished: Promise<number>;
@@ -103,6 +110,7 @@ export class InteractiveApp implements Ui {
     this.#decoder = new KeyDecoder((key) => this.#key(key));
     this.#view = new EventView(this, (callId) => this.#argumentsOf(callId));
     this.#finished = new Promise((resolve) => (this.#quit = resolve));
+    this.#opened = new Promise((resolve) => (this.#firstOpened = resolve));
     this.#latency = KeyLatencyLog.fromEnv(options.platform);
   }
 
@@ -157,12 +165,15 @@ export class InteractiveApp implements Ui {
       setTimeout(() => this.#libraries(), 0);
       return await this.#finished;
     } catch (error) {
-      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+      this.print([
+        this.colors.red(`error: ${terminalText((error as Error).message, { lineBreaks: "show" })}`),
+      ]);
       return await this.#shutdown(isTrellisError(error) ? error.exitCode : 1);
     }
   }
 
   async #shutdown(code: number): Promise<number> {
+    this.#firstOpened(false);
     this.#busy?.controller.abort();
     for (const { question } of this.#questions) question.cancel();
     clearInterval(this.#ticker);
@@ -194,6 +205,13 @@ export class InteractiveApp implements Ui {
 
   /** Opens a session (new, or `resume`); on failure says why and returns false. */
   async #open(resume?: string): Promise<boolean> {
+    const opened = this.#opening(resume);
+    this.#opened = opened;
+    void opened.then(this.#firstOpened);
+    return await opened;
+  }
+
+  async #opening(resume?: string): Promise<boolean> {
     this.#busy = { label: "Starting", started: performance.now(), controller: new AbortController() };
     this.#tick();
     try {
@@ -210,6 +228,8 @@ export class InteractiveApp implements Ui {
       });
       this.#session = session;
       this.#commands = await slashCommands(session);
+      // MCP prompts are listed once the prompt is up: a prompts/list never delays it.
+      setTimeout(() => void this.#refreshCommands(), 0);
       this.#header(session, Boolean(resume));
       if (resume) {
         view.libraries = await this.#libraries();
@@ -218,13 +238,19 @@ export class InteractiveApp implements Ui {
       const start = await session.start(this.#busy.controller.signal);
       if (start.stop) {
         this.print([
-          this.colors.yellow(`SessionStart hook stopped the session: ${terminalSafeLine(start.stop.reason)}`),
+          this.colors.yellow(
+            `SessionStart hook stopped the session: ${
+              terminalText(start.stop.reason, { lineBreaks: "show" })
+            }`,
+          ),
         ]);
         void this.#shutdown(0);
       }
       return true;
     } catch (error) {
-      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+      this.print([
+        this.colors.red(`error: ${terminalText((error as Error).message, { lineBreaks: "show" })}`),
+      ]);
       return false;
     } finally {
       this.#endBusy();
@@ -237,7 +263,9 @@ export class InteractiveApp implements Ui {
     const home = this.options.platform.homeDir();
     const cwd = info.cwd.startsWith(home + "/") ? `~${info.cwd.slice(home.length)}` : info.cwd;
     this.print([
-      `${terminalSafeLine(info.model)} ${c.dim("·")} ${terminalSafeLine(cwd)}`,
+      `${terminalText(info.model, { lineBreaks: "show" })} ${c.dim("·")} ${
+        terminalText(cwd, { lineBreaks: "show" })
+      }`,
       c.dim(
         `session ${info.threadId}${
           resumed ? " (resumed)" : ""
@@ -331,11 +359,22 @@ export class InteractiveApp implements Ui {
     await this.#shutdown(0);
   }
 
+  /** The slash commands again: plugin commands, and the MCP prompts of the servers ready now. */
+  async #refreshCommands(): Promise<void> {
+    const session = this.#session;
+    if (!session) return;
+    const commands = [...await slashCommands(session), ...await mcpPromptCommands(session)];
+    if (this.#session === session) this.#commands = commands;
+  }
+
   async #complete(): Promise<void> {
     const buffer = this.#editor;
     const { start, word } = buffer.wordBeforeCursor();
     const before = buffer.text;
+    // Tab pressed while the session still starts (MCP servers, skills) completes once it is open.
+    if (!this.#session) await this.#opened;
     const session = this.#session;
+    if (start === 0 && word.startsWith("/")) await this.#refreshCommands();
     const result = await complete(word, start === 0, {
       commands: () => this.#commands.map((c) => `/${c.name}`),
       skills: async () => session ? (await session.skills()).map((s) => s.name) : [],
@@ -344,7 +383,9 @@ export class InteractiveApp implements Ui {
     });
     if (buffer.text !== before || !result) return;
     buffer.replaceRange(start, buffer.cursor, result.replacement);
-    const shown = result.candidates.slice(0, 8).map((c) => terminalSafeLine(c)).join("  ");
+    const shown = result.candidates.slice(0, 8).map((c) => terminalText(c, { lineBreaks: "show" })).join(
+      "  ",
+    );
     const more = result.candidates.length > 8
       ? `  ${this.glyphs.ellipsis} ${result.candidates.length - 8} more`
       : "";
@@ -368,23 +409,50 @@ export class InteractiveApp implements Ui {
 
   #echo(shown: string): void {
     const c = this.colors;
-    const lines = wrap(terminalSafe(shown), this.width() - 3);
+    const lines = wrap(terminalText(shown, { tabWidth: 2 }), this.width() - 3);
     this.print(["", ...lines.map((line, i) => c.bold(`${i === 0 ? this.glyphs.prompt : "  "}${line}`)), ""]);
   }
 
   #commandOf(text: string): { command: SlashCommand; args: string } | null {
     const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
     if (!match) return null;
-    const command = this.#commands.find((c) => c.name === match[1]);
-    if (!command) return null;
-    return { command, args: match[2] ?? "" };
+    const [, name, args = ""] = match;
+    const command = this.#commands.find((c) => c.name === name);
+    if (command) return { command, args };
+    // A prompt of a server that became ready since the list was read: look again before sending.
+    if (name.startsWith("mcp__")) return { command: this.#lateMcpPrompt(name), args };
+    return null;
+  }
+
+  #lateMcpPrompt(name: string): SlashCommand {
+    return {
+      name,
+      description: "",
+      run: async (args, ctx) => {
+        await this.#refreshCommands();
+        const command = this.#commands.find((c) => c.name === name);
+        if (command) return await command.run(args, ctx);
+        const known = this.#commands.filter((c) => c.name.startsWith("mcp__")).map((c) => `/${c.name}`);
+        this.print([
+          this.colors.yellow(
+            `No MCP prompt /${terminalText(name, { lineBreaks: "show" })} in this session${
+              known.length ? ` (there are ${known.join(", ")})` : " (no ready MCP server offers prompts)"
+            }`,
+          ),
+        ]);
+      },
+    };
   }
 
   async #runCommand(command: SlashCommand, args: string): Promise<void> {
     try {
       await command.run(args, this.#slashContext());
     } catch (error) {
-      this.print([this.colors.red(`/${command.name}: ${terminalSafeLine((error as Error).message)}`)]);
+      this.print([
+        this.colors.red(
+          `/${command.name}: ${terminalText((error as Error).message, { lineBreaks: "show" })}`,
+        ),
+      ]);
     }
     this.refresh();
   }
@@ -405,10 +473,17 @@ export class InteractiveApp implements Ui {
         const { cwd } = this.options.loaded.paths;
         await this.options.runCli(
           [...argv, "-C", cwd],
-          (text) => this.print(terminalSafe(text).replace(/\n$/, "").split("\n")),
+          (text) => this.print(terminalText(text, { tabWidth: 2 }).replace(/\n$/, "").split("\n")),
         );
       },
-      signal: () => this.#startBusy("Compacting").signal,
+      busy: async (label, work) => {
+        const controller = this.#startBusy(label);
+        try {
+          return await work(controller.signal);
+        } finally {
+          this.#endBusy();
+        }
+      },
       quit: () => void this.#quitNow(),
     };
   }
@@ -427,6 +502,10 @@ export class InteractiveApp implements Ui {
 
   #endBusy(): void {
     this.#busy = null;
+    const context = this.#session?.context();
+    this.#contextPercent = context && context.tokens > 0
+      ? Math.round((context.tokens / context.contextWindow) * 100)
+      : null;
     this.#tick();
     const next = this.#session ? this.#queued.shift() : undefined;
     if (next !== undefined) this.#submit(next.text, next.shown);
@@ -445,7 +524,9 @@ export class InteractiveApp implements Ui {
         fs: this.options.platform.fs,
         cwd: session.info().cwd,
       });
-      if (notes.length) this.print(notes.map((n) => this.colors.dim(`  ${terminalSafeLine(n)}`)));
+      if (notes.length) {
+        this.print(notes.map((n) => this.colors.dim(`  ${terminalText(n, { lineBreaks: "show" })}`)));
+      }
       const result = await session.runTurn({
         prompt,
         maxSteps: this.options.maxSteps,
@@ -471,7 +552,9 @@ export class InteractiveApp implements Ui {
       }
     } catch (error) {
       view.finishStreams();
-      this.print([this.colors.red(`error: ${terminalSafeLine((error as Error).message)}`)]);
+      this.print([
+        this.colors.red(`error: ${terminalText((error as Error).message, { lineBreaks: "show" })}`),
+      ]);
     } finally {
       this.#endBusy();
     }
@@ -489,14 +572,16 @@ export class InteractiveApp implements Ui {
     const dir = path.join(this.options.loaded.paths.home, "sessions");
     const sessions = await listSessions(this.options.platform.fs, dir);
     if (sessions.length === 0) {
-      this.print([this.colors.yellow(`No recorded sessions in ${terminalSafeLine(dir)}.`)]);
+      this.print([
+        this.colors.yellow(`No recorded sessions in ${terminalText(dir, { lineBreaks: "show" })}.`),
+      ]);
       return null;
     }
     const width = this.width() - 6;
     const items = sessions.map((s) => {
       const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
-      const prompt = terminalSafeLine(s.firstPrompt || "(no prompt)");
-      const text = `${when}  ${terminalSafeLine(s.cwd)}  ${prompt}`;
+      const prompt = terminalText(s.firstPrompt || "(no prompt)", { lineBreaks: "show" });
+      const text = `${when}  ${terminalText(s.cwd, { lineBreaks: "show" })}  ${prompt}`;
       return {
         label: text.length > width ? text.slice(0, width - 1) + this.glyphs.ellipsis : text,
         value: s.id,
@@ -509,7 +594,12 @@ export class InteractiveApp implements Ui {
 
   async #explain(request: ApprovalRequest): Promise<string> {
     const session = this.#requireSession();
-    const what = JSON.stringify(request.args);
+    const { subject } = request;
+    const what = subject.kind === "command"
+      ? `the shell command (run in ${subject.cwd}):\n${subject.command}`
+      : subject.kind === "path"
+      ? `${subject.access} access to ${subject.path}; arguments: ${JSON.stringify(request.args)}`
+      : JSON.stringify(request.args);
     const controller = this.#busy?.controller ?? new AbortController();
     return await session.ask(
       `Explain what this ${request.toolName} call does and what could go wrong, for someone deciding whether to allow it:\n${what}`,
@@ -561,9 +651,10 @@ export class InteractiveApp implements Ui {
   #footer(): string {
     const session = this.#session;
     if (!session) return "";
-    const used = session.contextTokens();
-    const window = session.info().contextWindow;
-    const context = used !== null && window ? `context ${Math.round((used / window) * 100)}% used · ` : "";
+    // Read when a turn or command ends, not per frame: before a model report it is an estimate
+    // over the whole transcript.
+    const percent = this.#contextPercent;
+    const context = percent !== null ? `context ${percent}% used · ` : "";
     return `${context}enter send · \\ or alt-enter new line · tab complete · /help`;
   }
 }

@@ -1,6 +1,6 @@
+import { terminalText } from "../../shared/mod.ts";
 import stringWidth from "string-width";
 import type { LineBuffer } from "./line_buffer.ts";
-import { terminalSafe } from "./terminal_text.ts";
 
 export interface EditorLayout {
   rows: string[];
@@ -34,7 +34,7 @@ export function layoutEditor(
     let i = 0;
     for (const ch of line) {
       place(i);
-      const shown = ch.charCodeAt(0) < 0x20 || ch === "\x7f" ? terminalSafe(ch) : ch;
+      const shown = ch.charCodeAt(0) < 0x20 || ch === "\x7f" ? terminalText(ch, { tabWidth: 2 }) : ch;
       const w = shown.length === 1 && shown.charCodeAt(0) < 0x7f ? 1 : stringWidth(shown);
       if (used + w > width) {
         rows.push(row);

@@ -1,7 +1,7 @@
+import { terminalText } from "../../shared/mod.ts";
 import type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "../../mcp/mod.ts";
 import { type Choice, choiceQuestion, listQuestion, textQuestion } from "./questions.ts";
 import { wrap } from "./markdown_render.ts";
-import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
 import type { Question, Ui } from "./ui.ts";
 
 type Field = Record<string, unknown>;
@@ -21,8 +21,8 @@ export function interactiveElicitation(
   const respond = async (request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationResponse> => {
     const c = ui.colors;
     ui.print([
-      c.bold(c.yellow(`? MCP server ${terminalSafeLine(request.server)} asks`)),
-      ...wrap(terminalSafe(request.message), ui.width() - 4).map((l) => `  ${l}`),
+      c.bold(c.yellow(`? MCP server ${terminalText(request.server, { lineBreaks: "show" })} asks`)),
+      ...wrap(terminalText(request.message, { tabWidth: 2 }), ui.width() - 4).map((l) => `  ${l}`),
     ]);
     const asked = (question: (done: (value: unknown) => void) => Question) =>
       new Promise<unknown>((resolve) => {
@@ -48,7 +48,7 @@ export function interactiveElicitation(
     ];
     const action = await asked((done) =>
       choiceQuestion(ui, {
-        title: `Send this to ${terminalSafeLine(request.server)}?`,
+        title: `Send this to ${terminalText(request.server, { lineBreaks: "show" })}?`,
         choices,
         onEscape: "cancel",
       }, done)
@@ -86,10 +86,14 @@ async function urlMode(
   try {
     url = new URL(request.url ?? "");
   } catch {
-    ui.print([ui.colors.red(`  the server sent an invalid URL: ${terminalSafeLine(request.url ?? "")}`)]);
+    ui.print([
+      ui.colors.red(
+        `  the server sent an invalid URL: ${terminalText(request.url ?? "", { lineBreaks: "show" })}`,
+      ),
+    ]);
     return finish(ui, { action: "decline" });
   }
-  ui.print([`  ${ui.colors.underline(terminalSafeLine(url.href))}`]);
+  ui.print([`  ${ui.colors.underline(terminalText(url.href, { lineBreaks: "show" }))}`]);
   const opened = url.protocol === "https:" || url.protocol === "http:" ? await options.openUrl(url) : false;
   ui.print([ui.colors.dim(opened ? "  opened in your browser" : "  open this URL in a browser")]);
   const action = await asked((done) =>
@@ -113,7 +117,7 @@ function isStop(value: unknown): value is Stop {
 function label(name: string, field: Field, required: boolean): string {
   const title = typeof field.title === "string" ? `${field.title} (${name})` : name;
   const description = typeof field.description === "string" ? ` — ${field.description}` : "";
-  return terminalSafeLine(`${title}${required ? " *" : ""}${description}`);
+  return terminalText(`${title}${required ? " *" : ""}${description}`, { lineBreaks: "show" });
 }
 
 function enumOf(field: Field): { value: string; title: string }[] | undefined {
@@ -131,7 +135,10 @@ async function askField(ui: Ui, name: string, field: Field, required: boolean, a
   const choices = enumOf(field.type === "array" ? (field.items as Field ?? {}) : field);
   if (choices && field.type !== "array") {
     const items = [
-      ...choices.map((ch) => ({ label: terminalSafeLine(ch.title), value: ch.value as unknown })),
+      ...choices.map((ch) => ({
+        label: terminalText(ch.title, { lineBreaks: "show" }),
+        value: ch.value as unknown,
+      })),
       ...(required ? [] : [{ label: ui.colors.dim("(leave empty)"), value: undefined }]),
     ];
     const picked = await asked((done) =>

@@ -1,4 +1,4 @@
-import type { TrellisEventBody } from "../../shared/mod.ts";
+import { terminalText, type TrellisEventBody } from "../../shared/mod.ts";
 import {
   codeBlock,
   type MarkdownLibraries,
@@ -9,7 +9,6 @@ import {
 } from "./markdown_render.ts";
 import { MarkdownStream } from "./markdown_stream.ts";
 import { callDoneLines, callStartLine, type CallView } from "./tool_summary.ts";
-import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
 import type { Ui } from "./ui.ts";
 
 /** An event as it may arrive: today's shapes, or later ones with additive fields (tolerated). */
@@ -45,6 +44,8 @@ export class EventView {
   /** Output characters streamed in this turn (the status line's estimate until usage arrives). */
   streamedChars = 0;
   hooksNeedingReview: string | null = null;
+  /** While a compaction runs: what the status line says instead of "Working". */
+  compacting: string | null = null;
   /**
    * The bench's reference (`TRELLIS_RENDER_RAW=1`): answers are written line by line as they
    * arrive, terminal-safe but not rendered, so rendering's own cost can be measured against it.
@@ -70,7 +71,7 @@ export class EventView {
   pendingText(): string {
     let text = "";
     for (const { stream } of this.#streams.values()) text += stream.pending();
-    return terminalSafe(text);
+    return terminalText(text, { tabWidth: 2 });
   }
 
   resetTurn(): void {
@@ -95,7 +96,11 @@ export class EventView {
         return this.#text(String(event.item_id), String(event.delta ?? ""));
       case "turn.failed":
         return this.#print([
-          c.red(`${this.ui.glyphs.fail} ${terminalSafeLine(String(event.error?.message ?? "failed"))}`),
+          c.red(
+            `${this.ui.glyphs.fail} ${
+              terminalText(String(event.error?.message ?? "failed"), { lineBreaks: "show" })
+            }`,
+          ),
         ]);
       case "warning":
         return this.#once(`warning: ${event.message}`, c.yellow);
@@ -112,7 +117,11 @@ export class EventView {
       case "approval.decided":
         if (event.by !== "user" && event.decision === "denied") {
           this.#print([
-            c.yellow(`${this.ui.glyphs.fail} ${terminalSafeLine(String(event.reason ?? "denied"))}`),
+            c.yellow(
+              `${this.ui.glyphs.fail} ${
+                terminalText(String(event.reason ?? "denied"), { lineBreaks: "show" })
+              }`,
+            ),
           ]);
         } else if (event.by === "hook") this.#print([c.dim(`  approved by a PermissionRequest hook`)]);
         return;
@@ -136,34 +145,63 @@ export class EventView {
       }
       case "mcp.sampling":
         return this.#print([
-          c.dim(`  MCP server ${terminalSafeLine(String(event.server))} asked the model: ${event.decision}`),
+          c.dim(
+            `  MCP server ${
+              terminalText(String(event.server), { lineBreaks: "show" })
+            } asked the model: ${event.decision}`,
+          ),
         ]);
       case "hook.completed":
         return this.#hook(event);
       case "skill.used":
-        return this.#print([c.dim(`  skill ${terminalSafeLine(String(event.name))} (${event.how})`)]);
+        return this.#print([
+          c.dim(`  skill ${terminalText(String(event.name), { lineBreaks: "show" })} (${event.how})`),
+        ]);
       case "skills.changed":
         return this.#print([c.dim(`  skills changed: ${event.paths?.length ?? 0} file(s)`)]);
       case "plugin.changed":
         return this.#print([
-          c.dim(`  plugins now: ${terminalSafeLine((event.plugins ?? []).join(", ") || "none")}`),
+          c.dim(
+            `  plugins now: ${
+              terminalText((event.plugins ?? []).join(", ") || "none", { lineBreaks: "show" })
+            }`,
+          ),
         ]);
       default:
-        // Compaction (#15 item 6) lands from another branch with events of its own: whatever their
-        // exact shape, say that it happened and what they report.
-        if (/compact/i.test(event.type)) return this.#compaction(event);
         return;
     }
   }
 
+  /**
+   * A compaction (#15 item 6; Codex's contextCompaction item), automatic or `/compact`: while it
+   * runs the status line says so; done, one line with the context's size before and after; failed,
+   * why, and that the history is as it was.
+   */
   // deno-lint-ignore no-explicit-any
-  #compaction(event: any): void {
-    const details = Object.entries(event)
-      .filter(([k, v]) => k !== "type" && (typeof v === "string" || typeof v === "number"))
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", ");
+  #compaction(phase: string, item: any): void {
+    const c = this.ui.colors;
+    if (phase === "item.started") {
+      this.compacting = item.trigger === "auto" ? "Compacting the context (automatic)" : "Compacting";
+      return this.ui.refresh();
+    }
+    if (phase !== "item.completed") return;
+    this.compacting = null;
+    const trigger = item.trigger === "auto" ? "automatically" : "by hand";
+    const tokens = (n: unknown) => typeof n === "number" ? `~${n.toLocaleString("en-US")}` : "?";
+    if (item.status === "failed") {
+      const why = terminalText(String(item.error ?? "unknown error"), { lineBreaks: "show" });
+      return this.#print([
+        c.yellow(`${this.ui.glyphs.fail} compaction failed, the history is unchanged: ${why}`),
+      ]);
+    }
+    const how = item.strategy === "elide_tool_outputs" ? " (old tool outputs elided)" : "";
+    const { rule, arrow } = this.ui.glyphs;
     this.#print([
-      this.ui.colors.dim(`  ${terminalSafeLine(`${event.type}${details ? `: ${details}` : ""}`)}`),
+      c.dim(
+        `${rule} context compacted ${trigger}${how}: ${tokens(item.tokens_before)} ${arrow} ${
+          tokens(item.tokens_after)
+        } tokens`,
+      ),
     ]);
   }
 
@@ -180,13 +218,16 @@ export class EventView {
     if (item.type === "reasoning") {
       if (phase !== "item.completed" || !item.text) return;
       const lines = wrap(
-        this.ui.colors.dim(this.ui.colors.italic(terminalSafe(String(item.text)))),
+        this.ui.colors.dim(this.ui.colors.italic(terminalText(String(item.text), { tabWidth: 2 }))),
         this.ui.width() - 2,
       );
       return this.#print(lines.map((l) => `  ${l}`));
     }
+    if (item.type === "context_compaction") return this.#compaction(phase, item);
     if (item.type === "error") {
-      return this.#print([this.ui.colors.red(`error: ${terminalSafeLine(String(item.message))}`)]);
+      return this.#print([
+        this.ui.colors.red(`error: ${terminalText(String(item.message), { lineBreaks: "show" })}`),
+      ]);
     }
     if (typeof item.call_id !== "string") return;
     const call = this.#callOf(item);
@@ -225,7 +266,7 @@ export class EventView {
     }
     entry.seen += delta.length;
     this.streamedChars += delta.length;
-    entry.stream.push(terminalSafe(delta));
+    entry.stream.push(terminalText(delta, { tabWidth: 2 }));
     this.ui.refresh();
   }
 
@@ -241,7 +282,7 @@ export class EventView {
   /** Renders a whole answer at once (a resumed conversation), handing its lines to `emit`. */
   renderStatic(markdown: string, emit: (lines: string[]) => void): void {
     const stream = this.#newStream(emit);
-    stream.push(terminalSafe(markdown));
+    stream.push(terminalText(markdown, { tabWidth: 2 }));
     stream.finish();
   }
 
@@ -277,10 +318,12 @@ export class EventView {
   // deno-lint-ignore no-explicit-any
   #hook(event: any): void {
     const c = this.ui.colors;
-    const name = `${event.event} hook (${terminalSafeLine(String(event.source))})`;
+    const name = `${event.event} hook (${terminalText(String(event.source), { lineBreaks: "show" })})`;
     const entries: { kind: string; text: string }[] = Array.isArray(event.entries) ? event.entries : [];
     const text = (kind: string) =>
-      entries.filter((e) => e.kind === kind).map((e) => terminalSafeLine(e.text)).join("; ");
+      entries.filter((e) => e.kind === kind).map((e) => terminalText(e.text, { lineBreaks: "show" })).join(
+        "; ",
+      );
     if (event.status === "blocked" || event.status === "stopped") {
       this.#print([
         c.yellow(
@@ -301,7 +344,7 @@ export class EventView {
   #once(message: string, paint: (text: string) => string): void {
     if (this.#said.has(message)) return;
     this.#said.add(message);
-    this.#print(wrap(paint(terminalSafe(message)), this.ui.width() - 1));
+    this.#print(wrap(paint(terminalText(message, { tabWidth: 2 })), this.ui.width() - 1));
   }
 
   #print(lines: string[]): void {

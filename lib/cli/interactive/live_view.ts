@@ -1,3 +1,4 @@
+import { terminalText } from "../../shared/mod.ts";
 import stringWidth from "string-width";
 import { layoutEditor } from "./editor_view.ts";
 import type { EventView } from "./event_view.ts";
@@ -5,7 +6,6 @@ import type { LineBuffer } from "./line_buffer.ts";
 import { wrap } from "./markdown_render.ts";
 import type { LiveRegion } from "./screen.ts";
 import { callStartLine } from "./tool_summary.ts";
-import { terminalSafeLine } from "./terminal_text.ts";
 import type { Question, Ui } from "./ui.ts";
 
 /** What the live region shows; the app fills it in at every frame. */
@@ -48,19 +48,27 @@ export function liveRegion(ui: Ui, state: LiveState): LiveRegion {
       const line = callStartLine(running.call, c, ui.glyphs, width - 8);
       const took = elapsed(performance.now() - running.started);
       rows.push(`${line} ${c.dim(took)}`);
-      if (running.progress) rows.push(c.dim(`    ${terminalSafeLine(running.progress).slice(0, width - 6)}`));
+      if (running.progress) {
+        rows.push(c.dim(`    ${terminalText(running.progress, { lineBreaks: "show" }).slice(0, width - 6)}`));
+      }
     }
     const tokens = state.view.streamedChars > 0
       ? ` · ~${formatTokens(Math.ceil(state.view.streamedChars / 4))} tokens`
       : "";
     rows.push(
-      `${c.cyan(spinner)} ${c.bold(state.busy.label)} ${
+      `${c.cyan(spinner)} ${c.bold(state.view.compacting ?? state.busy.label)} ${
         c.dim(`(${elapsed(performance.now() - state.busy.started)}${tokens} · esc to interrupt)`)
       }`,
     );
   }
   for (const queued of state.queued) {
-    rows.push(c.dim(`${ui.glyphs.arrow} queued: ${terminalSafeLine(queued.shown).slice(0, width - 12)}`));
+    rows.push(
+      c.dim(
+        `${ui.glyphs.arrow} queued: ${
+          terminalText(queued.shown, { lineBreaks: "show" }).slice(0, width - 12)
+        }`,
+      ),
+    );
   }
   rows.push("");
   if (state.question) {

@@ -1,10 +1,10 @@
+import { terminalText } from "../../shared/mod.ts";
 import stringWidth from "string-width";
 import { layoutEditor } from "./editor_view.ts";
 import type { KeyEvent } from "./keys.ts";
 import { LineBuffer } from "./line_buffer.ts";
 import type { LiveRegion } from "./screen.ts";
 import type { Question, Ui } from "./ui.ts";
-import { terminalSafeLine } from "./terminal_text.ts";
 
 export interface Choice<T> {
   /** The key that picks it (a lower-case letter). */
@@ -83,10 +83,10 @@ export function textQuestion(
   };
   return {
     view(width): LiveRegion {
-      const label = ui.colors.bold(terminalSafeLine(options.label));
+      const label = ui.colors.bold(terminalText(options.label, { lineBreaks: "show" }));
       const layout = layoutEditor(buffer, width - 1, { prompt: ui.glyphs.prompt, continuation: "  " });
       const tail = error
-        ? [ui.colors.red(`  ${terminalSafeLine(error)}`)]
+        ? [ui.colors.red(`  ${terminalText(error, { lineBreaks: "show" })}`)]
         : options.hint
         ? [ui.colors.dim(`  ${options.hint}`)]
         : [];

@@ -1,7 +1,6 @@
-import type { ConversationItem } from "../../shared/mod.ts";
+import { type ConversationItem, terminalText } from "../../shared/mod.ts";
 import type { EventView } from "./event_view.ts";
 import { wrap } from "./markdown_render.ts";
-import { terminalSafe } from "./terminal_text.ts";
 import type { Ui } from "./ui.ts";
 
 /** Messages shown again when a session resumes (the last ones; the rest is in the transcript). */
@@ -24,7 +23,7 @@ export function replayLines(ui: Ui, items: readonly ConversationItem[], view: Ev
   for (const item of shown) {
     if (item.type !== "message") continue;
     if (item.role === "user") {
-      const lines = wrap(terminalSafe(item.content), ui.width() - 3);
+      const lines = wrap(terminalText(item.content, { tabWidth: 2 }), ui.width() - 3);
       out.push(
         ...lines.slice(0, PROMPT_LINES).map((l, i) =>
           ui.colors.bold(`${i === 0 ? ui.glyphs.prompt : "  "}${l}`)

@@ -1,6 +1,6 @@
 import stringWidth from "string-width";
 import type { TerminalIo } from "../../platform/mod.ts";
-import { asciiOnly } from "./terminal_text.ts";
+import { asciiOnly } from "./style.ts";
 
 /** The bottom of the screen the UI redraws: rows (each narrower than the terminal) and the cursor. */
 export interface LiveRegion {

@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { FileSystem } from "../../platform/mod.ts";
-import { UsageError } from "../../shared/mod.ts";
+import { isSessionId } from "../../loop/mod.ts";
 
 export interface SessionSummary {
   id: string;
@@ -10,35 +10,9 @@ export interface SessionSummary {
   firstPrompt: string;
 }
 
-/** What a session id may look like: a file name in the sessions folder, never a path. */
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Enough of a transcript to find its header and first prompt. */
 const HEAD_BYTES = 64 * 1024;
 const MAX_LISTED = 200;
-
-/**
- * Refuses an id that is not a transcript directly inside `dir` — a path (`../x`, `/tmp/x`), a
- * symlink out of the folder, a name with no transcript — before the session loads anything.
- */
-export async function checkResumeId(fs: FileSystem, dir: string, id: string): Promise<void> {
-  if (!SESSION_ID.test(id)) {
-    throw new UsageError(
-      `Cannot resume session "${id}": not a session id (ids name a transcript in ${dir})`,
-      {
-        field: "session_id",
-      },
-    );
-  }
-  const info = await fs.lstat(path.join(dir, `${id}.jsonl`));
-  if (!info) {
-    throw new UsageError(`Cannot resume session "${id}": no such session in ${dir}`, { field: "session_id" });
-  }
-  if (!info.isFile) {
-    throw new UsageError(`Cannot resume session "${id}": its transcript is not a regular file in ${dir}`, {
-      field: "session_id",
-    });
-  }
-}
 
 /** Recorded sessions, newest first, with what the picker shows of each. */
 export async function listSessions(fs: FileSystem, dir: string): Promise<SessionSummary[]> {
@@ -47,7 +21,7 @@ export async function listSessions(fs: FileSystem, dir: string): Promise<Session
   for (const entry of entries) {
     if (!entry.isFile || !entry.name.endsWith(".jsonl")) continue;
     const id = entry.name.slice(0, -".jsonl".length);
-    if (!SESSION_ID.test(id)) continue;
+    if (!isSessionId(id)) continue;
     const file = path.join(dir, entry.name);
     const info = await fs.lstat(file);
     if (info?.isFile) found.push({ id, file, modified: info.mtimeMs });

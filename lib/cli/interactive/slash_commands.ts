@@ -1,3 +1,4 @@
+import { terminalText } from "../../shared/mod.ts";
 import { type Session, sessionContextLedger } from "../../app/mod.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
 import type { Platform } from "../../platform/mod.ts";
@@ -6,7 +7,6 @@ import { childEnv } from "../../platform/mod.ts";
 import type { EventView } from "./event_view.ts";
 import { INIT_PROMPT } from "./init_prompt.ts";
 import { wrap } from "./markdown_render.ts";
-import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
 import type { Ui } from "./ui.ts";
 
 /** What a slash command may do to the interactive session. */
@@ -21,8 +21,8 @@ export interface SlashContext {
   resumeSession(): Promise<void>;
   /** Runs a `trellis` subcommand in-process, its output printed here. */
   runCli(argv: string[]): Promise<void>;
-  /** An AbortSignal Esc / Ctrl-C aborts (for `/compact`). */
-  signal(): AbortSignal;
+  /** Runs `work` with the status line showing `label`; Esc / Ctrl-C abort its signal. */
+  busy<T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   quit(): void;
 }
 
@@ -70,7 +70,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
         return say(
           ctx,
           ctx.ui.colors.red(
-            `unknown approval policy "${terminalSafeLine(policy)}": use ${POLICIES.join(", ")}`,
+            `unknown approval policy "${terminalText(policy, { lineBreaks: "show" })}": use ${
+              POLICIES.join(", ")
+            }`,
           ),
         );
       }
@@ -86,8 +88,9 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   },
   {
     name: "compact",
+    args: "[WHAT TO KEEP]",
     description: "summarize the conversation to free context",
-    run: (_, ctx) => compact(ctx),
+    run: (args, ctx) => compact(args, ctx),
   },
   {
     name: "diff",
@@ -117,8 +120,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
 ];
 
 /**
- * Every slash command: the built-ins, plugin commands (skills named `plugin:command`, invoked as
- * `$plugin:command args`), and MCP prompts.
+ * Every slash command: the built-ins and plugin commands (skills named `plugin:command`, invoked as
+ * `$plugin:command args`). MCP prompts come from `mcpPromptCommands` (they need ready servers).
  */
 export async function slashCommands(session: Session): Promise<SlashCommand[]> {
   const plugin = (await session.skills().catch(() => []))
@@ -129,10 +132,22 @@ export async function slashCommands(session: Session): Promise<SlashCommand[]> {
       description: s.description,
       run: (args, ctx) => ctx.submitPrompt(`$${s.name}${args ? ` ${args}` : ""}`),
     }));
-  // MCP prompts go here as `/mcp__<server>__<prompt>` once MCP prompts are exposed (#15 item 5):
-  // each maps to a prompt text built from the server's prompts/get, like plugin commands above.
-  const mcpPrompts: SlashCommand[] = [];
-  return [...BUILTIN_COMMANDS, ...plugin, ...mcpPrompts];
+  return [...BUILTIN_COMMANDS, ...plugin];
+}
+
+/**
+ * `/mcp__server__prompt ARGS` for each prompt of a ready MCP server (#15 item 5): the text is sent
+ * as the prompt, and the session expands it with `prompts/get` — as `exec` expands
+ * `$mcp__server__prompt` — arguments by name (`city=Paris`) or in declared order.
+ */
+export async function mcpPromptCommands(session: Session): Promise<SlashCommand[]> {
+  const prompts = await session.mcpPrompts().catch(() => []);
+  return prompts.map((p): SlashCommand => ({
+    name: p.modelName,
+    args: p.arguments.map((a) => a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`).join(" "),
+    description: p.description || `prompt ${p.name} of MCP server ${p.server}`,
+    run: (args, ctx) => ctx.submitPrompt(`/${p.modelName}${args.trim() ? ` ${args.trim()}` : ""}`),
+  }));
 }
 
 function say(ctx: SlashContext, text: string): void {
@@ -148,6 +163,7 @@ function help(ctx: SlashContext): void {
     c.bold("Slash commands"),
     ...lines,
     `  ${c.bold("/plugin:command")} ${c.dim("[ARGS]")}  a plugin's command (Tab lists them)`,
+    `  ${c.bold("/mcp__server__prompt")} ${c.dim("[ARGS]")}  an MCP server's prompt (Tab lists them)`,
     "",
     c.bold("Keys"),
     "  Enter send · \\ at the end of a line or Alt-Enter: new line · Tab: complete /commands, $skills, @files",
@@ -156,15 +172,16 @@ function help(ctx: SlashContext): void {
   ]);
 }
 
-function contextUsed(session: Session): string | null {
-  const used = session.contextTokens();
-  if (used === null) return null;
-  const window = session.info().contextWindow;
-  return window
-    ? `${Math.round((used / window) * 100)}% (${used.toLocaleString("en-US")} of ${
-      window.toLocaleString("en-US")
-    } tokens)`
-    : `${used.toLocaleString("en-US")} tokens`;
+/**
+ * How full the context is: the session's meter (the model's last report plus what came since, an
+ * estimate before any report, as after a resume; smaller right after a compaction).
+ */
+export function contextUsed(session: Session): string | null {
+  const { tokens, contextWindow } = session.context();
+  if (!(tokens > 0)) return null;
+  return `${Math.round((tokens / contextWindow) * 100)}% (${tokens.toLocaleString("en-US")} of ${
+    contextWindow.toLocaleString("en-US")
+  } tokens)`;
 }
 
 /** `/context`: the ledger of the live session's next request, its real history included (#17 item 3). */
@@ -179,20 +196,27 @@ async function status(ctx: SlashContext): Promise<void> {
   const session = ctx.session();
   const info = session.info();
   const servers = [...ctx.view().servers].map(([name, s]) =>
-    `${terminalSafeLine(name)} ${s.status}${s.error ? ` (${terminalSafeLine(s.error)})` : ""}`
+    `${terminalText(name, { lineBreaks: "show" })} ${s.status}${
+      s.error ? ` (${terminalText(s.error, { lineBreaks: "show" })})` : ""
+    }`
   );
   const skills = await session.skills().catch(() => []);
   const rows: [string, string][] = [
     ["session", `${info.threadId}`],
-    ["directory", terminalSafeLine(info.cwd)],
-    ["model", `${terminalSafeLine(info.model)} (provider ${terminalSafeLine(info.provider)})`],
+    ["directory", terminalText(info.cwd, { lineBreaks: "show" })],
+    [
+      "model",
+      `${terminalText(info.model, { lineBreaks: "show" })} (provider ${
+        terminalText(info.provider, { lineBreaks: "show" })
+      })`,
+    ],
     ["sandbox", info.sandboxMode],
     ["approvals", info.approvalPolicy],
     ["context used", contextUsed(session) ?? "unknown until the first reply"],
     ["MCP servers", servers.length ? servers.join(", ") : "none"],
     ["skills", `${skills.length} enabled`],
-    ["hooks", terminalSafeLine(ctx.view().hooksNeedingReview ?? "none need review")],
-    ["transcript", terminalSafeLine(info.transcriptFile ?? "(not recorded)")],
+    ["hooks", terminalText(ctx.view().hooksNeedingReview ?? "none need review", { lineBreaks: "show" })],
+    ["transcript", terminalText(info.transcriptFile ?? "(not recorded)", { lineBreaks: "show" })],
   ];
   ctx.ui.print([c.bold("Status"), ...rows.map(([k, v]) => `  ${c.dim(k.padEnd(13))} ${v}`)]);
 }
@@ -207,8 +231,8 @@ function mcp(ctx: SlashContext): void {
     c.bold("MCP servers"),
     ...servers.map(([name, s]) => {
       const paint = s.status === "ready" ? c.green : s.status === "failed" ? c.red : c.yellow;
-      return `  ${terminalSafeLine(name)}  ${paint(s.status)}${
-        s.error ? `  ${c.dim(terminalSafeLine(s.error))}` : ""
+      return `  ${terminalText(name, { lineBreaks: "show" })}  ${paint(s.status)}${
+        s.error ? `  ${c.dim(terminalText(s.error, { lineBreaks: "show" }))}` : ""
       }`;
     }),
   ]);
@@ -221,30 +245,32 @@ async function skills(ctx: SlashContext): Promise<void> {
   ctx.ui.print([
     c.bold(`Skills (${list.length})`),
     ...list.map((s) =>
-      `  ${c.bold(`$${terminalSafeLine(s.name)}`)}  ${c.dim(`[${s.scope}]`)} ${
-        terminalSafeLine(s.description).slice(0, ctx.ui.width() - s.name.length - 16)
+      `  ${c.bold(`$${terminalText(s.name, { lineBreaks: "show" })}`)}  ${c.dim(`[${s.scope}]`)} ${
+        terminalText(s.description, { lineBreaks: "show" }).slice(0, ctx.ui.width() - s.name.length - 16)
       }`
     ),
   ]);
 }
 
-async function compact(ctx: SlashContext): Promise<void> {
-  // The one call site of compaction (#15 item 6, another branch): used when the Session has it.
-  const session = ctx.session() as Session & {
-    compact?: (o: { signal: AbortSignal; trigger: "manual" }) => Promise<unknown>;
-  };
-  if (typeof session.compact !== "function") return say(ctx, "compaction is not available yet");
-  say(ctx, ctx.ui.colors.dim("compacting the conversation…"));
-  try {
-    await session.compact({ signal: ctx.signal(), trigger: "manual" });
-    say(ctx, `conversation compacted; context used: ${contextUsed(session) ?? "unknown"}`);
-  } catch (error) {
-    say(
-      ctx,
-      ctx.ui.colors.red(
-        `compaction failed, the history is unchanged: ${terminalSafeLine((error as Error).message)}`,
-      ),
-    );
+/**
+ * `/compact [instructions]` (#15 item 6): the session's compaction — a summarization request, the
+ * history replaced by the summary and the recent user messages, recorded in the transcript,
+ * PreCompact/PostCompact fired. The event view shows its item (compacted, or failed with the
+ * history unchanged); this says what the context holds now, or why nothing was done.
+ */
+async function compact(args: string, ctx: SlashContext): Promise<void> {
+  const session = ctx.session();
+  const instructions = args.trim();
+  const outcome = await ctx.busy(
+    "Compacting",
+    (signal) => session.compact({ signal, trigger: "manual", ...(instructions ? { instructions } : {}) }),
+  );
+  if (outcome.status === "compacted") {
+    return say(ctx, ctx.ui.colors.dim(`context used now: ${contextUsed(session) ?? "unknown"}`));
+  }
+  if (outcome.status === "skipped") {
+    const why = outcome.error?.message ?? "nothing to compact yet";
+    return say(ctx, ctx.ui.colors.yellow(`not compacted: ${terminalText(why, { lineBreaks: "show" })}`));
   }
 }
 
@@ -263,13 +289,17 @@ async function diff(ctx: SlashContext): Promise<void> {
     if (plain.code !== 0) {
       return say(
         ctx,
-        c.yellow(`not a git repository (or git failed): ${terminalSafeLine(plain.stderr.trim())}`),
+        c.yellow(
+          `not a git repository (or git failed): ${
+            terminalText(plain.stderr.trim(), { lineBreaks: "show" })
+          }`,
+        ),
       );
     }
     tracked.stdout = plain.stdout;
   }
   const untracked = await git(["ls-files", "--others", "--exclude-standard"]);
-  const lines = terminalSafe(tracked.stdout).split("\n").map((line) =>
+  const lines = terminalText(tracked.stdout, { tabWidth: 2 }).split("\n").map((line) =>
     line.startsWith("+++") || line.startsWith("---")
       ? c.bold(line)
       : line.startsWith("+")
@@ -284,7 +314,7 @@ async function diff(ctx: SlashContext): Promise<void> {
     ? [
       "",
       c.bold("Untracked files:"),
-      ...terminalSafe(untracked.stdout.trim()).split("\n").map((f) => `  ${c.green(f)}`),
+      ...terminalText(untracked.stdout.trim(), { tabWidth: 2 }).split("\n").map((f) => `  ${c.green(f)}`),
     ]
     : [];
   if (!tracked.stdout.trim() && !extra.length) return say(ctx, "No changes.");

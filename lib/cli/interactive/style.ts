@@ -69,3 +69,21 @@ export function glyphs(caps: TerminalCaps): Glyphs {
       quote: "|",
     };
 }
+
+/** Punctuation the UI writes as text (not through `glyphs`), as ASCII. */
+const ASCII_PUNCTUATION: Record<string, string> = { "·": "|", "…": "...", "—": "-", "–": "-" };
+
+/**
+ * For a terminal that is not UTF-8: the control pictures the shared sanitizer shows (`␛`, `␍` …)
+ * become caret notation (`^[`, `^M`, `^?`), the UI's own punctuation its ASCII form, anything else
+ * outside ASCII `?`.
+ */
+export function asciiOnly(text: string): string {
+  if (!/[\u0080-\u{10FFFF}]/u.test(text)) return text;
+  return text.replace(/[\u0080-\u{10FFFF}]/gu, (ch) => {
+    const code = ch.charCodeAt(0);
+    if (code >= 0x2400 && code < 0x2420) return `^${String.fromCharCode(code - 0x2400 + 0x40)}`;
+    if (code === 0x2421) return "^?";
+    return ASCII_PUNCTUATION[ch] ?? "?";
+  });
+}

@@ -1,6 +1,6 @@
+import { terminalText } from "../../shared/mod.ts";
 import { diffLines } from "diff";
 import type { Glyphs, Palette } from "./style.ts";
-import { terminalSafe, terminalSafeLine } from "./terminal_text.ts";
 
 /** A tool call as the UI tracks it, whichever event shape announced it. */
 export interface CallView {
@@ -44,8 +44,8 @@ function clip(text: string, max: number, glyphs: Glyphs): string {
 
 /** One line for a call that started: `• shell  npm test`. */
 export function callStartLine(call: CallView, c: Palette, g: Glyphs, width: number): string {
-  const arg = terminalSafeLine(keyArgument(call), g.bullet !== "*");
-  return `${c.cyan(g.bullet)} ${c.bold(terminalSafeLine(call.name))} ${
+  const arg = terminalText(keyArgument(call), { lineBreaks: "show" });
+  return `${c.cyan(g.bullet)} ${c.bold(terminalText(call.name, { lineBreaks: "show" }))} ${
     clip(arg, Math.max(10, width - call.name.length - 6), g)
   }`;
 }
@@ -80,13 +80,17 @@ export function callDoneLines(call: CallView, c: Palette, g: Glyphs, width: numb
   const ok = call.status === "completed" || call.status === "success";
   const mark = ok ? c.green(g.ok) : call.status === "denied" ? c.yellow(g.fail) : c.red(g.fail);
   const arg = clip(
-    terminalSafeLine(keyArgument(call), g.bullet !== "*"),
+    terminalText(keyArgument(call), { lineBreaks: "show" }),
     Math.max(10, width - call.name.length - 30),
     g,
   );
-  const summary = clip(terminalSafeLine(resultSummary(call), g.bullet !== "*"), Math.max(10, width - 20), g);
+  const summary = clip(
+    terminalText(resultSummary(call), { lineBreaks: "show" }),
+    Math.max(10, width - 20),
+    g,
+  );
   const status = ok ? "" : `${call.status ?? "failed"}: `;
-  const head = `${mark} ${c.bold(terminalSafeLine(call.name))} ${arg}`;
+  const head = `${mark} ${c.bold(terminalText(call.name, { lineBreaks: "show" }))} ${arg}`;
   const tail = [summary ? `${status}${summary}` : status.replace(/: $/, ""), durationText(call.durationMs)]
     .filter(Boolean).join(" · ");
   const lines = [tail ? `${head} ${c.dim(`· ${tail}`)}` : head];
@@ -111,7 +115,7 @@ function diffFor(call: CallView, c: Palette, g: Glyphs): string[] {
 export function coloredDiff(before: string, after: string, c: Palette, g: Glyphs): string[] {
   const out: string[] = [];
   let hidden = 0;
-  for (const part of diffLines(terminalSafe(before), terminalSafe(after))) {
+  for (const part of diffLines(terminalText(before, { tabWidth: 2 }), terminalText(after, { tabWidth: 2 }))) {
     const lines = part.value.replace(/\n$/, "").split("\n");
     for (const line of lines) {
       if (!part.added && !part.removed) continue;

@@ -50,6 +50,12 @@ const serverFields = () => ({
   experimental_environment: z.optional(z.string()),
   sampling: z.optional(z.enum(["deny", "prompt", "allow"])),
   sampling_max_tokens: z.optional(z.number().check(z.int(), z.positive())),
+  /** The bwrap profile a stdio server runs in (#17 item 2); default "none". */
+  sandbox: z.optional(z.enum(["none", "read-only", "workspace-write"])),
+  /** Whether a confined server may use the network (default false). */
+  sandbox_network: z.optional(z.boolean()),
+  /** Directories a confined server may write besides its mode's (relative to its cwd; `~/`). */
+  sandbox_writable: z.optional(z.array(z.string().check(z.minLength(1)))),
 });
 
 /** The field names a `[mcp_servers.<name>]` table may use (readers of other formats map onto them). */
@@ -64,7 +70,15 @@ const NOT_FOR_STDIO = [
   "oauth",
   "oauth_resource",
 ];
-const NOT_FOR_HTTP = ["args", "env", "env_vars", "cwd", "bearer_token"];
+const NOT_FOR_HTTP = [
+  "args",
+  "env",
+  "env_vars",
+  "cwd",
+  "bearer_token",
+  "sandbox_network",
+  "sandbox_writable",
+];
 
 export interface McpTableProblem {
   field: string;
@@ -91,8 +105,18 @@ function mcpServerTableProblems(table: Record<string, unknown>, known: Set<strin
     for (const f of NOT_FOR_HTTP.filter(present)) {
       problems.push({ field: f, message: `${f} is not supported for streamable_http` });
     }
+    // Only a process can be confined: a remote server runs elsewhere.
+    if (table.sandbox !== undefined && table.sandbox !== "none") {
+      problems.push({ field: "sandbox", message: "sandbox is not supported for streamable_http" });
+    }
   } else {
     problems.push({ field: "command", message: "invalid transport" });
+  }
+  const confined = table.sandbox === "read-only" || table.sandbox === "workspace-write";
+  for (const f of ["sandbox_network", "sandbox_writable"].filter(present)) {
+    if (!confined && present("command")) {
+      problems.push({ field: f, message: `${f} needs sandbox = "read-only" or "workspace-write"` });
+    }
   }
   const envVars = Array.isArray(table.env_vars) ? table.env_vars : [];
   envVars.forEach((entry, index) => {
@@ -145,6 +169,8 @@ export const mcpSections = {
   tool_search: () => z.boolean(),
   /** Default for every server's pinned tool definitions (issue #17); project layers cannot set it. */
   mcp_tool_pinning: pinningSchema,
+  /** Refuse plugin and project stdio servers without a sandbox profile (#17 item 2); user layer only. */
+  mcp_require_sandbox: () => z.boolean(),
   /** Share of model_context_window MCP tool declarations may take before tool search turns on. */
   tool_search_context_share: () => z.number().check(z.gt(0), z.lte(1)),
 };

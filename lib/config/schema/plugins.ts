@@ -20,6 +20,10 @@ const pluginEntrySchema = () =>
         ),
         enabled_tools: z.optional(z.array(z.string())),
         disabled_tools: z.optional(z.array(z.string())),
+        /** The sandbox profile of this plugin server, chosen by the user (#17 item 2). */
+        sandbox: z.optional(z.enum(["none", "read-only", "workspace-write"])),
+        sandbox_network: z.optional(z.boolean()),
+        sandbox_writable: z.optional(z.array(z.string().check(z.minLength(1)))),
       }),
     )),
   });

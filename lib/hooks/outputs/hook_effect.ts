@@ -1,5 +1,5 @@
 import { memo, z } from "../../shared/mod.ts";
-import type { HookEventName } from "../event_names.ts";
+import type { HookEventName } from "../hook_events.ts";
 
 /** What one handler's run asks for, after its exit code and stdout were read. */
 export interface HookEffect {

@@ -1,44 +1,103 @@
 import assert from "node:assert/strict";
 import { interactiveApprover } from "../../../lib/cli/interactive/approval_prompt.ts";
 import { approvalRequest } from "../../../lib/loop/mod.ts";
+import type { CommandSandbox } from "../../../lib/shared/mod.ts";
 import { FakeUi, key } from "./_fake_ui.ts";
 
-const shell = (command: string) =>
+// #15 item 4 and #13 items 2, 3, 11: the interactive approver renders the structured request the
+// same way `exec` does on a terminal, and its session approvals are the loop's scoped ones.
+
+const shell = (command: string, sandbox: CommandSandbox = "inside", cwd = "/w") =>
   approvalRequest({
     callId: "c",
     toolName: "shell",
     args: { command },
     reason: "not known safe",
-    subject: { kind: "command", command, cwd: "/w", sandbox: "inside" },
+    subject: { kind: "command", command, cwd, sandbox },
   });
 
-Deno.test("interactiveApprover shows the whole command, control characters visible, and takes one key", async () => {
-  const ui = new FakeUi({ width: 40 });
+Deno.test("interactiveApprover shows the whole command, its cwd and placement, controls visible, and takes one key", async () => {
+  const ui = new FakeUi({ width: 60 });
   const approver = interactiveApprover(ui, {});
-  const long = `make test${" ".repeat(60)}; touch /outside/x\x1b[2K`;
+  const long = `make test${" ".repeat(330)}; touch /outside/x\x1b[2K`;
   const answer = approver.request(shell(long));
-  await ui.answer("x", "y"); // not a choice: ignored
+  await ui.answer("q", "y"); // not a choice: ignored
   assert.deepEqual(await answer, { decision: "approved" });
   const shown = ui.printed.join("\n");
-  assert.match(shown, /shell needs approval/);
-  assert.match(shown, /touch \/outside\/x\^\[\[2K/);
+  assert.match(shown, /^\? Approve: shell wants to run a command inside the sandbox$/m);
+  assert.match(shown, /^ {2}command {4}make test␠×330; touch \/outside\/x␛\[2K$/m);
+  assert.match(shown, /^ {2}in {9}\/w$/m);
+  assert.match(shown, /^ {2}\[a\] +yes, and don't ask again this session for this$/m);
+  assert.match(shown, /^ +exact command \(in \/w, inside the sandbox\)$/m);
+  assert.match(shown, /approved once/);
 });
 
-Deno.test("interactiveApprover: 'always' approves that exact command again, not another", async () => {
+Deno.test("interactiveApprover: running OUTSIDE the sandbox is said by the heading and by yes itself", async () => {
+  const ui = new FakeUi({ width: 100 });
+  const approver = interactiveApprover(ui, {});
+  const answer = approver.request(shell("make test", "outside"));
+  const q = await ui.question();
+  assert.match(q.view(100).rows.join(" "), /\[y\] yes, OUTSIDE the sandbox/);
+  q.key(key("x"));
+  assert.equal((await answer).decision, "abort");
+  const shown = ui.printed.join("\n");
+  assert.match(shown, /wants to run a command OUTSIDE the sandbox/);
+  assert.match(shown, /\[y\] +yes, run it OUTSIDE the sandbox, once/);
+  assert.match(shown, /denied; the turn stops/);
+});
+
+Deno.test("interactiveApprover: 'always' covers that exact command in that directory and placement, not another", async () => {
   const ui = new FakeUi();
   const approver = interactiveApprover(ui, {});
   const first = approver.request(shell("npm test"));
   await ui.answer("a");
-  assert.deepEqual(await first, { decision: "approved_for_session" });
-  assert.deepEqual(await approver.request(shell("npm test")), { decision: "approved_for_session" });
-  const other = approver.request(shell("npm test; rm -rf /"));
-  await ui.answer(key("", { name: "escape" }));
-  assert.deepEqual(await other, { decision: "denied", reason: "the user said no" });
+  assert.equal((await first).decision, "approved_for_session");
+  assert.deepEqual(await approver.request(shell("npm test")), {
+    decision: "approved_for_session",
+    scope: { kind: "command", command: "npm test", cwd: "/w", sandbox: "inside" },
+    by: "session",
+  });
+  for (
+    const other of [
+      shell("npm test; rm -rf /"),
+      shell("npm test", "outside"),
+      shell("npm test", "inside", "/x"),
+    ]
+  ) {
+    const asked = approver.request(other);
+    await ui.answer(key("", { name: "escape" }));
+    assert.equal((await asked).decision, "denied");
+  }
+});
+
+Deno.test("interactiveApprover: 'p' approves the named two-word prefix; 'd' the named directory", async () => {
+  const ui = new FakeUi();
+  const approver = interactiveApprover(ui, {});
+  const first = approver.request(shell("git log --oneline"));
+  await ui.answer("p");
+  await first;
+  assert.equal((await approver.request(shell("git log -5"))).by, "session");
+  const write = (path: string) =>
+    approvalRequest({
+      callId: "w",
+      toolName: "write_file",
+      args: { path, content: "x\n" },
+      reason: "outside the roots",
+      subject: { kind: "path", path, access: "write" },
+    });
+  const asked = approver.request(write("/srv/data/a.txt"));
+  await ui.answer("d");
+  await asked;
+  assert.ok(ui.printed.some((l) => l.includes("+ x")), "a write's diff is shown");
+  assert.equal((await approver.request(write("/srv/data/b.txt"))).by, "session");
+  const elsewhere = approver.request(write("/srv/other.txt"));
+  await ui.answer("n");
+  assert.equal((await elsewhere).decision, "denied");
 });
 
 Deno.test("interactiveApprover: explain asks the model, then asks again without that choice", async () => {
   const ui = new FakeUi();
-  const approver = interactiveApprover(ui, { explain: () => Promise.resolve("It lists files.") });
+  const approver = interactiveApprover(ui, { explain: () => Promise.resolve("It lists \x1b[2Jfiles.") });
   const answer = approver.request(shell("ls"));
   await ui.answer("e");
   await new Promise((r) => setTimeout(r, 10));
@@ -46,20 +105,25 @@ Deno.test("interactiveApprover: explain asks the model, then asks again without 
   assert.doesNotMatch(again.view(80).rows.join(" "), /explain/);
   again.key(key("n"));
   assert.equal((await answer).decision, "denied");
-  assert.ok(ui.printed.some((l) => l.includes("It lists files.")));
+  assert.ok(ui.printed.some((l) => l.includes("It lists ␛[2Jfiles.")));
 });
 
-Deno.test("interactiveApprover: a plugin install offers yes or no only", async () => {
+Deno.test("interactiveApprover: a plugin install's 'always' covers that plugin only", async () => {
   const ui = new FakeUi();
   const approver = interactiveApprover(ui, {});
-  const answer = approver.request(approvalRequest({
-    callId: "p",
-    toolName: "request_plugin_install",
-    args: { plugin: "lint@market" },
-    reason: "install plugin lint@market: needed",
-  }));
-  const q = await ui.question();
-  assert.doesNotMatch(q.view(80).rows.join(" "), /always/);
-  q.key(key("y"));
-  assert.equal((await answer).decision, "approved");
+  const install = (plugin: string) =>
+    approvalRequest({
+      callId: "p",
+      toolName: "request_plugin_install",
+      args: { plugin },
+      reason: `install plugin ${plugin}: needed`,
+      subject: { kind: "action", name: `install plugin ${plugin}`, arguments: {} },
+    });
+  const answer = approver.request(install("lint@market"));
+  await ui.answer("a");
+  assert.equal((await answer).decision, "approved_for_session");
+  assert.match(ui.printed.join("\n"), /for install plugin lint@market/);
+  const other = approver.request(install("evil@market"));
+  await ui.answer("n");
+  assert.equal((await other).decision, "denied");
 });

@@ -51,7 +51,7 @@ Deno.test("interactiveElicitation fills a form field by field and refuses an inv
   await type(ui, "36");
   await ui.answer("y");
   assert.deepEqual(await answer, { action: "accept", content: { name: "Ada", age: 36 } });
-  assert.match(ui.printed.join("\n"), /Who are you\? \^\[\]0;title\^G/);
+  assert.match(ui.printed.join("\n"), /Who are you\? ␛\]0;title␇/);
 });
 
 Deno.test("interactiveElicitation: Esc on a field cancels, and a decline is sent as one", async () => {
@@ -64,4 +64,33 @@ Deno.test("interactiveElicitation: Esc on a field cancels, and a decline is sent
   await new Promise((r) => setTimeout(r, 0));
   await ui.answer("d");
   assert.deepEqual(await declined, { action: "decline" });
+});
+
+Deno.test("interactiveElicitation URL mode opens an http(s) URL in the browser, never another scheme (MCP-15, #15 item 4)", async () => {
+  const opened: string[] = [];
+  const respond = (ui: FakeUi, url: string) =>
+    interactiveElicitation(ui, {
+      openUrl: (u) => {
+        opened.push(u.href);
+        return Promise.resolve(true);
+      },
+    }).respond(
+      { server: "srv", id: "e2", mode: "url", message: "Sign in", url },
+      new AbortController().signal,
+    );
+  const ui = new FakeUi();
+  const answer = respond(ui, "https://example.test/login?x=1");
+  await ui.answer("y");
+  assert.deepEqual(await answer, { action: "accept" });
+  assert.deepEqual(opened, ["https://example.test/login?x=1"]);
+  assert.ok(ui.printed.includes("  opened in your browser"));
+  const other = new FakeUi();
+  const file = respond(other, "file:///etc/passwd");
+  await other.answer("c");
+  assert.deepEqual(await file, { action: "cancel" });
+  assert.equal(opened.length, 1, "a file: URL is shown, not opened");
+  assert.ok(other.printed.includes("  open this URL in a browser"));
+  const bad = new FakeUi();
+  assert.deepEqual(await respond(bad, "not a url\x1b[2J"), { action: "decline" });
+  assert.ok(bad.printed.some((l) => l.includes("invalid URL: not a url␛[2J")));
 });

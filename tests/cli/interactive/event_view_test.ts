@@ -87,16 +87,29 @@ Deno.test("EventView says a warning once, names hook blocks and added context, m
   v.handle({ type: "mcp.server_status", server: "docs", status: "failed", error: "spawn ENOENT" });
   assert.deepEqual(ui.printed, [
     "warning: careful",
-    "✗ PreToolUse hook (user) blocked: no ^[[31mrm",
+    "✗ PreToolUse hook (user) blocked: no ␛[31mrm",
     "  PreToolUse hook (user) added context: repo is frozen",
     "MCP server docs failed to start: spawn ENOENT",
   ]);
   assert.deepEqual(v.servers.get("docs"), { status: "failed", error: "spawn ENOENT" });
 });
 
-Deno.test("EventView names compaction events whatever their shape (compaction lands from another branch)", async () => {
+Deno.test("EventView shows a compaction while it runs, its sizes when done, and a failure with the history kept (#15 item 6)", async () => {
   const { ui, v } = await view();
-  v.handle({ type: "context.compacted", trigger: "auto", tokens_before: 9000, tokens_after: 1200 });
-  v.handle({ type: "something.else", message: "ignored" });
-  assert.deepEqual(ui.printed, ["  context.compacted: trigger auto, tokens_before 9000, tokens_after 1200"]);
+  const item = { id: "k1", type: "context_compaction", trigger: "auto", status: "in_progress" };
+  v.handle({ type: "item.started", item } as never);
+  assert.equal(v.compacting, "Compacting the context (automatic)");
+  v.handle({
+    type: "item.completed",
+    item: { ...item, status: "completed", strategy: "summary", tokens_before: 9000, tokens_after: 1200 },
+  } as never);
+  assert.equal(v.compacting, null);
+  v.handle({
+    type: "item.completed",
+    item: { ...item, trigger: "manual", status: "failed", error: "HTTP 500\x1b[2J" },
+  } as never);
+  assert.deepEqual(ui.printed, [
+    "─ context compacted automatically: ~9,000 → ~1,200 tokens",
+    "✗ compaction failed, the history is unchanged: HTTP 500␛[2J",
+  ]);
 });

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import type { TerminalIo } from "../../../lib/platform/mod.ts";
 import { fit, type LiveRegion, Screen } from "../../../lib/cli/interactive/screen.ts";
+import { asciiOnly } from "../../../lib/cli/interactive/style.ts";
 
 function fakeTerminal(size = { columns: 40, rows: 10 }) {
   const writes: string[] = [];
@@ -71,4 +72,12 @@ Deno.test("Screen in ASCII mode writes nothing outside ASCII", () => {
   screen.draw();
   assert.doesNotMatch(writes[0], /[^\x00-\x7f]/);
   assert.match(writes[0], /caf\?/);
+});
+
+Deno.test("asciiOnly: the shared sanitizer's control pictures print as caret notation on an ASCII terminal (#15 item 3)", () => {
+  assert.equal(
+    asciiOnly("a␛[2J b␍ c␡ café ✓ \x1b[1mbold\x1b[0m"),
+    "a^[[2J b^M c^? caf? ? \x1b[1mbold\x1b[0m",
+  );
+  assert.equal(asciiOnly("0s · 12 in… —"), "0s | 12 in... -");
 });

@@ -2,7 +2,7 @@ import { UsageError } from "../shared/mod.ts";
 import type { HookTurnContext } from "../shared/mod.ts";
 import type { HookRunRecord } from "./dispatcher.ts";
 import type { HookEngine } from "./hook_engine.ts";
-import { HOOK_EVENTS, type HookEventName, isHookEvent } from "./event_names.ts";
+import { HOOK_EVENTS, type HookEventName, isHookEvent } from "./hook_events.ts";
 
 export interface SyntheticEventOptions {
   /** Canonical tool name for tool events (default Bash). */

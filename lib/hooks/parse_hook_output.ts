@@ -1,5 +1,5 @@
 import { z } from "../shared/mod.ts";
-import type { HookEventName } from "./event_names.ts";
+import type { HookEventName } from "./hook_events.ts";
 import { compactOutputSchema, parseCompactOutput } from "./outputs/compact.ts";
 import {
   parseSessionStartOutput,

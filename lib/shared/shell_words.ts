@@ -1,0 +1,48 @@
+import { parse as parseShell } from "shell-quote";
+
+/**
+ * A shell line read as bash reads it, by `shell-quote` — the one reader of shell syntax in Trellis
+ * (the `untrusted` known-safe check, hook `if` rules). Quotes, backslashes and `$'…'` are removed
+ * as bash removes them (`'-dele'te` and `-dele\te` are the word `-delete`).
+ */
+export type ShellToken =
+  | {
+    kind: "word";
+    /** The word with its quoting removed; for a glob, the pattern as written. */
+    text: string;
+    /**
+     * The shell turns it into other words before the program sees them: an unquoted glob (`*`, `?`),
+     * a brace or bracket expression (`{a,b}`, `[ab]` — shell-quote keeps their quoting from no
+     * one, so a quoted one counts too), or a `$` parameter (also inside double quotes). File names
+     * included: a file named `-delete` makes `find *` delete.
+     */
+    expands: boolean;
+  }
+  /** `|`, `&&`, `;`, `>`, `(`, `<(`, `&` … */
+  | { kind: "operator"; op: string }
+  /** `# …` to the end of the line. */
+  | { kind: "comment" };
+
+// shell-quote calls back for each `$NAME`/`${NAME}`; this mark (no shell word holds a NUL) records it.
+const PARAMETER = "\u0000";
+const BRACKETS = /[{}[\]]/;
+
+export function shellTokens(line: string): ShellToken[] {
+  const raw = parseShell(line, (name: string) => `${PARAMETER}${name}`) as (
+    | string
+    | { op: string; pattern?: string }
+    | { comment: string }
+  )[];
+  return raw.map((token): ShellToken => {
+    if (typeof token === "string") {
+      return {
+        kind: "word",
+        text: token.replaceAll(PARAMETER, "$"),
+        expands: token.includes(PARAMETER) || BRACKETS.test(token),
+      };
+    }
+    if ("comment" in token) return { kind: "comment" };
+    if (token.op === "glob") return { kind: "word", text: token.pattern ?? "", expands: true };
+    return { kind: "operator", op: token.op };
+  });
+}

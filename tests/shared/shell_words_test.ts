@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { shellTokens, splitQuotedWords } from "../../lib/shared/mod.ts";
+import { expandCommandBody } from "../../lib/skills/mod.ts";
+
+// #16 item 7: shell syntax is read by shell-quote in one place; a person's typed arguments are not
+// shell syntax and keep `#`, `|`, `$` and `\` as text.
+
+Deno.test("shellTokens() removes quoting as bash does and marks words the shell would expand", () => {
+  assert.deepStrictEqual(shellTokens(`find . '-dele'te "$X" *.ts {a,b} 'q' | wc -l`), [
+    { kind: "word", text: "find", expands: false },
+    { kind: "word", text: ".", expands: false },
+    { kind: "word", text: "-delete", expands: false },
+    { kind: "word", text: "$X", expands: true },
+    { kind: "word", text: "*.ts", expands: true },
+    { kind: "word", text: "{a,b}", expands: true },
+    { kind: "word", text: "q", expands: false },
+    { kind: "operator", op: "|" },
+    { kind: "word", text: "wc", expands: false },
+    { kind: "word", text: "-l", expands: false },
+  ]);
+  assert.deepStrictEqual(shellTokens("ls # rm -rf x"), [
+    { kind: "word", text: "ls", expands: false },
+    { kind: "comment" },
+  ]);
+});
+
+Deno.test("splitQuotedWords() groups quoted words and keeps #, |, $ and backslashes as typed", () => {
+  assert.deepStrictEqual(splitQuotedWords(`city="New York" 'a b' #123 a|b $HOME C:\\x`), [
+    "city=New York",
+    "a b",
+    "#123",
+    "a|b",
+    "$HOME",
+    "C:\\x",
+  ]);
+});
+
+Deno.test("a command body's $1 and $2 are whole quoted words, also when a quote starts mid-word", () => {
+  assert.equal(
+    expandCommandBody("[$1] [$2] [$ARGUMENTS[2]]", `city="New York" #12 'x y'`),
+    "[city=New York] [#12] [x y]",
+  );
+});

@@ -38,6 +38,7 @@ import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
+import type { InputPlace, RequestParts } from "./request_parts.ts";
 
 export interface SessionOptions {
   platform: Platform;
@@ -268,21 +269,41 @@ export class Session {
 
   /** The request the first sampling of a turn would send, without calling the model. */
   async previewRequest(prompt: string, skills: string[] = []): Promise<ModelRequest> {
+    return (await this.previewRequestParts(prompt, skills)).request;
+  }
+
+  /**
+   * The same request with where each part came from — each tool's source, each input item's place
+   * (history, preamble, prompt, injected) — for the context ledger (#17 item 3): one assembly, so
+   * `debug prompt` and `debug context` can never disagree.
+   */
+  async previewRequestParts(prompt: string, skills: string[] = []): Promise<RequestParts> {
     const context = await this.turnContext(prompt, skills);
     const step = await this.captureTools();
     step.release();
-    const input: ConversationItem[] = [
-      ...this.transcript.items,
-      ...context.preamble,
-      { type: "message", role: "user", content: prompt },
-      ...context.injected,
+    const placed: [ConversationItem, InputPlace][] = [
+      ...this.transcript.items.map((item) => [item, "history"] as [ConversationItem, InputPlace]),
+      ...context.preamble.map((item) => [item, "preamble"] as [ConversationItem, InputPlace]),
+      [{ type: "message", role: "user", content: prompt }, "prompt"],
+      ...context.injected.map((item) => [item, "injected"] as [ConversationItem, InputPlace]),
     ];
     return {
-      model: this.parts.modelName,
-      instructions: this.parts.instructions,
-      input,
-      tools: step.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      parallelToolCalls: true,
+      request: {
+        model: this.parts.modelName,
+        instructions: this.parts.instructions,
+        input: placed.map(([item]) => item),
+        tools: step.tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          parameters: t.parameters,
+        })),
+        parallelToolCalls: true,
+      },
+      baseInstructions: this.options.baseInstructions ?? BASE_INSTRUCTIONS,
+      toolSources: step.tools.map((t) => t.source),
+      inputPlaces: placed.map(([, place]) => place),
+      mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
+      projectInstructions: await this.projectInstructions(),
     };
   }
 

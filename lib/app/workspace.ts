@@ -36,6 +36,11 @@ export interface WorkspaceOptions {
   overrides?: string[];
   /** `[profiles.<name>]` to apply. */
   profile?: string;
+  /**
+   * A config file that does not parse or validate is left out with an error diagnostic instead of
+   * failing the open (`trellis doctor` reports it and still checks the rest).
+   */
+  skipInvalidFiles?: boolean;
 }
 
 /**
@@ -66,6 +71,7 @@ export class Workspace {
       env: platform.env,
       overrides: options.overrides ?? [],
       profile: options.profile,
+      ...(options.skipInvalidFiles ? { skipInvalidFiles: true } : {}),
     });
     return new Workspace(platform, loaded);
   }

@@ -21,6 +21,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   plugin: async () => (await import("./commands/plugin.ts")).registerPluginCommand,
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
   completion: async () => (await import("./commands/completion.ts")).registerCompletionCommand,
+  doctor: async () => (await import("./commands/doctor.ts")).registerDoctorCommand,
   // The interactive session: `trellis [PROMPT]` (the default command) and `trellis resume`.
   resume: async () => {
     const [{ registerInteractiveCommand }, { runCommandLine }] = await Promise.all([

@@ -33,6 +33,8 @@ export interface CommonOptions {
   cd?: string;
   /** Print config diagnostics (warnings, skipped layers) on stderr; default true. */
   quietDiagnostics?: boolean;
+  /** Leave out a config file that does not parse or validate (`trellis doctor` reports it). */
+  skipInvalidFiles?: boolean;
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -99,6 +101,7 @@ export function createContext(platform: Platform): CliContext {
         cwd,
         overrides: options.config ?? [],
         profile: options.profile,
+        ...(options.skipInvalidFiles ? { skipInvalidFiles: true } : {}),
       });
       if (!options.quietDiagnostics) printDiagnostics(ctx, ws.diagnostics);
       return ws;

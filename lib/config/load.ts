@@ -46,6 +46,11 @@ export interface LoadConfigOptions {
   /** `-c key.path=value` flags, in order. */
   overrides?: string[];
   profile?: string;
+  /**
+   * A file that does not parse or validate is left out with an error diagnostic instead of failing
+   * the load: `trellis doctor` reports it and still checks everything else (#17 item 5).
+   */
+  skipInvalidFiles?: boolean;
 }
 
 /**
@@ -89,6 +94,14 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
   const basePaths = resolvePaths(fs, { cwd: options.cwd, env: options.env });
 
   const addFile = (kind: LayerKind, file: string, dir?: string) => {
+    try {
+      addFileOrThrow(kind, file, dir);
+    } catch (error) {
+      if (!options.skipInvalidFiles || !(error instanceof UsageError)) throw error;
+      diagnostics.push({ level: "error", message: `Skipped ${file}: ${error.message}`, file });
+    }
+  };
+  const addFileOrThrow = (kind: LayerKind, file: string, dir?: string) => {
     const read = readTomlFile(fs, file);
     if (!read) return;
     const { value, diagnostics: d, invalidMcpServers } = validateLayer(read.raw, { file, text: read.text });

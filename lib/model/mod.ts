@@ -26,5 +26,5 @@ export { toResponsesBody, toResponsesJson } from "./responses_request.ts";
 export { toChatBody } from "./chat_request.ts";
 export { createSseParser } from "./sse_parser.ts";
 export type { SseEvent, SseParser } from "./sse_parser.ts";
-export { knownContextWindow, MODEL_FAMILIES } from "./model_families.ts";
+export { knownContextWindow, knownTokenizer, MODEL_FAMILIES } from "./model_families.ts";
 export type { ModelFamily } from "./model_families.ts";

@@ -10,19 +10,24 @@ export interface ModelFamily {
   /** Matches a model slug: the exact name, or a prefix when it ends with `*`. */
   pattern: string;
   contextWindow: number;
+  /**
+   * The BPE encoding the family's models count tokens with (tiktoken's name), when it is public; a
+   * model without one (Claude) is counted by an estimate (`trellis debug context`, #17 item 3).
+   */
+  tokenizer?: "o200k_base";
 }
 
 /** First match wins: exact names and longer prefixes come before the shorter prefixes they share. */
 export const MODEL_FAMILIES: readonly ModelFamily[] = [
-  { pattern: "gpt-oss-*", contextWindow: 96_000 },
-  { pattern: "o3*", contextWindow: 200_000 },
-  { pattern: "o4-mini*", contextWindow: 200_000 },
-  { pattern: "codex-mini-latest", contextWindow: 200_000 },
-  { pattern: "gpt-4.1*", contextWindow: 1_047_576 },
-  { pattern: "gpt-4o*", contextWindow: 128_000 },
+  { pattern: "gpt-oss-*", contextWindow: 96_000, tokenizer: "o200k_base" },
+  { pattern: "o3*", contextWindow: 200_000, tokenizer: "o200k_base" },
+  { pattern: "o4-mini*", contextWindow: 200_000, tokenizer: "o200k_base" },
+  { pattern: "codex-mini-latest", contextWindow: 200_000, tokenizer: "o200k_base" },
+  { pattern: "gpt-4.1*", contextWindow: 1_047_576, tokenizer: "o200k_base" },
+  { pattern: "gpt-4o*", contextWindow: 128_000, tokenizer: "o200k_base" },
   { pattern: "gpt-3.5-turbo*", contextWindow: 16_385 },
-  { pattern: "gpt-5*", contextWindow: 272_000 },
-  { pattern: "codex-*", contextWindow: 272_000 },
+  { pattern: "gpt-5*", contextWindow: 272_000, tokenizer: "o200k_base" },
+  { pattern: "codex-*", contextWindow: 272_000, tokenizer: "o200k_base" },
   { pattern: "claude-*", contextWindow: 200_000 },
 ];
 
@@ -31,13 +36,22 @@ export const MODEL_FAMILIES: readonly ModelFamily[] = [
  * so gateway-style names match too.
  */
 export function knownContextWindow(model: string | undefined): number | undefined {
+  return modelFamily(model)?.contextWindow;
+}
+
+/** The encoding `model` counts tokens with, when its family's is known and public. */
+export function knownTokenizer(model: string | undefined): ModelFamily["tokenizer"] {
+  return modelFamily(model)?.tokenizer;
+}
+
+function modelFamily(model: string | undefined): ModelFamily | undefined {
   if (!model) return undefined;
   const slug = model.slice(model.lastIndexOf("/") + 1).toLowerCase();
   for (const family of MODEL_FAMILIES) {
     const matches = family.pattern.endsWith("*")
       ? slug.startsWith(family.pattern.slice(0, -1))
       : slug === family.pattern;
-    if (matches) return family.contextWindow;
+    if (matches) return family;
   }
   return undefined;
 }

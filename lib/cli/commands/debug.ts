@@ -1,11 +1,26 @@
 import type { Command } from "commander";
-import { noTtyApprover, Session } from "../../app/mod.ts";
+import { type LoadedConfig, noTtyApprover, Session, sessionContextLedger } from "../../app/mod.ts";
 import { discardEvents } from "../../shared/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
+import { contextLedgerLines } from "../context_ledger_table.ts";
+
+/** A session that builds requests but calls no model, runs no hook and records nothing. */
+function previewSession(ctx: CliContext, loaded: LoadedConfig, resume?: string): Promise<Session> {
+  return Session.open({
+    platform: ctx.platform,
+    loaded,
+    events: discardEvents,
+    approver: noTtyApprover,
+    preview: true,
+    model: { stream: () => (async function* () {})() },
+    ...(resume ? { resume } : {}),
+  });
+}
 
 /**
  * `trellis debug prompt [PROMPT] [--json]`: the model-visible input of the first request, no model
- * call, plus where its project instructions (AGENTS.md, CLAUDE.md) came from.
+ * call, plus where its project instructions (AGENTS.md, CLAUDE.md) came from. `trellis debug context
+ * [PROMPT] [--json]`: the same request's tokens by source (#17 item 3).
  */
 export function registerDebugCommand(program: Command, ctx: CliContext): void {
   const debug = program.command("debug").description("inspect what Trellis would send");
@@ -17,14 +32,7 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print the request as JSON")
     .action(async (prompt: string, options) => {
       const loaded = await ctx.loadConfig(options);
-      const session = await Session.open({
-        platform: ctx.platform,
-        loaded,
-        events: discardEvents,
-        approver: noTtyApprover,
-        preview: true,
-        model: { stream: () => (async function* () {})() },
-      });
+      const session = await previewSession(ctx, loaded);
       const request = await session.previewRequest(prompt);
       const instructions = await session.projectInstructions();
       await session.close();
@@ -60,5 +68,27 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
         else lines.push(`[${item.type}] ${JSON.stringify(item)}`, "");
       }
       await ctx.out(lines.join("\n") + "\n");
+    });
+
+  withCommonOptions(
+    debug.command("context")
+      .description(
+        "count the tokens of every part of the next request, by source, against the context window",
+      )
+      .argument("[prompt]", "the user prompt to include ($skill mentions inject their bodies)", ""),
+  )
+    .option("--json", "print the ledger as JSON")
+    .option("--resume <id>", "count the history of this recorded session")
+    .option("--last", "count the history of the most recent session")
+    .action(async (prompt: string, options) => {
+      const loaded = await ctx.loadConfig(options);
+      const session = await previewSession(ctx, loaded, options.last ? "--last" : options.resume);
+      try {
+        const ledger = await sessionContextLedger(session, { prompt, preview: true });
+        if (options.json) return void await ctx.out(JSON.stringify(ledger, null, 2) + "\n");
+        await ctx.out(contextLedgerLines(ledger).join("\n") + "\n");
+      } finally {
+        await session.close();
+      }
     });
 }

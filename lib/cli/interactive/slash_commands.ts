@@ -1,5 +1,6 @@
 import { terminalText } from "../../shared/mod.ts";
-import type { Session } from "../../app/mod.ts";
+import { type Session, sessionContextLedger } from "../../app/mod.ts";
+import { contextLedgerLines } from "../context_ledger_table.ts";
 import type { Platform } from "../../platform/mod.ts";
 import { runCommand } from "../../platform/mod.ts";
 import { childEnv } from "../../platform/mod.ts";
@@ -111,15 +112,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   { name: "init", description: "write an AGENTS.md for this repository", run: (_, ctx) => init(ctx) },
   {
     name: "context",
-    description: "what fills the context window (the context ledger, #17)",
-    run: (_, ctx) =>
-      // Slot for the context ledger (`trellis debug context`, #17 item 3): call it here once it exists.
-      say(
-        ctx,
-        `context used: ${
-          contextUsed(ctx.session()) ?? "unknown until the first reply"
-        }; the per-source ledger is not available yet`,
-      ),
+    description: "what fills the context window, by source (the context ledger)",
+    run: (_, ctx) => context(ctx),
   },
   { name: "quit", description: "end the session (also /exit, Ctrl-D)", run: (_, ctx) => ctx.quit() },
   { name: "exit", description: "end the session", run: (_, ctx) => ctx.quit() },
@@ -188,6 +182,13 @@ export function contextUsed(session: Session): string | null {
   return `${Math.round((tokens / contextWindow) * 100)}% (${tokens.toLocaleString("en-US")} of ${
     contextWindow.toLocaleString("en-US")
   } tokens)`;
+}
+
+/** `/context`: the ledger of the live session's next request, its real history included (#17 item 3). */
+async function context(ctx: SlashContext): Promise<void> {
+  const ledger = await sessionContextLedger(ctx.session(), { preview: false });
+  const [title, ...rest] = contextLedgerLines(ledger);
+  ctx.ui.print([ctx.ui.colors.bold(title), ...rest]);
 }
 
 async function status(ctx: SlashContext): Promise<void> {

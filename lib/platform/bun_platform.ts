@@ -50,7 +50,6 @@ function spawn(options: SpawnOptions): ChildProcess {
   };
 }
 
-const encoder = new TextEncoder();
 const readLine = lineReader(() => B.stdin.stream());
 let terminal: TerminalIo | null = null;
 
@@ -104,9 +103,7 @@ export const bunPlatform: Platform = {
   terminalColumns: (stream) => (isTerminalFd(stream) ? process[stream].columns || undefined : undefined),
   readStdin: () => new Response(B.stdin.stream()).text(),
   readLine,
-  async writeStdout(text) {
-    await B.write(B.stdout, encoder.encode(text));
-  },
+  writeStdout: writeStdoutStream,
   writeStderr: writeStderrSync,
   terminal: () => terminal ??= nodeTerminal(),
   homeDir: () => process.env.HOME ?? "/",
@@ -114,3 +111,22 @@ export const bunPlatform: Platform = {
   execPath: () => process.execPath,
   pid: () => process.pid,
 };
+
+let stdoutErrorsHandled = false;
+
+/**
+ * Writes through node's `process.stdout`, whose stream waits out a full pipe. `Bun.write(Bun.stdout)`
+ * (Bun 1.4.5) wrote the first 64 KiB twice once stdout had been made non-blocking (as reading
+ * `process.stdout` anywhere does): `trellis completion fish | source` got a doubled, broken script.
+ * A write error (EPIPE: the reader went away) rejects this write; the stream's own `error` event is
+ * handled here so it does not also end the process.
+ */
+function writeStdoutStream(text: string): Promise<void> {
+  if (!stdoutErrorsHandled) {
+    process.stdout.on("error", () => {});
+    stdoutErrorsHandled = true;
+  }
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => error ? reject(error) : resolve());
+  });
+}

@@ -165,9 +165,10 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         });
         for (const o of outcomes) await record(o.output);
         for (const o of outcomes) for (const c of o.contexts) await developer(c);
-        await deliverBackground(options.hooks.takeBackgroundResults?.());
+        // A wake that arrived while the model answered is for the model: one more step, not the end.
+        const woken = await deliverBackground(options.hooks.takeBackgroundResults?.());
         if (signal.aborted) throw new CancelledError();
-        if (calls.length > 0) continue;
+        if (calls.length > 0 || woken) continue;
       } finally {
         catalog.release();
       }

@@ -184,7 +184,10 @@ Deno.test("#14 item 3: an if-gated asyncRewake review wakes the model before the
   const review = await script(
     s,
     "review.sh",
-    `cat > "$TMPDIR/review-stdin.json"\necho '{"metrics":{"findings":1}}'\necho 'Hardcoded secret in config.py:3' >&2\nexit 2`,
+    // The review ends only once the model answers the step after the commit (the fixture server
+    // marks it), so its wake arrives while the model works, as a slow review's does.
+    `cat > "$TMPDIR/review-stdin.json"\nfor i in $(seq 200); do [ -e "$TMPDIR/second-request" ] && break; sleep 0.05; done\n` +
+      `echo '{"metrics":{"findings":1}}'\necho 'Hardcoded secret in config.py:3' >&2\nexit 2`,
   );
   const push = await script(s, "push.sh", 'cat >/dev/null; touch "$TMPDIR/push-review-ran"');
   await trustedHooks(s, {
@@ -210,6 +213,9 @@ Deno.test("#14 item 3: an if-gated asyncRewake review wakes the model before the
       { text: "committed" },
       { text: "acknowledged the finding" },
     ],
+    hold: async (request, chunk) => {
+      if (request === 1 && chunk === 0) await Deno.writeTextFile(`${s.env.TMPDIR}/second-request`, "");
+    },
   });
   try {
     const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "commit"], {

@@ -311,6 +311,30 @@ Deno.test("runTurn() waits for asyncRewake hooks before it ends and samples agai
   ]);
 });
 
+Deno.test("runTurn() samples again when an asyncRewake wake arrived while the model gave its last answer (HK-5)", async () => {
+  let takes = 0;
+  const { opts, rec, model } = options([[say("committed")], [say("acknowledged")]], {
+    hooks: hooksWith({
+      // The review finished during the answer: the step's own take gets the wake, the settle nothing.
+      takeBackgroundResults: () =>
+        takes++ === 0
+          ? { contexts: [], wakes: [{ runId: "post_tool_use:0:r", reason: "secret in config.py" }] }
+          : { contexts: [], wakes: [] },
+      settleBackground: () => Promise.resolve({ contexts: [], wakes: [] }),
+    }),
+  });
+  const result = await runTurn(opts);
+  assert.deepStrictEqual([result.status, result.lastMessage, model.requests.length], [
+    "completed",
+    "acknowledged",
+    2,
+  ]);
+  assert.match(JSON.stringify(model.requests[1].input), /secret in config\.py/);
+  assert.ok(
+    rec.items.some((i) => i.type === "message" && i.role === "user" && /hook_prompt/.test(String(i.content))),
+  );
+});
+
 Deno.test("runTurn() records background hook context that finished during a step before the next sampling (HK-5)", async () => {
   const { opts, rec } = options([[call("c1", "read")], [say("ok")]], {
     hooks: hooksWith({ takeBackgroundResults: () => ({ contexts: ["async lint: 2 warnings"], wakes: [] }) }),

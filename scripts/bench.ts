@@ -48,7 +48,7 @@ Deno.mkdirSync(new URL("../bench/", import.meta.url), { recursive: true });
 const resultsFile = new URL("../bench/RESULTS.md", import.meta.url);
 Deno.writeTextFileSync(
   resultsFile,
-  header + keptSections(resultsFile, files, only).concat(sections).join("\n"),
+  header + keptSections(resultsFile, files, only).concat(sections).sort().join("\n"),
 );
 console.error(`bench: wrote bench/RESULTS.md (${failures} target${failures === 1 ? "" : "s"} not met)`);
 

@@ -4,7 +4,7 @@
  * 20+ ms here), so a ratio is only fair against the reference run here, on the same tree.
  */
 import * as path from "node:path";
-import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
+import { platform, runCommand } from "../../lib/platform/mod.ts";
 
 const CODEX_VERSION = "0.171.0";
 
@@ -26,7 +26,8 @@ export async function codexBinary(): Promise<{ bin: string } | { missing: string
     await platform.fs.mkdir(prefix);
     const out = await runCommand(platform, {
       cmd: ["npm", "install", "--no-save", "--prefix", prefix, `@openai/codex@${CODEX_VERSION}`],
-      env: childEnv(platform.envAll()),
+      // npm's whole environment: a proxy's CA (NODE_EXTRA_CA_CERTS) and npm_config_* settings.
+      env: platform.envAll(),
       timeoutMs: 300_000,
     });
     if (out.code !== 0 || !(await platform.fs.stat(bin))) {

@@ -5,6 +5,7 @@ import {
   type CompactionSettings,
   ContextMeter,
   estimateRequestTokens,
+  fixedRequestTokens,
   type ModelClient,
   reachedAutoLimit,
   type Transcript,
@@ -84,6 +85,8 @@ export class SessionCompaction {
       input: [{ type: "message", role: "user", content: prompt }],
     });
     if (!reachedAutoLimit(this.settings, this.tokens() + promptTokens)) return;
+    // Over the limit without any history: a summary cannot help (the turn's check says so).
+    if (reachedAutoLimit(this.settings, fixedRequestTokens(this.deps.instructions, this.meter.tools))) return;
     await this.compact({ trigger: "auto", signal, turnId });
   }
 

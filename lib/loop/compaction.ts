@@ -244,6 +244,19 @@ export function reachedAutoLimit(settings: CompactionSettings, tokens: number): 
   return settings.autoLimit !== null && tokens >= settings.autoLimit;
 }
 
+/** What no compaction can shrink: the instructions and the tool declarations (estimated). */
+export function fixedRequestTokens(instructions: string, tools: readonly ToolDeclaration[]): number {
+  return estimateRequestTokens({ instructions, input: [], tools });
+}
+
+/** Why an automatic compaction was not asked for: the request is over the limit without history. */
+export function fixedPartWarning(fixed: number, settings: CompactionSettings): string {
+  return `the instructions and tool declarations alone take about ${fixed} tokens ` +
+    `(model_auto_compact_token_limit ${settings.autoLimit}): compacting the history cannot bring the ` +
+    `request under it, so it is not compacted; declare fewer tools (tool_search = true, or an MCP ` +
+    `server's enabled_tools) or raise model_context_window`;
+}
+
 /**
  * Codex keeps up to 20,000 tokens of user messages: 7–8% of the threshold of its usual windows
  * (272k, 400k). A small window could not spare that much, so the budget is also capped at a tenth

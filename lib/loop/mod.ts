@@ -38,7 +38,7 @@ export type {
 export { checkResumeId, checkSessionId, isSessionId, Transcript, TranscriptStore } from "./transcript.ts";
 export type { SessionMeta } from "./transcript.ts";
 export { ContextMeter, estimateRequestTokens } from "./context_meter.ts";
-export { compactConversation, reachedAutoLimit } from "./compaction.ts";
+export { compactConversation, fixedRequestTokens, reachedAutoLimit } from "./compaction.ts";
 export type { CompactionRequest, CompactionResult, CompactionSettings } from "./compaction.ts";
 export type { CompactionRecord } from "./compacted_history.ts";
 export { SUMMARIZATION_PROMPT, SUMMARY_PREFIX } from "./compaction_prompt.ts";

@@ -9,7 +9,13 @@ import type {
 import { addUsage, CancelledError, emptyUsage } from "../shared/mod.ts";
 import { type ContextMeter, estimateRequestTokens } from "./context_meter.ts";
 import { applyCompaction, type CompactionRecord } from "./compacted_history.ts";
-import { compactConversation, type CompactionSettings, reachedAutoLimit } from "./compaction.ts";
+import {
+  compactConversation,
+  type CompactionSettings,
+  fixedPartWarning,
+  fixedRequestTokens,
+  reachedAutoLimit,
+} from "./compaction.ts";
 import type { ModelClient } from "./ports.ts";
 
 /** What a session gives a turn so the conversation can outgrow the context window (#15 item 6). */
@@ -61,6 +67,14 @@ export class TurnCompactor {
       estimateRequestTokens({ instructions: this.ports.instructions, input: conversation, tools })
     );
     if (!reachedAutoLimit(settings, tokens)) return;
+    const fixed = fixedRequestTokens(this.ports.instructions, tools);
+    if (reachedAutoLimit(settings, fixed)) {
+      // A summary only shortens the history: asking for one would cost a request and leave the
+      // request as large (a tool with a 1 MB schema, an unknown model's small fallback window).
+      this.off = true;
+      this.ports.events({ type: "warning", message: fixedPartWarning(fixed, settings) });
+      return;
+    }
     const result = await compactConversation({
       ...this.ports,
       meter,

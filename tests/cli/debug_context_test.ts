@@ -159,3 +159,35 @@ Deno.test("bad input: a tool whose schema is 1 MB is counted, not crashing", asy
   assert.ok(row.tokens >= 125_000 && row.tokens < 126_000, String(row.tokens));
   assert.match(ledger.advice[0], /^MCP server many declares 12\d\.\dk tokens of tools/);
 });
+
+Deno.test("bad input: a server that fails to start and tools withheld by pinning are named, not a silent 0 row (#17 items 1, 3)", async () => {
+  const t = await tree(2);
+  const config = `${t.env.TRELLIS_HOME}/config.toml`;
+  const trust = await runCliCaptured(["mcp", "trust", "many"], t);
+  assert.equal(trust.code, 0, trust.stderr);
+  // The server now presents a third tool its pins do not know, under block; and a second server
+  // whose command does not exist.
+  const text = await platform.fs.readTextFile(config);
+  await platform.fs.writeTextFile(
+    config,
+    'mcp_tool_pinning = "block"\n' + text.replace(', "2", "0"]', ', "3", "0"]') +
+      '[mcp_servers.gone]\ncommand = "/nonexistent/mcp-server"\n',
+  );
+  const ledger = await ledgerOf(["hi"], t);
+  assert.equal(tokens(ledger, "MCP server gone"), 0);
+  assert.ok(
+    ledger.warnings.some((w) =>
+      /MCP server 'gone' failed to start, its tools are not in this request/.test(w)
+    ),
+    ledger.warnings.join("\n"),
+  );
+  assert.ok(
+    ledger.warnings.some((w) => /MCP server 'many': .*tool_2 \(new\); withheld from the model/.test(w)),
+    ledger.warnings.join("\n"),
+  );
+  const prompt = await runCliCaptured(["debug", "prompt", "--json", "hi"], t);
+  assert.equal(prompt.code, 0, prompt.stderr);
+  assert.match(prompt.stderr, /warning: MCP server 'gone' failed to start/);
+  assert.doesNotMatch(prompt.stdout, /mcp__many__tool_2/);
+  JSON.parse(prompt.stdout); // stdout stays the request alone
+});

@@ -612,6 +612,21 @@ Deno.test("interactive: without a terminal trellis says to use exec (exit 2)", a
   assert.match(run.stderr, /must be a terminal; run `trellis exec PROMPT` instead/);
 });
 
+Deno.test("interactive: a mistyped /command is named and sends nothing; a prompt starting with a path is sent (#15 item 5)", async () => {
+  await withSession([{ text: "hosts read" }], async (t, _s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("/stauts");
+    await t.waitFor(/Unknown command \/stauts: nothing was sent \(\/help lists the commands\)/);
+    await t.typeLine("/etc/hosts looks empty");
+    await t.waitFor(/hosts read/);
+    assert.equal(server.requests.length, 1, "only the path prompt reached the model");
+    assert.match(JSON.stringify(server.requests[0]), /\/etc\/hosts looks empty/);
+    assert.doesNotMatch(JSON.stringify(server.requests[0]), /stauts/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+  });
+});
+
 Deno.test("interactive: /status, /diff, /model and /init work in place; /init never overwrites AGENTS.md", async () => {
   await withSession([
     {

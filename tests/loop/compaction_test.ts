@@ -344,3 +344,33 @@ Deno.test("compactConversation() leaves out the oldest items, a call with its ou
     await server.close();
   }
 });
+
+Deno.test("runTurn() asks for no summary when the instructions and tools alone reach the limit, and says why once (#15 item 6, #17 bad input: a 1 MB schema)", async () => {
+  const { server, model } = await fixture({
+    steps: [
+      { tool_calls: [{ name: "read", arguments: { p: 1 }, id: "c1" }] },
+      { text: "done" },
+    ],
+    replies: [SUMMARY_REPLY],
+  });
+  try {
+    // ~5,000 estimated tokens of declarations against a 2,000-token limit: no history to blame.
+    const huge = { ...fakeTool("read", { parallel: true }), description: "x".repeat(20_000) };
+    const { opts, rec, persisted } = turnOptions(model, { autoLimit: 2000, elideAfterTurns: 3 }, {
+      captureTools: catalogOf([huge]),
+    });
+    const result = await runTurn(opts);
+    assert.equal(result.status, "completed");
+    assert.equal(server.requests.length, 2, "no summary request: only the turn's two samplings");
+    assert.deepEqual(persisted, []);
+    assert.deepEqual(compactionItems(rec.events), []);
+    const warnings = rec.events.flatMap((e) => e.type === "warning" ? [e.message] : []);
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.match(
+      warnings[0],
+      /^the instructions and tool declarations alone take about \d+ tokens \(model_auto_compact_token_limit 2000\): compacting the history cannot bring the request under it/,
+    );
+  } finally {
+    await server.close();
+  }
+});

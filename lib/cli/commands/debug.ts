@@ -1,15 +1,39 @@
 import type { Command } from "commander";
 import { type LoadedConfig, noTtyApprover, Session, sessionContextLedger } from "../../app/mod.ts";
-import { discardEvents } from "../../shared/mod.ts";
+import { terminalText, type TrellisEventBody } from "../../shared/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
 
+/**
+ * What a preview must still tell: a server that failed to start or tools withheld by pinning would
+ * otherwise read as a silent 0-token row (a session shows the same as warnings).
+ */
+function previewWarnings(): { sink: (event: TrellisEventBody) => void; warnings: string[] } {
+  const warnings: string[] = [];
+  const sink = (event: TrellisEventBody) => {
+    if (event.type === "warning") warnings.push(event.message);
+    else if (event.type === "mcp.server_status" && event.status === "failed") {
+      warnings.push(
+        `MCP server '${event.server}' failed to start, its tools are not in this request: ${
+          event.error ?? "unknown error"
+        }`,
+      );
+    }
+  };
+  return { sink, warnings };
+}
+
 /** A session that builds requests but calls no model, runs no hook and records nothing. */
-function previewSession(ctx: CliContext, loaded: LoadedConfig, resume?: string): Promise<Session> {
+function previewSession(
+  ctx: CliContext,
+  loaded: LoadedConfig,
+  events: (event: TrellisEventBody) => void,
+  resume?: string,
+): Promise<Session> {
   return Session.open({
     platform: ctx.platform,
     loaded,
-    events: discardEvents,
+    events,
     approver: noTtyApprover,
     preview: true,
     model: { stream: () => (async function* () {})() },
@@ -32,10 +56,13 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print the request as JSON")
     .action(async (prompt: string, options) => {
       const loaded = await ctx.loadConfig(options);
-      const session = await previewSession(ctx, loaded);
+      const preview = previewWarnings();
+      const session = await previewSession(ctx, loaded, preview.sink);
       const request = await session.previewRequest(prompt);
       const instructions = await session.projectInstructions();
       await session.close();
+      // stdout stays the request alone (JSON or text); what changed it goes to stderr.
+      for (const w of preview.warnings) ctx.err(`warning: ${terminalText(w)}\n`);
       // Where the project instructions in `input` came from: one entry per file, in the order sent.
       const sources = instructions.files.map((f) => ({
         path: f.path,
@@ -82,9 +109,16 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
     .option("--last", "count the history of the most recent session")
     .action(async (prompt: string, options) => {
       const loaded = await ctx.loadConfig(options);
-      const session = await previewSession(ctx, loaded, options.last ? "--last" : options.resume);
+      const preview = previewWarnings();
+      const session = await previewSession(
+        ctx,
+        loaded,
+        preview.sink,
+        options.last ? "--last" : options.resume,
+      );
       try {
         const ledger = await sessionContextLedger(session, { prompt, preview: true });
+        ledger.warnings.push(...preview.warnings);
         if (options.json) return void await ctx.out(JSON.stringify(ledger, null, 2) + "\n");
         await ctx.out(contextLedgerLines(ledger).join("\n") + "\n");
       } finally {

@@ -46,6 +46,9 @@ export interface InteractiveOptions {
   version: string;
 }
 
+/** What a slash command's name looks like (`status`, `plugin:command`): no `/` as a path has. */
+const COMMAND_NAME = /^[A-Za-z][\w:.-]*$/;
+
 /** Slash commands that may run while a turn runs; the others wait for it. */
 const IMMEDIATE = new Set([
   "help",
@@ -424,7 +427,31 @@ export class InteractiveApp implements Ui {
     if (command) return { command, args };
     // A prompt of a server that became ready since the list was read: look again before sending.
     if (name.startsWith("mcp__")) return { command: this.#lateMcpPrompt(name), args };
+    // `/stauts` is a typo, not a prompt: sent, it would cost a model call and leave the user
+    // waiting for an answer to the wrong question (Codex and Claude Code refuse it too). A word with
+    // a second `/` (`/etc/hosts is empty?`) is a path and goes to the model.
+    if (COMMAND_NAME.test(name)) return { command: this.#unknownCommand(name), args };
     return null;
+  }
+
+  #unknownCommand(name: string): SlashCommand {
+    return {
+      name,
+      description: "",
+      run: async (args, ctx) => {
+        // A plugin command typed while the session still opened: the list is read again first.
+        await this.#opened;
+        await this.#refreshCommands();
+        const command = this.#commands.find((c) => c.name === name);
+        if (command) return await command.run(args, ctx);
+        this.print([
+          this.colors.yellow(
+            `Unknown command /${terminalText(name, { lineBreaks: "show" })}: nothing was sent ` +
+              `(/help lists the commands)`,
+          ),
+        ]);
+      },
+    };
   }
 
   #lateMcpPrompt(name: string): SlashCommand {

@@ -3,7 +3,7 @@ import type { Client, Tool } from "./_sdk.ts";
 import { convertCallResult } from "./call_result.ts";
 import type { ConnectionManager } from "./connection_manager.ts";
 import { DEFAULT_TOOL_MAX_MS } from "./server_config.ts";
-import { pinVerdict } from "./tool_pin_policy.ts";
+import { pinningMode, pinVerdict, visibleName } from "./tool_pin_policy.ts";
 import { toolAllowed, toolDisabledMessage } from "./tool_policy.ts";
 
 export interface CallOptions {
@@ -36,6 +36,15 @@ export async function callManagerTool(
   if (definition && manager.pins) {
     const verdict = pinVerdict(manager.pins, config, definition);
     if (verdict.withheld) return { output: verdict.message, status: "error" };
+  }
+  // Under `block` only a tool the server listed (and its pin passed) is called: a name it never
+  // listed has no definition to pin, so it is refused rather than sent unchecked.
+  if (!definition && status.state === "ready" && manager.pins && pinningMode(config) === "block") {
+    return {
+      output: `MCP tool '${visibleName(target.tool)}' is not among the tools server '${target.server}' ` +
+        `lists; with mcp_tool_pinning = "block" only listed, pinned tools are called`,
+      status: "error",
+    };
   }
   // The hard cap: one deadline for the whole call, however many requests a task needs.
   const maxMs = config.toolMaxMs ?? DEFAULT_TOOL_MAX_MS;

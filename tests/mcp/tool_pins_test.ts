@@ -49,6 +49,12 @@ async function session(config: McpServerConfig, home: string) {
     }, { events: () => {} });
     calls.forged = forged.output;
   }
+  // A name the server never listed has no definition to pin: refused under block, not sent.
+  const unlisted = await callManagerTool(runtime.manager, { server: "pins", tool: "nonexistent", args: {} }, {
+    callId: "u",
+    signal: new AbortController().signal,
+  }, { events: () => {} });
+  calls.unlisted = `${unlisted.status}: ${unlisted.output}`;
   step.release();
   await runtime.shutdown();
   return { names, events, calls };
@@ -100,6 +106,12 @@ Deno.test("block: tools are pinned on first use; a changed and a new tool are wi
   assert.match(said[0], /MCP server 'pins': .*echo \(changed\), exfiltrate \(new\); withheld from the model/);
   assert.match(said[0], /trellis mcp diff pins/);
   assert.match(second.calls.forged, /withheld: its definition is changed .*trellis mcp trust pins echo/);
+  for (const run of [first, second]) {
+    assert.match(
+      run.calls.unlisted,
+      /^error: MCP tool 'nonexistent' is not among the tools server 'pins' lists/,
+    );
+  }
   assert.equal(visibleName("evil\u001b]52;c;x\u0007"), "evil\\u001b]52;c;x\\u0007");
   // Nothing was re-pinned behind the user's back.
   const after = JSON.parse(await platform.fs.readTextFile(`${home}/mcp_pins.json`));

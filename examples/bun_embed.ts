@@ -9,7 +9,7 @@
  * tests/examples_test.ts runs it against the fixture model server.
  */
 import process from "node:process";
-import { Trellis, type TrellisEvent } from "../mod.ts";
+import { Trellis, TrellisError, type TrellisEvent } from "../mod.ts";
 
 const args = process.argv.slice(2);
 const prompts = args.length > 0 ? args : ["Say hello."];
@@ -22,7 +22,13 @@ const onEvent = (event: TrellisEvent) => {
   if (event.type === "item.completed" && event.item.type === "agent_message") console.error(event.item.text);
 };
 // SessionStart hooks have run (and added their context) when openSession returns.
-const session = await trellis.openSession({ events: onEvent, approve: () => Promise.resolve(false) });
+// A user's mistake (no API key, an unknown model provider) is a TrellisError meant for a person.
+const session = await trellis.openSession({ events: onEvent, approve: () => Promise.resolve(false) })
+  .catch((error) => {
+    if (!(error instanceof TrellisError)) throw error;
+    console.error(`error: ${error.message}`);
+    process.exit(1);
+  });
 const outcomes = [];
 try {
   for (const prompt of prompts) outcomes.push(await session.runTurn(prompt, { maxSteps: 20 }));

@@ -8,7 +8,7 @@
  * The agent's messages go to stderr as they complete; the last line on stdout is a JSON summary.
  * tests/examples_test.ts runs it against the fixture model server.
  */
-import { Trellis, type TrellisEvent } from "../mod.ts";
+import { Trellis, TrellisError, type TrellisEvent } from "../mod.ts";
 
 const prompts = Deno.args.length > 0 ? Deno.args : ["Say hello."];
 const trellis = await Trellis.open();
@@ -20,10 +20,16 @@ const onEvent = (event: TrellisEvent) => {
   if (event.type === "item.completed" && event.item.type === "agent_message") console.error(event.item.text);
 };
 // SessionStart hooks have run (and added their context) when openSession returns.
+// A user's mistake (no API key, an unknown model provider) is a TrellisError with a message meant
+// for a person: print it, no stack trace.
 const session = await trellis.openSession({
   events: onEvent,
   // Approvals the config asks for: this program allows nothing beyond what the policy allows.
   approve: () => Promise.resolve(false),
+}).catch((error) => {
+  if (!(error instanceof TrellisError)) throw error;
+  console.error(`error: ${error.message}`);
+  Deno.exit(1);
 });
 const outcomes = [];
 try {

@@ -66,3 +66,22 @@ for (const runtime of RUNTIMES) {
     }
   });
 }
+
+for (const runtime of RUNTIMES) {
+  Deno.test(`examples/${runtime.name}_embed.ts without an API key says which variable to set, no stack trace, exit 1`, async () => {
+    const { root, env } = await makeSandboxHome();
+    const ws = `${root}/ws`;
+    await platform.fs.mkdir(ws);
+    const run = await runCommand(platform, {
+      cmd: [...runtime.argv(), "hello"],
+      cwd: ws,
+      env: childEnv({ ...env, PATH: platform.env("PATH") ?? "/usr/bin:/bin" }),
+    });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(
+      run.stderr.trim().split("\n").at(-1),
+      'error: Cannot use model provider "openai": set the environment variable OPENAI_API_KEY',
+    );
+    assert.doesNotMatch(run.stderr, /\bat .*\.ts:\d+/);
+  });
+}

@@ -114,6 +114,21 @@ Deno.test("doctor reports an untrusted project's config as skipped and the trust
   assert.match(trust.fix!, /trellis project trust/);
 });
 
+Deno.test("doctor with a broken user config.toml: trust is unknown and the fix points at that file, not project trust", async () => {
+  const t = await workspace("model = [\n");
+  await platform.fs.mkdir(`${t.cwd}/.trellis`);
+  await platform.fs.writeTextFile(`${t.cwd}/.trellis/config.toml`, 'model = "gpt-5"\n');
+  const { code, report } = await doctor(t);
+  assert.equal(code, 1);
+  assert.equal(report.rows.find((r) => r.check === "config user")!.status, "fail");
+  const trust = report.rows.find((r) => r.check === "trust")!;
+  assert.deepEqual([trust.status, trust.fix], [
+    "fail",
+    `fix ${t.env.TRELLIS_HOME}/config.toml first (see its config row)`,
+  ]);
+  assert.match(trust.detail, /^unknown: .*config\.toml, which records project trust, did not load$/);
+});
+
 Deno.test("doctor --timeout must be a positive number of seconds", async () => {
   const t = await workspace("");
   const run = await runCliCaptured(["doctor", "--timeout", "soon"], t);

@@ -51,6 +51,17 @@ export function configLayerRows(fs: FileSystem, loaded: LoadedConfig): DoctorRow
 export function trustRow(fs: FileSystem, loaded: LoadedConfig): DoctorRow {
   const root = loaded.paths.projectRoot;
   if (loaded.projectTrusted) return row("ok", "trust", `${root} is trusted: its .trellis config loads`);
+  // Trust is recorded in the user's config.toml: when that file was left out, whether this project
+  // is trusted is unknown, and `trellis project trust` cannot edit it either.
+  const userConfig = loaded.paths.userConfig;
+  if (loaded.diagnostics.some((d) => d.level === "error" && d.file === userConfig)) {
+    return row(
+      "fail",
+      "trust",
+      `unknown: ${userConfig}, which records project trust, did not load`,
+      `fix ${userConfig} first (see its config row)`,
+    );
+  }
   const projectFiles = loaded.paths.projectDirs.flatMap((dir) =>
     [path.join(dir, ".trellis", "config.toml"), path.join(dir, ".mcp.json")].filter((f) => fs.sync.lstat(f))
   );

@@ -43,8 +43,13 @@ async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
     .option("-c, --config <key=value>", "override a config value for any command; repeatable", collect)
     .option("-p, --profile <name>", "use [profiles.<name>] from config")
     .option("-C, --cd <dir>", "run as if started in <dir>")
+    // -m/-s/-a before the command word too (`trellis -m gpt-5 exec …`): they become -c overrides of
+    // every command, so a command's own -m/-s/-a, which come later, still win.
+    .option("-m, --model <model>", "model to use (any command)")
+    .option("-s, --sandbox <mode>", "read-only | workspace-write | danger-full-access (any command)")
+    .option("-a, --ask-for-approval <policy>", "untrusted | on-request | on-failure | never (any command)")
     .hook("preSubcommand", (command) => {
-      ctx.globalOptions = command.opts<CommonOptions>();
+      ctx.globalOptions = globalOptionsOf(command.opts<GlobalFlags>());
     })
     .exitOverride()
     .configureOutput({
@@ -72,6 +77,21 @@ async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
     ctx.err(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     return 1;
   }
+}
+
+interface GlobalFlags extends CommonOptions {
+  model?: string;
+  sandbox?: string;
+  askForApproval?: string;
+}
+
+function globalOptionsOf(flags: GlobalFlags): CommonOptions {
+  const { model, sandbox, askForApproval, ...common } = flags;
+  const config = [...(common.config ?? [])];
+  if (model !== undefined) config.push(`model=${JSON.stringify(model)}`);
+  if (sandbox !== undefined) config.push(`sandbox_mode=${JSON.stringify(sandbox)}`);
+  if (askForApproval !== undefined) config.push(`approval_policy=${JSON.stringify(askForApproval)}`);
+  return { ...common, ...(config.length > 0 ? { config } : {}) };
 }
 
 function propagateExitOverride(command: Command): void {

@@ -493,3 +493,63 @@ Deno.test("an endless or keep-alive-only model stream fails the turn cleanly at 
     }
   }
 });
+
+Deno.test("-m, -s and -a before the subcommand apply to it too; the command's own win (#16 item 8)", async () => {
+  const s = await setup();
+  const server = await startFixtureModelServer({
+    script: [
+      { tool_calls: [{ name: "shell", arguments: { command: "touch made-by-shell" } }] },
+      { text: "global flags" },
+      { text: "own flag wins" },
+    ],
+  });
+  try {
+    const [, provider, , baseUrl] = s.flags(server.url);
+    const global = await runTrellis(
+      [
+        "-m",
+        "from-root",
+        "-s",
+        "read-only",
+        "-a",
+        "never",
+        "-c",
+        provider,
+        "-c",
+        baseUrl,
+        "exec",
+        "--json",
+        "hi",
+      ],
+      { env: s.env, cwd: s.workspace },
+    );
+    assert.equal(global.code, 0, global.stderr);
+    // read-only with never: the write is refused inside the sandbox, never asked about.
+    assert.equal(await Deno.stat(`${s.workspace}/made-by-shell`).then(() => true, () => false), false);
+    const own = await runTrellis([
+      "-m",
+      "from-root",
+      "-c",
+      provider,
+      "-c",
+      baseUrl,
+      "exec",
+      "-m",
+      "own",
+      "hi",
+    ], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.deepEqual([own.code, own.stdout], [0, "own flag wins\n"], own.stderr);
+    assert.deepEqual(
+      server.requests.map((r) => (r as { model: string }).model),
+      ["from-root", "from-root", "own"],
+    );
+    const bad = await runTrellis(["-s", "bogus", "exec", "hi"], { env: s.env, cwd: s.workspace });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /sandbox_mode: Invalid option/);
+  } finally {
+    await server.close();
+  }
+});

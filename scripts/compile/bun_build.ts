@@ -76,7 +76,8 @@ const result = await Bun.build({
   entrypoints: [entry],
   target: "bun",
   format: "esm",
-  minify: true,
+  // TRELLIS_BUILD_NO_MINIFY=1 keeps function names, for a readable BUN_OPTIONS=--cpu-prof profile.
+  minify: !process.env.TRELLIS_BUILD_NO_MINIFY,
   bytecode: true,
   // Chunks are embedded and loaded on first import, so a command never pays for the code of
   // another (`--version` starts as fast as a bare Bun binary).

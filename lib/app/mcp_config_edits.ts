@@ -29,10 +29,11 @@ export async function editMcpServer(
   name: string,
   scope: string,
   edit: McpServerEdit,
+  cwd: string = platform.cwd(),
 ): Promise<string> {
   checkServerName(name);
   const entries = edit.kind === "add" ? serverEntryFromFlags(name, edit.flags) : undefined;
-  const file = configFile(platform, scope);
+  const file = configFile(platform, scope, cwd);
   const { file: written } = await editConfigFile(platform.fs, file, (doc) => {
     const exists = serverIn(doc, name);
     if (edit.kind !== "add") {
@@ -67,8 +68,8 @@ const notFound = (name: string, file: string) =>
   });
 
 /** The config.toml a scope names. Paths only: a broken config elsewhere must not block an edit. */
-function configFile(platform: Platform, scope: string): string {
-  const paths = Workspace.paths(platform);
+function configFile(platform: Platform, scope: string, cwd: string): string {
+  const paths = Workspace.paths(platform, cwd);
   if (scope === "user") return paths.userConfig;
   if (scope === "project") return path.join(paths.projectRoot, ".trellis", "config.toml");
   throw new UsageError(`Cannot use --scope "${scope}": expected user or project`, { field: "scope" });

@@ -91,14 +91,16 @@ export class Workspace {
 
   /**
    * Trusts (or stops trusting) a project directory in the user config (Codex's
-   * `[projects."<abs path>"] trust_level`); returns the canonical path written and the file.
+   * `[projects."<abs path>"] trust_level`): `dir`, else the project root of `cwd`; returns the
+   * canonical path written and the file.
    */
   static async setProjectTrust(
     platform: Platform,
     dir: string | undefined,
     trusted: boolean,
+    cwd: string = platform.cwd(),
   ): Promise<{ project: string; file: string }> {
-    const paths = Workspace.paths(platform, dir ?? platform.cwd());
+    const paths = Workspace.paths(platform, dir ?? cwd);
     const target = dir ? paths.cwd : paths.projectRoot;
     const project = await setProjectTrust(platform.fs, paths.userConfig, target, trusted);
     return { project, file: paths.userConfig };

@@ -25,6 +25,11 @@ export interface CliContext {
   readonly stdoutClosed: AbortSignal;
   /** -c, -p and -C given before the command word (`trellis -c model=x exec …`), as Codex takes them. */
   globalOptions: CommonOptions;
+  /**
+   * The directory a command runs in: its own `--cd`, else the one before the command word
+   * (`trellis -C DIR project trust`), else the process's; checked to be a directory.
+   */
+  cwd(local?: { cd?: string }): Promise<string>;
 }
 
 export interface CommonOptions {
@@ -96,7 +101,7 @@ export function createContext(platform: Platform): CliContext {
     exitCode: 0,
     async workspace(local) {
       const options = withGlobalOptions(ctx.globalOptions, local);
-      const cwd = options.cd ? await resolveCd(platform, options.cd) : platform.cwd();
+      const cwd = await ctx.cwd(options);
       const ws = await Workspace.open(platform, {
         cwd,
         overrides: options.config ?? [],
@@ -107,6 +112,10 @@ export function createContext(platform: Platform): CliContext {
       return ws;
     },
     loadConfig: async (options) => (await ctx.workspace(options)).loaded,
+    cwd: async (local = {}) => {
+      const cd = local.cd ?? ctx.globalOptions.cd;
+      return cd ? await resolveCd(platform, cd) : platform.cwd();
+    },
   };
   return ctx;
 }

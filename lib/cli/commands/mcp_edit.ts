@@ -39,12 +39,18 @@ export function registerMcpEditCommands(mcp: Command, ctx: CliContext): void {
           header: options.header,
           bearerTokenEnvVar: options.bearerTokenEnvVar,
         },
-      });
+      }, await ctx.cwd());
       await ctx.out(`Added MCP server '${name}' to ${written}\n`);
     });
   withScope(mcp.command("remove").description("remove a server from config.toml").argument("<name>"))
     .action(async (name: string, options) => {
-      const written = await editMcpServer(ctx.platform, name, options.scope, { kind: "remove" });
+      const written = await editMcpServer(
+        ctx.platform,
+        name,
+        options.scope,
+        { kind: "remove" },
+        await ctx.cwd(),
+      );
       await ctx.out(`Removed MCP server '${name}' from ${written}\n`);
     });
   for (const enabled of [true, false]) {
@@ -54,7 +60,7 @@ export function registerMcpEditCommands(mcp: Command, ctx: CliContext): void {
     )
       .action(async (name: string, options) => {
         const kind = enabled ? "enable" : "disable";
-        const written = await editMcpServer(ctx.platform, name, options.scope, { kind });
+        const written = await editMcpServer(ctx.platform, name, options.scope, { kind }, await ctx.cwd());
         await ctx.out(`${enabled ? "Enabled" : "Disabled"} MCP server '${name}' in ${written}\n`);
       });
   }

@@ -15,10 +15,12 @@ export function registerProjectCommand(program: Command, ctx: CliContext): void 
       )
       .argument("[dir]", "project directory (default: the project root of the current directory)")
       .action(async (dir?: string) => {
+        const cwd = await ctx.cwd();
         const { project, file } = await Workspace.setProjectTrust(
           ctx.platform,
-          dir ? path.resolve(ctx.platform.cwd(), dir) : undefined,
+          dir ? path.resolve(cwd, dir) : undefined,
           trusted,
+          cwd,
         );
         await ctx.out(`${trusted ? "Trusted" : "No longer trusting"} ${project} (${file})\n`);
       });

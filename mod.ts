@@ -64,4 +64,4 @@ export type {
   TrellisEventBody as TrellisEvent,
 } from "./lib/shared/mod.ts";
 export { TrellisError, UsageError } from "./lib/shared/mod.ts";
-export { VERSION } from "./lib/cli/mod.ts";
+export { VERSION } from "./lib/cli/version.ts";

@@ -627,6 +627,27 @@ Deno.test("interactive: a mistyped /command is named and sends nothing; a prompt
   });
 });
 
+Deno.test("interactive: prompts queued behind a mistyped /command still run once the turn ends (#15 item 5)", async () => {
+  const start = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+  await withSession([
+    { text: start, endless: true, event_delay_ms: 10 },
+    { text: "queued prompt answered" },
+  ], async (t, _s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("talk forever");
+    await t.waitFor(/word20 /);
+    await t.typeLine("/stauts");
+    await t.typeLine("after the typo");
+    await t.press("Escape");
+    await t.waitFor(/Unknown command \/stauts/);
+    await t.waitFor(/queued prompt answered/);
+    assert.equal(server.requests.length, 2);
+    assert.match(JSON.stringify(server.requests[1]), /after the typo/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+  });
+});
+
 Deno.test("interactive: /status, /diff, /model and /init work in place; /init never overwrites AGENTS.md", async () => {
   await withSession([
     {

@@ -58,9 +58,13 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
       const loaded = await ctx.loadConfig(options);
       const preview = previewWarnings();
       const session = await previewSession(ctx, loaded, preview.sink);
-      const request = await session.previewRequest(prompt);
-      const instructions = await session.projectInstructions();
-      await session.close();
+      let request, instructions;
+      try {
+        request = await session.previewRequest(prompt);
+        instructions = await session.projectInstructions();
+      } finally {
+        await session.close(); // the MCP servers it started stop whatever happened
+      }
       // stdout stays the request alone (JSON or text); what changed it goes to stderr.
       for (const w of preview.warnings) ctx.err(`warning: ${terminalText(w)}\n`);
       // Where the project instructions in `input` came from: one entry per file, in the order sent.

@@ -71,7 +71,7 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
       const out: string[] = [];
       const { failures } = await probeServer(url, {
         platform: ctx.platform,
-        cwd: ctx.platform.cwd(),
+        cwd: await ctx.cwd(),
         out: (text) => void out.push(text),
         callAll: options.callAll,
         acceptDefaults: options.acceptDefaults,

@@ -26,9 +26,8 @@ export function registerMcpServerCommand(program: Command, ctx: CliContext): voi
 
 async function runMcpServer(ctx: CliContext, options: McpServerOptions): Promise<void> {
   const port = options.http === undefined ? undefined : parsePort(options.http);
-  const cwd = options.cd
-    ? (options.cd.startsWith("/") ? options.cd : `${ctx.platform.cwd()}/${options.cd}`)
-    : ctx.platform.cwd();
+  // Its own --cd, else one before the command word, else the process's; a directory, checked.
+  const cwd = await ctx.cwd(options);
   const shutdown = new AbortController();
   const removers = [
     ctx.platform.onSignal("SIGINT", () => shutdown.abort()),

@@ -95,6 +95,7 @@ export class InteractiveApp implements Ui {
   #hint: string[] = [];
   #spinner = 0;
   #ticker: ReturnType<typeof setInterval> | undefined;
+  #shuttingDown: Promise<number> | undefined;
   #exitArmed = false;
   // performance.now() counts from process start: 0 would swallow a Ctrl-C in the first 400 ms.
   #lastInterrupt = -Infinity;
@@ -178,7 +179,17 @@ export class InteractiveApp implements Ui {
     }
   }
 
-  async #shutdown(code: number): Promise<number> {
+  /**
+   * Ends the app once: SIGTERM, Ctrl-D, /quit and a SessionStart stop may all ask, and a second
+   * call while the first awaits the session's close gets the first's outcome instead of closing the
+   * screen under it.
+   */
+  #shutdown(code: number): Promise<number> {
+    this.#shuttingDown ??= this.#shutdownOnce(code);
+    return this.#shuttingDown;
+  }
+
+  async #shutdownOnce(code: number): Promise<number> {
     this.#firstOpened(false);
     this.#busy?.controller.abort();
     for (const { question } of this.#questions) question.cancel();
@@ -484,6 +495,10 @@ export class InteractiveApp implements Ui {
         ),
       ]);
     }
+    // A command that never went busy (an unknown /word, /init with an AGENTS.md, a cancelled
+    // picker) ends here, not in #endBusy: what was queued behind it runs now.
+    const next = !this.#busy && this.#session ? this.#queued.shift() : undefined;
+    if (next !== undefined) this.#submit(next.text, next.shown);
     this.refresh();
   }
 

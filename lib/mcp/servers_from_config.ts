@@ -39,7 +39,7 @@ export function mcpServersFromConfig(
 ): { catalog: ResolvedCatalog; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const registrations: McpRegistration[] = [];
-  const overrides = pluginOverrides(loaded);
+  const overrides = pluginOverrides(loaded, diagnostics);
   for (
     const [tier, list] of [
       ["plugin", options.pluginServers],
@@ -168,27 +168,48 @@ type PolicyOverride = Pick<
   | "sandbox_writable"
 >;
 
-/** `[plugins."<id>".mcp_servers.<name>]`: the only knobs a user may turn on a plugin's server. */
-function pluginOverrides(loaded: LoadedConfig): Record<string, Record<string, PolicyOverride>> {
+/**
+ * `[plugins."<id>".mcp_servers.<name>]`: the only knobs a user may turn on a plugin's server, read
+ * only from the layers a repository cannot write (as `mcp_tool_pinning`, and as plugin enablement is):
+ * a project must not loosen a plugin server's sandbox profile or approvals (#17 item 2). Per key, the
+ * last own layer that sets it wins.
+ */
+function pluginOverrides(
+  loaded: LoadedConfig,
+  diagnostics: Diagnostic[],
+): Record<string, Record<string, PolicyOverride>> {
   const result: Record<string, Record<string, PolicyOverride>> = {};
-  for (const [id, entry] of Object.entries(loaded.config.plugins ?? {})) {
-    // The plugins schema owns this table; read it loosely so either side can evolve.
-    const servers = isTable(entry) ? (entry as Record<string, unknown>).mcp_servers : undefined;
-    if (!isTable(servers)) continue;
-    result[id] = {};
-    for (const [name, o] of Object.entries(servers)) {
-      if (!isTable(o)) continue;
-      const entry = o as PolicyOverride;
-      result[id][name] = {
-        enabled: entry.enabled,
-        default_tools_approval_mode: entry.default_tools_approval_mode,
-        tools: entry.tools,
-        enabled_tools: entry.enabled_tools,
-        disabled_tools: entry.disabled_tools,
-        sandbox: entry.sandbox,
-        sandbox_network: entry.sandbox_network,
-        sandbox_writable: entry.sandbox_writable,
-      };
+  for (const layer of loaded.layers) {
+    for (const [id, entry] of Object.entries(layer.table.plugins ?? {})) {
+      // The plugins schema owns this table; read it loosely so either side can evolve.
+      const servers = isTable(entry) ? (entry as Record<string, unknown>).mcp_servers : undefined;
+      if (!isTable(servers)) continue;
+      if (!isOwnLayer(layer.kind)) {
+        diagnostics.push(warning(
+          `Ignored [plugins."${id}".mcp_servers] in ${layer.source}: only your own config ` +
+            "($TRELLIS_HOME/config.toml, /etc/trellis, -c) may override a plugin's MCP servers",
+          { file: layer.source, subject: id },
+        ));
+        continue;
+      }
+      result[id] ??= {};
+      for (const [name, o] of Object.entries(servers)) {
+        if (!isTable(o)) continue;
+        const entry = o as PolicyOverride;
+        result[id][name] = {
+          ...result[id][name],
+          ...dropUndefined({
+            enabled: entry.enabled,
+            default_tools_approval_mode: entry.default_tools_approval_mode,
+            tools: entry.tools,
+            enabled_tools: entry.enabled_tools,
+            disabled_tools: entry.disabled_tools,
+            sandbox: entry.sandbox,
+            sandbox_network: entry.sandbox_network,
+            sandbox_writable: entry.sandbox_writable,
+          }),
+        };
+      }
     }
   }
   return result;

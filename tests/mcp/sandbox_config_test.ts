@@ -117,3 +117,32 @@ Deno.test("#17 item 2: denials are read from Node, Python and shell messages; ne
   );
   assert.deepStrictEqual(findDenials(text, { networkOff: false }).length, 3);
 });
+
+Deno.test("#17 item 2: a trusted project's [plugins.*.mcp_servers] cannot widen the profile (or approvals) the user set for a plugin server", async () => {
+  const { root, env } = await makeSandboxHome();
+  const project = `${root}/repo`;
+  await platform.fs.mkdir(`${project}/.git`);
+  await platform.fs.mkdir(`${project}/.trellis`);
+  const projectConfig = `${project}/.trellis/config.toml`;
+  await platform.fs.writeTextFile(
+    projectConfig,
+    '[plugins."p@m".mcp_servers.pl]\nsandbox = "workspace-write"\nsandbox_network = true\nsandbox_writable = ["/"]\n' +
+      'default_tools_approval_mode = "approve"\n',
+  );
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    `[plugins."p@m".mcp_servers.pl]\nsandbox = "read-only"\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
+  );
+  const loaded = await loadConfig(platform.fs, { cwd: project, env: (n) => env[n] });
+  const { catalog, diagnostics } = mcpServersFromConfig(loaded, {
+    platform,
+    pluginServers: [plugin({ command: "s" })],
+  });
+  const config = catalog.servers[0].config;
+  assert.deepStrictEqual(config.sandbox, { mode: "read-only", network: false, writable: [] });
+  assert.deepStrictEqual(config.defaultApprovalMode, "auto");
+  assert.deepStrictEqual(diagnostics.map((d) => [d.level, d.message]), [[
+    "warning",
+    `Ignored [plugins."p@m".mcp_servers] in ${projectConfig}: only your own config ($TRELLIS_HOME/config.toml, /etc/trellis, -c) may override a plugin's MCP servers`,
+  ]]);
+});

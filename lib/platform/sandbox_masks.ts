@@ -48,8 +48,11 @@ function isRealDirectory(path: string): boolean {
  * one (directories recursively, sockets with `/dev/null`), leaving a kept path itself alone and never
  * touching a symbolic link (a mount on one would land on its target, wherever that is).
  */
-function maskTree(dir: string, options: MaskOptions, out: string[]): void {
-  if (options.keep.includes(dir) || isMasked(out, dir)) return;
+function maskTree(dir: string, options: MaskOptions, out: string[], root = false): void {
+  if (isMasked(out, dir)) return;
+  // A kept socket directory itself (an MCP server whose cwd is /run) stays visible, but what is in it
+  // is still masked: keeping the directory must not expose the daemons' sockets below it.
+  if (options.keep.includes(dir) && !root) return;
   if (!options.keep.some((keep) => isWithinPath(dir, keep))) {
     out.push("--tmpfs", dir);
     return;
@@ -143,7 +146,7 @@ export function hostSocketArgs(options: MaskOptions): string[] {
   const out: string[] = [];
   const xdg = options.env.XDG_RUNTIME_DIR;
   for (const dir of [...SOCKET_DIRS, ...(xdg?.startsWith("/") ? [xdg] : [])]) {
-    if (isRealDirectory(dir)) maskTree(dir, opts, out);
+    if (isRealDirectory(dir)) maskTree(dir, opts, out, true);
   }
   const temps = new Set(["/tmp", options.env.TMPDIR].filter((d): d is string => !!d?.startsWith("/")));
   for (const temp of temps) {

@@ -100,3 +100,23 @@ Deno.test("sandboxArgv() shows an empty /run, where host daemons keep their sock
     await removeBox(box);
   }
 });
+
+Deno.test("sandboxArgv() keeps /run visible when it is a kept root (an MCP server's cwd) but still hides what is in it", async () => {
+  const box = await makeBox();
+  try {
+    const dirs = [];
+    for (const entry of await platform.fs.readDir("/run")) {
+      const path = `/run/${entry.name}`;
+      if (entry.isDirectory && (await platform.fs.readDir(path).catch(() => [])).length > 0) dirs.push(path);
+    }
+    assert.ok(dirs.length > 0, "a non-empty directory under /run on this host");
+    const result = await runInSandbox(
+      policyFor(box, { readableRoots: ["/run"] }),
+      `ls -d /run >/dev/null && for d in ${dirs.join(" ")}; do ls -A "$d" | wc -l; done`,
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepStrictEqual(result.stdout.trim().split("\n").map(Number), dirs.map(() => 0));
+  } finally {
+    await removeBox(box);
+  }
+});

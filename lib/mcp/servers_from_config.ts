@@ -336,7 +336,8 @@ function refuseUnconfined(registration: McpRegistration, setBy: string): void {
   const name = config.name;
   const where = registration.plugin
     ? `[plugins."${registration.plugin.id}".mcp_servers.${name}] sandbox in your config.toml`
-    : `sandbox in [mcp_servers.${name}] of your config.toml (or "sandbox" in its entry in ${registration.source})`;
+    : `"sandbox" in its entry in ${registration.source}, or redefine the server whole (command, args and ` +
+      `sandbox) as [mcp_servers.${name}] in your config.toml,`;
   config.sandboxRefusal = `not started: mcp_require_sandbox = true (${setBy}) and this ` +
     `${
       registration.plugin ? `plugin (${registration.plugin.id})` : "project"

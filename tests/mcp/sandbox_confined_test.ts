@@ -276,8 +276,8 @@ Deno.test("#17 item 2: mcp_require_sandbox = true refuses a project server witho
   assert.ok(
     run.stderr.includes(
       `not started: mcp_require_sandbox = true (${b.config}) and this project server has no sandbox profile; ` +
-        `set sandbox in [mcp_servers.fx] of your config.toml (or "sandbox" in its entry in ${b.ws}/.mcp.json) ` +
-        `to "read-only" or "workspace-write"`,
+        `set "sandbox" in its entry in ${b.ws}/.mcp.json, or redefine the server whole (command, args and ` +
+        `sandbox) as [mcp_servers.fx] in your config.toml, to "read-only" or "workspace-write"`,
     ),
     run.stderr,
   );

@@ -31,6 +31,9 @@ export async function callManagerTool(
   if (!toolAllowed(config, target.tool)) {
     return { output: toolDisabledMessage(target.server, target.tool), status: "error" };
   }
+  // A server still starting is waited for first, so the pin check below sees its tools (a failure
+  // to start is reported by the call itself, further down).
+  if (managed.connection.status.state === "starting") await managed.connection.ready().catch(() => {});
   const status = managed.connection.status;
   const definition = status.state === "ready" ? status.tools.find((t) => t.name === target.tool) : undefined;
   if (definition && manager.pins) {

@@ -240,3 +240,28 @@ Deno.test("diffServerTools() lists changes field by field, and a new tool whole 
   ]);
   assert.deepStrictEqual(diffServerTools(pins, "s", [before]), []);
 });
+
+Deno.test("block: a call made while the server is still starting waits for its tools and is refused when its pin changed (#17)", async () => {
+  const home = await platform.fs.makeTempDir("trellis-pins-");
+  const variant = `${home}/variant`;
+  const config = await pinnedServer("block", variant);
+  await session(config, home); // pins v1
+  await platform.fs.writeTextFile(variant, "v2");
+  const pins = await ToolPins.load(platform.fs, home);
+  const { runtime } = await startRuntime([config], { extra: { pins, recordPins: true, home } });
+  try {
+    // No awaitStartup: the call is made at once, as an `mcp call` right after start would be.
+    const early = await callManagerTool(runtime.manager, {
+      server: "pins",
+      tool: "echo",
+      args: { text: "x" },
+    }, {
+      callId: "e",
+      signal: new AbortController().signal,
+    }, { events: () => {} });
+    assert.equal(early.status, "error");
+    assert.match(early.output, /withheld: its definition is changed/);
+  } finally {
+    await runtime.shutdown();
+  }
+});

@@ -42,6 +42,25 @@ export interface CommonOptions {
   skipInvalidFiles?: boolean;
 }
 
+/** The session flags every command line may carry (before the command word, or a command's own). */
+export interface SessionFlags {
+  config?: string[];
+  model?: string;
+  sandbox?: string;
+  askForApproval?: string;
+}
+
+/** `-c` values with `-m`, `-s` and `-a` appended as the overrides they stand for (later ones win). */
+export function sessionOverrides(flags: SessionFlags): string[] {
+  const overrides = [...(flags.config ?? [])];
+  if (flags.model !== undefined) overrides.push(`model=${JSON.stringify(flags.model)}`);
+  if (flags.sandbox !== undefined) overrides.push(`sandbox_mode=${JSON.stringify(flags.sandbox)}`);
+  if (flags.askForApproval !== undefined) {
+    overrides.push(`approval_policy=${JSON.stringify(flags.askForApproval)}`);
+  }
+  return overrides;
+}
+
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { type Platform, quickRuntime } from "../platform/mod.ts";
 import { isTrellisError, terminalText } from "../shared/mod.ts";
-import { type CliContext, collect, type CommonOptions, createContext } from "./context.ts";
+import { type CliContext, collect, type CommonOptions, createContext, sessionOverrides } from "./context.ts";
 import { commandsFor } from "./command_table.ts";
 import { versionLine } from "./version.ts";
 
@@ -86,11 +86,8 @@ interface GlobalFlags extends CommonOptions {
 }
 
 function globalOptionsOf(flags: GlobalFlags): CommonOptions {
-  const { model, sandbox, askForApproval, ...common } = flags;
-  const config = [...(common.config ?? [])];
-  if (model !== undefined) config.push(`model=${JSON.stringify(model)}`);
-  if (sandbox !== undefined) config.push(`sandbox_mode=${JSON.stringify(sandbox)}`);
-  if (askForApproval !== undefined) config.push(`approval_policy=${JSON.stringify(askForApproval)}`);
+  const { model: _m, sandbox: _s, askForApproval: _a, ...common } = flags;
+  const config = sessionOverrides(flags);
   return { ...common, ...(config.length > 0 ? { config } : {}) };
 }
 

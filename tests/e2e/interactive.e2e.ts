@@ -648,6 +648,16 @@ Deno.test("interactive: prompts queued behind a mistyped /command still run once
   });
 });
 
+Deno.test("interactive: /hooks lists what the session's own command line configured (-c before any command word)", async () => {
+  await withSession([], async (t) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("/hooks");
+    await t.waitFor(/Stop: echo from-global/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+  }, { args: ["-c", 'hooks.Stop=[{hooks=[{type="command",command="echo from-global"}]}]'] });
+});
+
 Deno.test("interactive: /status, /diff, /model and /init work in place; /init never overwrites AGENTS.md", async () => {
   await withSession([
     {

@@ -18,7 +18,13 @@ import {
   TrellisError,
   UsageError,
 } from "../../shared/mod.ts";
-import { type CliContext, collect, type CommonOptions, withCommonOptions } from "../context.ts";
+import {
+  type CliContext,
+  collect,
+  type CommonOptions,
+  sessionOverrides,
+  withCommonOptions,
+} from "../context.ts";
 import { execTerminal } from "../exec_terminal.ts";
 
 interface ExecOptions extends CommonOptions {
@@ -91,10 +97,7 @@ async function runExec(
     throw new UsageError(`Cannot use --max-steps "${options.maxSteps}": expected a positive whole number`);
   }
   if (options.outputLastMessage) await checkOutputFile(ctx, options.outputLastMessage);
-  const overrides = [...(options.config ?? [])];
-  if (options.model) overrides.push(`model=${JSON.stringify(options.model)}`);
-  if (options.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(options.sandbox)}`);
-  if (options.askForApproval) overrides.push(`approval_policy=${JSON.stringify(options.askForApproval)}`);
+  const overrides = sessionOverrides(options);
   const ws = await ctx.workspace({ ...options, config: overrides });
   // The check `trellis resume` makes too, before anything of the session is built.
   if (args.resume !== undefined && args.resume !== "--last") {

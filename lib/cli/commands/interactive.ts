@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { UsageError } from "../../shared/mod.ts";
-import { type CliContext, type CommonOptions, withCommonOptions } from "../context.ts";
+import { type CliContext, type CommonOptions, sessionOverrides, withCommonOptions } from "../context.ts";
 import { InteractiveApp } from "../interactive/app.ts";
 import { checkResumeId } from "../../app/mod.ts";
 import { VERSION } from "../version.ts";
@@ -70,20 +70,19 @@ async function runInteractive(
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new UsageError(`Cannot use --max-steps "${flags.maxSteps}": expected a positive whole number`);
   }
-  const overrides = [...(flags.config ?? [])];
-  if (flags.model) overrides.push(`model=${JSON.stringify(flags.model)}`);
-  if (flags.sandbox) overrides.push(`sandbox_mode=${JSON.stringify(flags.sandbox)}`);
-  if (flags.askForApproval) overrides.push(`approval_policy=${JSON.stringify(flags.askForApproval)}`);
+  const overrides = sessionOverrides(flags);
   const ws = await ctx.workspace({ ...flags, config: overrides });
   const loaded = ws.loaded;
   // exec resume's check, before the terminal is taken over or anything of a session is built.
   if (args.resume && args.resume !== "pick" && args.resume !== "--last") {
     await checkResumeId(platform.fs, path.join(loaded.paths.home, "sessions"), args.resume);
   }
-  // The flags that select this config, for the subcommands /hooks and /plugins run in-process.
+  // The flags that select this config — those before the command word too — for the subcommands
+  // /hooks and /plugins run in-process (a fresh command line, with no global options of its own).
+  const profile = flags.profile ?? ctx.globalOptions.profile;
   const configFlags = [
-    ...overrides.flatMap((o) => ["-c", o]),
-    ...(flags.profile ? ["-p", flags.profile] : []),
+    ...[...(ctx.globalOptions.config ?? []), ...overrides].flatMap((o) => ["-c", o]),
+    ...(profile ? ["-p", profile] : []),
   ];
   const app = new InteractiveApp({
     platform,

@@ -12,7 +12,6 @@ export {
   approvalChoices,
   approvalPromptLines,
   checkResumeId,
-  checkSessionId,
   isSessionId,
   noTtyApprover,
   promptingApprover,

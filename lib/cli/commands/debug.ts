@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { type LoadedConfig, noTtyApprover, Session, sessionContextLedger } from "../../app/mod.ts";
+import { noTtyApprover, type Session, sessionContextLedger, type Workspace } from "../../app/mod.ts";
 import { terminalText, type TrellisEventBody } from "../../shared/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
@@ -25,14 +25,11 @@ function previewWarnings(): { sink: (event: TrellisEventBody) => void; warnings:
 
 /** A session that builds requests but calls no model, runs no hook and records nothing. */
 function previewSession(
-  ctx: CliContext,
-  loaded: LoadedConfig,
+  ws: Workspace,
   events: (event: TrellisEventBody) => void,
   resume?: string,
 ): Promise<Session> {
-  return Session.open({
-    platform: ctx.platform,
-    loaded,
+  return ws.openSession({
     events,
     approver: noTtyApprover,
     preview: true,
@@ -55,9 +52,8 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
   )
     .option("--json", "print the request as JSON")
     .action(async (prompt: string, options) => {
-      const loaded = await ctx.loadConfig(options);
       const preview = previewWarnings();
-      const session = await previewSession(ctx, loaded, preview.sink);
+      const session = await previewSession(await ctx.workspace(options), preview.sink);
       let request, instructions;
       try {
         request = await session.previewRequest(prompt);
@@ -112,11 +108,9 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
     .option("--resume <id>", "count the history of this recorded session")
     .option("--last", "count the history of the most recent session")
     .action(async (prompt: string, options) => {
-      const loaded = await ctx.loadConfig(options);
       const preview = previewWarnings();
       const session = await previewSession(
-        ctx,
-        loaded,
+        await ctx.workspace(options),
         preview.sink,
         options.last ? "--last" : options.resume,
       );

@@ -1,5 +1,6 @@
 import { createSdkClient, createTransport, type TransportContext } from "./client_factory.ts";
 import type { Client, Transport } from "./_sdk.ts";
+import { rootsFromPaths } from "./roots.ts";
 import { PlatformStdioTransport } from "./stdio_transport.ts";
 import { type Denial, findDenials } from "./sandbox_denials.ts";
 import type { McpSandbox, McpServerConfig } from "./server_config.ts";
@@ -52,7 +53,7 @@ export async function checkServerSandbox(options: SandboxCheckOptions): Promise<
     client = await createSdkClient(server, {
       elicit: () => Promise.resolve({ action: "decline" }),
       warn: options.transport.warn,
-      roots: () => [{ uri: `file://${options.transport.cwd}` }],
+      roots: () => rootsFromPaths([options.transport.cwd]),
       toolsChanged: () => {},
     });
     transport = await createTransport(server, {
@@ -71,8 +72,13 @@ export async function checkServerSandbox(options: SandboxCheckOptions): Promise<
   } finally {
     await client?.close().catch(() => {});
   }
-  // The process has ended: wait for the last of its stderr (bwrap's own complaints too).
-  if (transport instanceof PlatformStdioTransport) await transport.stderrClosed;
+  // The process has ended: wait for the last of its stderr (bwrap's own complaints too), but not past
+  // a moment for a descendant that still holds the pipe.
+  if (transport instanceof PlatformStdioTransport) {
+    let wait: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([transport.stderrClosed, new Promise((resolve) => wait = setTimeout(resolve, 1000))]);
+    clearTimeout(wait);
+  }
   report.stderr = stderr;
   const text = [stderr, report.call && !report.call.ok ? report.call.output : "", report.error ?? ""].join(
     "\n",

@@ -108,7 +108,10 @@ Deno.test("mcp-server --http: a client that drops its stream mid-turn loses its 
     const sessionId = server.transport.sessionId!;
     await server.transport.close(); // aborts the POST whose stream would carry the result
 
-    await waitFor(async () => (await transcript(setup, threadId)).some((l) => l.type === "turn"));
+    // The server notices the dropped stream at its next write (a keep-alive, every 5 s): on a loaded
+    // machine that took more than 20 s once. Past 30 s the shell's `sleep 30` would have ended the
+    // turn as completed, which the status check below names.
+    await waitFor(async () => (await transcript(setup, threadId)).some((l) => l.type === "turn"), 45_000);
     const lines = await transcript(setup, threadId);
     assert.deepEqual(lines.filter((l) => l.type === "turn").map((l) => l.status), ["aborted"]);
     assert.deepEqual(

@@ -45,6 +45,7 @@ export {
   canonicalPath,
   detectSandbox,
   holdSandboxMounts,
+  isWithinPath,
   PROTECTED_NAMES,
   sandboxArgv,
   type SandboxPolicy,

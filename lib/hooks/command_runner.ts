@@ -1,6 +1,11 @@
-import { type CommandResult, type FileSystem, holdSandboxMounts, type Platform } from "../platform/mod.ts";
+import {
+  type CommandResult,
+  type FileSystem,
+  holdSandboxMounts,
+  type Platform,
+  readStreamText,
+} from "../platform/mod.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
-import { readStreamText } from "./stream_text.ts";
 
 /** Per stream; a hook printing more is cut here and its run reported as failed. */
 export const HOOK_OUTPUT_CAP_BYTES = 1024 * 1024;

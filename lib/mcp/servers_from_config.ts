@@ -137,9 +137,8 @@ function pinningSettings(
   const result: { all?: PinningMode; servers: Record<string, PinningMode> } = { servers: {} };
   for (const layer of loaded.layers) {
     const table = layer.table;
-    const own = layer.kind === "system" || layer.kind === "user" || layer.kind === "session";
     const perServer = Object.entries(table.mcp_servers ?? {}).filter(([, t]) => t.mcp_tool_pinning);
-    if (!own) {
+    if (!isOwnLayer(layer.kind)) {
       if (table.mcp_tool_pinning || perServer.length > 0) {
         diagnostics.push({
           level: "warning",

@@ -1,5 +1,6 @@
 import type { Platform, SpawnOptions } from "./platform.ts";
 import { holdSandboxMounts } from "./sandbox_placeholders.ts";
+import { readStreamText } from "./stream_text.ts";
 
 export interface CommandResult {
   code: number | null;
@@ -13,34 +14,6 @@ export interface CommandResult {
   durationMs: number;
   /** Set when the process could not be started at all. */
   error?: string;
-}
-
-async function collect(stream: ReadableStream<Uint8Array>, maxBytes: number) {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  const reader = stream.getReader();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (size < maxBytes) {
-        const take = value.subarray(0, Math.min(value.length, maxBytes - size));
-        chunks.push(take);
-        size += take.length;
-      }
-      if (size >= maxBytes && value.length > 0) truncated = truncated || size + value.length > maxBytes;
-    }
-  } catch {
-    // the process was killed mid-read; keep what arrived
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return { text: new TextDecoder().decode(all), truncated };
 }
 
 /**
@@ -88,8 +61,8 @@ async function runToEnd(
     writer.write(new TextEncoder().encode(options.input)).then(() => writer.close()).catch(() => {});
   }
   const [stdout, stderr, status] = await Promise.all([
-    collect(child.stdout, maxBytes),
-    collect(child.stderr, maxBytes),
+    readStreamText(child.stdout, maxBytes),
+    readStreamText(child.stderr, maxBytes),
     child.status,
   ]);
   return {

@@ -20,6 +20,7 @@ export type ProtectedMount =
   /** Missing: `/dev/null` bound on its first missing component, which bwrap creates as a mount point. */
   | { kind: "placeholder"; path: string; root: string };
 
+/** True when `path` is `root` or below it (both absolute and canonical). */
 export function isWithinPath(root: string, path: string): boolean {
   if (root === "/") return path.startsWith("/");
   return path === root || path.startsWith(root + "/");

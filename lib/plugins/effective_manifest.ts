@@ -1,6 +1,11 @@
 import { type Diagnostic, warning } from "../shared/mod.ts";
 import type { LoadedManifest } from "./load_manifest.ts";
-import { defaultManifest, parseManifestValue, type PluginManifest } from "./manifest.ts";
+import {
+  defaultManifest,
+  parseManifestValue,
+  type PluginManifest,
+  UNSUPPORTED_COMPONENTS,
+} from "./manifest.ts";
 
 /**
  * Manifest fields a marketplace entry may carry (Claude Code: "strict" entries). Stored in the
@@ -19,12 +24,7 @@ const COMPONENT_KEYS = [
   "hooks",
   "mcpServers",
   "apps",
-  "lspServers",
-  "outputStyles",
-  "monitors",
-  "userConfig",
-  "channels",
-  "dependencies",
+  ...UNSUPPORTED_COMPONENTS,
 ];
 
 /**

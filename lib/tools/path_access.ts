@@ -1,5 +1,5 @@
 import * as nodePath from "node:path";
-import { canonicalPath } from "../platform/mod.ts";
+import { canonicalPath, isWithinPath } from "../platform/mod.ts";
 import type { ApprovalNeed, ToolResult } from "../shared/mod.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
 import { protectedPathOf, secretPathOf } from "./protected_paths.ts";
@@ -13,10 +13,8 @@ export interface PathAccess {
   need: ApprovalNeed;
 }
 
-export function isWithin(root: string, path: string): boolean {
-  if (root === "/") return path.startsWith("/");
-  return path === root || path.startsWith(root + "/");
-}
+/** The platform's containment test, under the name the tools and their callers use. */
+export const isWithin = isWithinPath;
 
 function withinAny(roots: string[], path: string): boolean {
   return roots.some((root) => isWithin(root, path));

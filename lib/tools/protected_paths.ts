@@ -1,13 +1,8 @@
 import * as nodePath from "node:path";
-import { PROTECTED_NAMES, TRELLIS_HOME_SECRETS } from "../platform/mod.ts";
+import { isWithinPath as isWithin, PROTECTED_NAMES, TRELLIS_HOME_SECRETS } from "../platform/mod.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
 
 const NAMES: ReadonlySet<string> = new Set(PROTECTED_NAMES);
-
-function isWithin(root: string, path: string): boolean {
-  if (root === "/") return path.startsWith("/");
-  return path === root || path.startsWith(root + "/");
-}
 
 /**
  * The protected path a write to `path` would change, if any: `$TRELLIS_HOME`, or a `.git`,

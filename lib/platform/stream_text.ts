@@ -1,7 +1,8 @@
 /**
  * Reads a child's output stream to its end, keeping at most `maxBytes`, and hands the first line to
  * `onFirstLine` as soon as it is complete (or the whole text, if the stream ends without a newline),
- * so the runner can see `{"async": true}` while the hook is still running.
+ * so the hook runner can see `{"async": true}` while the hook is still running. `runCommand` reads
+ * through it too: one reader, so both report truncation alike.
  */
 export async function readStreamText(
   stream: ReadableStream<Uint8Array>,

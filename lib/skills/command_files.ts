@@ -50,7 +50,6 @@ export interface ParsedCommandText {
   description: string;
   command: SkillCommand;
   extra: SkillExtraFields;
-  disableModelInvocation: boolean;
 }
 
 export type CommandTextResult =
@@ -87,7 +86,6 @@ export function parseCommandText(text: string, parseYaml?: FullYamlParse): Comma
       description,
       command,
       extra: allowed.length > 0 ? { allowedTools: allowed } : {},
-      disableModelInvocation: fm["disable-model-invocation"] === true,
     },
   };
 }

@@ -30,8 +30,9 @@ const DOCUMENTED_UNAPPLIED = new Set([
 
 /** The stdout JSON contract of each event, read as Claude Code reads it: unread fields set aside first. */
 export function parseHookJson(event: HookEventName, value: unknown): ParseOutcome {
-  const { value: read, unread } = setAsideUnread(schemaOf(event), value);
-  const parsed = parseByEvent(event, read);
+  const contract = OUTPUT_CONTRACTS[event];
+  const { value: read, unread } = setAsideUnread(contract.schema(), value);
+  const parsed = contract.parse(read);
   if (!parsed.ok || unread.length === 0) return parsed;
   const notes = unread.filter((f) => DOCUMENTED_UNAPPLIED.has(f)).map((f) =>
     `${event} hook returned ${f}, which Trellis does not apply (ignored)`
@@ -53,51 +54,22 @@ export function parseContextlessText(event: HookEventName, text: string): HookEf
   return { additionalContexts: isContext ? [text] : [] };
 }
 
-function parseByEvent(event: HookEventName, value: unknown): ParseOutcome {
-  switch (event) {
-    case "PreToolUse":
-      return parsePreToolUseOutput(value);
-    case "PermissionRequest":
-      return parsePermissionRequestOutput(value);
-    case "PostToolUse":
-      return parsePostToolUseOutput(value);
-    case "PreCompact":
-    case "PostCompact":
-      return parseCompactOutput(event, value);
-    case "SessionStart":
-      return parseSessionStartOutput(value);
-    case "UserPromptSubmit":
-      return parseUserPromptSubmitOutput(value);
-    case "SubagentStart":
-      return parseSubagentStartOutput(value);
-    case "SubagentStop":
-    case "Stop":
-      return parseStopOutput(event, value);
-  }
-}
-
-function schemaOf(event: HookEventName): z.ZodMiniType {
-  switch (event) {
-    case "PreToolUse":
-      return preToolUseOutputSchema();
-    case "PermissionRequest":
-      return permissionRequestOutputSchema();
-    case "PostToolUse":
-      return postToolUseOutputSchema();
-    case "PreCompact":
-    case "PostCompact":
-      return compactOutputSchema();
-    case "SessionStart":
-      return sessionStartOutputSchema();
-    case "UserPromptSubmit":
-      return userPromptSubmitOutputSchema();
-    case "SubagentStart":
-      return subagentStartOutputSchema();
-    case "SubagentStop":
-    case "Stop":
-      return stopOutputSchema();
-  }
-}
+/** Each event's stdout contract: its strict schema (to set unread fields aside) and its parser. */
+const OUTPUT_CONTRACTS: Record<
+  HookEventName,
+  { schema: () => z.ZodMiniType; parse: (value: unknown) => ParseOutcome }
+> = {
+  PreToolUse: { schema: preToolUseOutputSchema, parse: parsePreToolUseOutput },
+  PermissionRequest: { schema: permissionRequestOutputSchema, parse: parsePermissionRequestOutput },
+  PostToolUse: { schema: postToolUseOutputSchema, parse: parsePostToolUseOutput },
+  PreCompact: { schema: compactOutputSchema, parse: (value) => parseCompactOutput("PreCompact", value) },
+  PostCompact: { schema: compactOutputSchema, parse: (value) => parseCompactOutput("PostCompact", value) },
+  SessionStart: { schema: sessionStartOutputSchema, parse: parseSessionStartOutput },
+  UserPromptSubmit: { schema: userPromptSubmitOutputSchema, parse: parseUserPromptSubmitOutput },
+  SubagentStart: { schema: subagentStartOutputSchema, parse: parseSubagentStartOutput },
+  SubagentStop: { schema: stopOutputSchema, parse: (value) => parseStopOutput("SubagentStop", value) },
+  Stop: { schema: stopOutputSchema, parse: (value) => parseStopOutput("Stop", value) },
+};
 
 /**
  * Removes the fields the event's (strict) schema does not know, at any depth, and names them by

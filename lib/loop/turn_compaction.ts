@@ -1,22 +1,15 @@
-import type {
-  ConversationItem,
-  EventSink,
-  HookTurnContext,
-  LifecycleHooks,
-  ToolDeclaration,
-  Usage,
-} from "../shared/mod.ts";
+import type { ConversationItem, ToolDeclaration, Usage } from "../shared/mod.ts";
 import { addUsage, CancelledError, emptyUsage } from "../shared/mod.ts";
 import { type ContextMeter, estimateRequestTokens } from "./context_meter.ts";
 import { applyCompaction, type CompactionRecord } from "./compacted_history.ts";
 import {
   compactConversation,
+  type CompactionPorts,
   type CompactionSettings,
   fixedPartWarning,
   fixedRequestTokens,
   reachedAutoLimit,
 } from "./compaction.ts";
-import type { ModelClient } from "./ports.ts";
 
 /** What a session gives a turn so the conversation can outgrow the context window (#15 item 6). */
 export interface TurnCompaction {
@@ -32,6 +25,14 @@ export interface TurnCompaction {
   contextBlocks?: (history: readonly ConversationItem[]) => ConversationItem[];
 }
 
+/** The session's ports a compaction uses; the turn hands out a fresh item id for each one. */
+type TurnCompactorPorts =
+  & Pick<
+    CompactionPorts,
+    "model" | "modelName" | "instructions" | "hooks" | "hookContext" | "events" | "record"
+  >
+  & { nextItemId: () => string };
+
 /**
  * Checks the context's size before each sampling of a turn and compacts automatically once it
  * reaches the threshold (Codex: between steps, when the turn needs a follow-up). After a compaction
@@ -46,16 +47,7 @@ export class TurnCompactor {
 
   constructor(
     private readonly compaction: TurnCompaction,
-    private readonly ports: {
-      model: ModelClient;
-      modelName: string;
-      instructions: string;
-      hooks: LifecycleHooks;
-      hookContext: HookTurnContext;
-      events: EventSink;
-      record: (item: ConversationItem) => Promise<void>;
-      nextItemId: () => string;
-    },
+    private readonly ports: TurnCompactorPorts,
   ) {}
 
   /** Compacts `conversation` in place when it reached the threshold; throws when cancelled. */

@@ -9,7 +9,8 @@ import { splitQuotedWords } from "../shared/mod.ts";
 const PLACEHOLDER = /\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)/g;
 
 export function expandCommandBody(body: string, args: string): string {
-  const positional = splitArguments(args);
+  // `"a b"` and `'a b'` are one word each, without their quotes.
+  const positional = splitQuotedWords(args);
   let used = false;
   const expanded = body.replace(PLACEHOLDER, (_match, index?: string, position?: string) => {
     used = true;
@@ -19,9 +20,4 @@ export function expandCommandBody(body: string, args: string): string {
   });
   if (used || args === "") return expanded;
   return `${expanded.replace(/\n*$/, "")}\n\nARGUMENTS: ${args}\n`;
-}
-
-/** Words of `args`; `"a b"` and `'a b'` are one word each, without their quotes (lib/shared). */
-export function splitArguments(args: string): string[] {
-  return splitQuotedWords(args);
 }

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { DirEntry, FileSystem } from "../platform/mod.ts";
 import { extractFrontmatter, parseFrontmatterYaml, sanitizeSingleLine } from "./frontmatter.ts";
-import { MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS } from "./skill_text.ts";
+import { MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, scalar } from "./skill_text.ts";
 import { splitToolList } from "./tool_list.ts";
 import type { SkillCandidate } from "./discovery.ts";
 import type { FullYamlParse } from "./yaml_library.ts";
@@ -50,7 +50,6 @@ export interface ParsedCommandText {
   description: string;
   command: SkillCommand;
   extra: SkillExtraFields;
-  disableModelInvocation: boolean;
 }
 
 export type CommandTextResult =
@@ -87,7 +86,6 @@ export function parseCommandText(text: string, parseYaml?: FullYamlParse): Comma
       description,
       command,
       extra: allowed.length > 0 ? { allowedTools: allowed } : {},
-      disableModelInvocation: fm["disable-model-invocation"] === true,
     },
   };
 }
@@ -98,12 +96,6 @@ export function commandSkillName(namespace: string, commandName: string): string
     return { error: `invalid name: exceeds maximum length of ${MAX_NAME_CHARS} characters` };
   }
   return `${namespace}:${commandName}`;
-}
-
-function scalar(value: unknown): string {
-  if (typeof value === "string") return sanitizeSingleLine(value);
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return "";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -23,7 +23,7 @@ export { createSkillsService } from "./skills_service.ts";
 export type { SkillsService } from "./skills_service.ts";
 export { DEFAULT_WATCH_THROTTLE_MS, skillsConfigKey, skillsInputFromConfig } from "./skills_input.ts";
 export type { PluginSkillRoot, SkillRuleInput, SkillsInput, SkillsInputExtra } from "./skills_input.ts";
-export { expandCommandBody, splitArguments } from "./command_arguments.ts";
+export { expandCommandBody } from "./command_arguments.ts";
 export { parseCommandText } from "./command_files.ts";
 export { splitToolList } from "./tool_list.ts";
 export { loadSkillsSnapshot } from "./load_skills_snapshot.ts";

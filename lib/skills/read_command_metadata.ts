@@ -2,7 +2,7 @@ import type { FileSystem } from "../platform/mod.ts";
 import { commandSkillName, MAX_COMMAND_BYTES, parseCommandText } from "./command_files.ts";
 import { loadYamlParser } from "./yaml_library.ts";
 import type { SkillCandidate } from "./discovery.ts";
-import type { SkillLoad } from "./read_skill_metadata.ts";
+import { type SkillLoad, skillLocation } from "./read_skill_metadata.ts";
 import type { SkillMetadata, SkillRootSpec } from "./types.ts";
 
 const decoder = new TextDecoder();
@@ -31,12 +31,7 @@ export async function readCommandMetadata(
     name,
     description: parsed.value.description,
     policy: { allowImplicitInvocation: false, products: [] },
-    path: found.path,
-    dir: found.dir,
-    scope: root.scope,
-    root: root.path,
-    authority: "local",
-    ...(root.plugin ? { plugin: root.plugin } : {}),
+    ...skillLocation(found, root),
     extra: parsed.value.extra,
     command: parsed.value.command,
   };

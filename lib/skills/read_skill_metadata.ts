@@ -46,6 +46,17 @@ export async function readSkillMetadata(
       allowImplicitInvocation: extras?.policy?.allowImplicitInvocation ?? !disableModelInvocation,
       products: extras?.policy?.products ?? [],
     },
+    ...skillLocation(found, root),
+  };
+  return { ok: true, skill, warnings: [...notes, ...extras?.warnings ?? []] };
+}
+
+/** Where a loaded skill (or plugin command) was found: the same for every kind of skill file. */
+export function skillLocation(
+  found: SkillCandidate,
+  root: SkillRootSpec,
+): Pick<SkillMetadata, "path" | "dir" | "scope" | "root" | "authority" | "plugin"> {
+  return {
     path: found.path,
     dir: found.dir,
     scope: root.scope,
@@ -53,7 +64,6 @@ export async function readSkillMetadata(
     authority: "local",
     ...(root.plugin ? { plugin: root.plugin } : {}),
   };
-  return { ok: true, skill, warnings: [...notes, ...extras?.warnings ?? []] };
 }
 
 function readFrontmatterText(fs: FileSystem, file: string): string {

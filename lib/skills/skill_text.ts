@@ -90,7 +90,7 @@ function extraFields(fm: Record<string, unknown>, metadata: Record<string, unkno
 }
 
 /** A single-line string field; numbers and booleans are taken as written, anything else is absent. */
-function scalar(value: unknown): string {
+export function scalar(value: unknown): string {
   if (typeof value === "string") return sanitizeSingleLine(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return "";

@@ -7,6 +7,7 @@ import {
   ok,
   type ParseOutcome,
   specificOutput,
+  stopOf,
   validateOutput,
 } from "./hook_effect.ts";
 
@@ -29,14 +30,6 @@ export const userPromptSubmitOutputSchema = memo(() =>
     ),
   })
 );
-
-/** continue:false ends the turn with stopReason (or a default naming the event). */
-function stopOf(event: string, out: { continue?: boolean; stopReason?: string }) {
-  if (out.continue !== false) return {};
-  return {
-    stop: { reason: isBlank(out.stopReason) ? `${event} hook stopped the turn` : out.stopReason!.trim() },
-  };
-}
 
 /** SessionStart: additionalContext; continue:false stops (HK-12). */
 export function parseSessionStartOutput(value: unknown): ParseOutcome {

@@ -80,3 +80,14 @@ export function baseEffect(
     ...(output.systemMessage !== undefined ? { systemMessage: output.systemMessage } : {}),
   };
 }
+
+/** continue:false ends the turn with stopReason (or a default naming the event). */
+export function stopOf(
+  event: string,
+  out: { continue?: boolean; stopReason?: string },
+): Pick<HookEffect, "stop"> {
+  if (out.continue !== false) return {};
+  return {
+    stop: { reason: isBlank(out.stopReason) ? `${event} hook stopped the turn` : out.stopReason!.trim() },
+  };
+}

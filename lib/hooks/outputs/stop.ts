@@ -6,6 +6,7 @@ import {
   isBlank,
   ok,
   type ParseOutcome,
+  stopOf,
   validateOutput,
 } from "./hook_effect.ts";
 
@@ -34,10 +35,7 @@ export function parseStopOutput(event: "Stop" | "SubagentStop", value: unknown):
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
   const base = baseEffect(out);
-  if (out.continue === false) {
-    const reason = isBlank(out.stopReason) ? `${event} hook stopped the turn` : out.stopReason!.trim();
-    return ok({ ...base, stop: { reason } });
-  }
+  if (out.continue === false) return ok({ ...base, ...stopOf(event, out) });
   if (out.decision === "block") {
     if (isBlank(out.reason)) return failed(STOP_BLOCK_WITHOUT_REASON);
     return ok({ ...base, block: { reason: out.reason!.trim() } });

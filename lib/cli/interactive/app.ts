@@ -23,7 +23,8 @@ import { readMentions } from "./mentions.ts";
 import { editKey, listQuestion } from "./questions.ts";
 import { Screen } from "./screen.ts";
 import { listSessions } from "./session_list.ts";
-import { mcpPromptCommands, type SlashCommand, slashCommands, type SlashContext } from "./slash_commands.ts";
+import type { SlashCommand, SlashContext } from "./slash_commands.ts";
+import { CommandTable } from "./command_table.ts";
 import { detectCaps, glyphs, palette } from "./style.ts";
 import type { Question, Ui } from "./ui.ts";
 import { replayLines } from "./replay.ts";
@@ -46,24 +47,6 @@ export interface InteractiveOptions {
   version: string;
 }
 
-/** What a slash command's name looks like (`status`, `plugin:command`): no `/` as a path has. */
-const COMMAND_NAME = /^[A-Za-z][\w:.-]*$/;
-
-/** Slash commands that may run while a turn runs; the others wait for it. */
-const IMMEDIATE = new Set([
-  "help",
-  "status",
-  "model",
-  "approvals",
-  "diff",
-  "mcp",
-  "skills",
-  "hooks",
-  "plugins",
-  "context",
-  "quit",
-  "exit",
-]);
 /** Ctrl-C presses this soon after an interrupt only interrupt: a storm must not also quit. */
 const EXIT_GUARD_MS = 400;
 
@@ -99,7 +82,7 @@ export class InteractiveApp implements Ui {
   #exitArmed = false;
   // performance.now() counts from process start: 0 would swallow a Ctrl-C in the first 400 ms.
   #lastInterrupt = -Infinity;
-  #commands: SlashCommand[] = [];
+  readonly #commands: CommandTable;
   #contextPercent: number | null = null;
   #libs: Promise<MarkdownLibraries> | null = null;
   #quit!: (code: number) => void;
@@ -119,6 +102,7 @@ export class InteractiveApp implements Ui {
     this.#finished = new Promise((resolve) => (this.#quit = resolve));
     this.#opened = new Promise((resolve) => (this.#firstOpened = resolve));
     this.#latency = KeyLatencyLog.fromEnv(options.platform);
+    this.#commands = new CommandTable(this, { session: () => this.#session, opened: () => this.#opened });
   }
 
   // --- Ui -------------------------------------------------------------------------------------
@@ -244,9 +228,9 @@ export class InteractiveApp implements Ui {
         ...(resume ? { resume } : {}),
       });
       this.#session = session;
-      this.#commands = await slashCommands(session);
+      await this.#commands.load(session);
       // MCP prompts are listed once the prompt is up: a prompts/list never delays it.
-      setTimeout(() => void this.#refreshCommands(), 0);
+      setTimeout(() => void this.#commands.refresh(), 0);
       this.#header(session, Boolean(resume));
       if (resume) {
         view.libraries = await this.#libraries();
@@ -376,14 +360,6 @@ export class InteractiveApp implements Ui {
     await this.#shutdown(0);
   }
 
-  /** The slash commands again: plugin commands, and the MCP prompts of the servers ready now. */
-  async #refreshCommands(): Promise<void> {
-    const session = this.#session;
-    if (!session) return;
-    const commands = [...await slashCommands(session), ...await mcpPromptCommands(session)];
-    if (this.#session === session) this.#commands = commands;
-  }
-
   async #complete(): Promise<void> {
     const buffer = this.#editor;
     const { start, word } = buffer.wordBeforeCursor();
@@ -391,9 +367,9 @@ export class InteractiveApp implements Ui {
     // Tab pressed while the session still starts (MCP servers, skills) completes once it is open.
     if (!this.#session) await this.#opened;
     const session = this.#session;
-    if (start === 0 && word.startsWith("/")) await this.#refreshCommands();
+    if (start === 0 && word.startsWith("/")) await this.#commands.refresh();
     const result = await complete(word, start === 0, {
-      commands: () => this.#commands.map((c) => `/${c.name}`),
+      commands: () => this.#commands.names(),
       skills: async () => session ? (await session.skills()).map((s) => s.name) : [],
       fs: this.options.platform.fs,
       cwd: this.options.loaded.paths.cwd,
@@ -414,8 +390,8 @@ export class InteractiveApp implements Ui {
 
   #submit(text: string, shown: string): void {
     void this.#history?.add(text);
-    const command = this.#commandOf(text);
-    if (this.#busy && !(command && IMMEDIATE.has(command.command.name))) {
+    const command = this.#commands.resolve(text);
+    if (this.#busy && !(command && CommandTable.immediate(command.command))) {
       this.#queued.push({ text, shown });
       return;
     }
@@ -428,61 +404,6 @@ export class InteractiveApp implements Ui {
     const c = this.colors;
     const lines = wrap(terminalText(shown, { tabWidth: 2 }), this.width() - 3);
     this.print(["", ...lines.map((line, i) => c.bold(`${i === 0 ? this.glyphs.prompt : "  "}${line}`)), ""]);
-  }
-
-  #commandOf(text: string): { command: SlashCommand; args: string } | null {
-    const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-    if (!match) return null;
-    const [, name, args = ""] = match;
-    const command = this.#commands.find((c) => c.name === name);
-    if (command) return { command, args };
-    // A prompt of a server that became ready since the list was read: look again before sending.
-    if (name.startsWith("mcp__")) return { command: this.#lateMcpPrompt(name), args };
-    // `/stauts` is a typo, not a prompt: sent, it would cost a model call and leave the user
-    // waiting for an answer to the wrong question (Codex and Claude Code refuse it too). A word with
-    // a second `/` (`/etc/hosts is empty?`) is a path and goes to the model.
-    if (COMMAND_NAME.test(name)) return { command: this.#unknownCommand(name), args };
-    return null;
-  }
-
-  #unknownCommand(name: string): SlashCommand {
-    return {
-      name,
-      description: "",
-      run: async (args, ctx) => {
-        // A plugin command typed while the session still opened: the list is read again first.
-        await this.#opened;
-        await this.#refreshCommands();
-        const command = this.#commands.find((c) => c.name === name);
-        if (command) return await command.run(args, ctx);
-        this.print([
-          this.colors.yellow(
-            `Unknown command /${terminalText(name, { lineBreaks: "show" })}: nothing was sent ` +
-              `(/help lists the commands)`,
-          ),
-        ]);
-      },
-    };
-  }
-
-  #lateMcpPrompt(name: string): SlashCommand {
-    return {
-      name,
-      description: "",
-      run: async (args, ctx) => {
-        await this.#refreshCommands();
-        const command = this.#commands.find((c) => c.name === name);
-        if (command) return await command.run(args, ctx);
-        const known = this.#commands.filter((c) => c.name.startsWith("mcp__")).map((c) => `/${c.name}`);
-        this.print([
-          this.colors.yellow(
-            `No MCP prompt /${terminalText(name, { lineBreaks: "show" })} in this session${
-              known.length ? ` (there are ${known.join(", ")})` : " (no ready MCP server offers prompts)"
-            }`,
-          ),
-        ]);
-      },
-    };
   }
 
   async #runCommand(command: SlashCommand, args: string): Promise<void> {

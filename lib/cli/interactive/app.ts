@@ -1,4 +1,3 @@
-import * as path from "node:path";
 import {
   type ApprovalRequest,
   type LoadedConfig,
@@ -8,7 +7,7 @@ import {
 } from "../../app/mod.ts";
 import type { Platform, TerminalIo } from "../../platform/mod.ts";
 import { isTrellisError, terminalText, type TrellisEventBody } from "../../shared/mod.ts";
-import { interactiveApprover } from "./approval_prompt.ts";
+import { explainCall, interactiveApprover } from "./approval_prompt.ts";
 import { complete } from "./completion.ts";
 import { interactiveElicitation } from "./elicitation_form.ts";
 import { EventView } from "./event_view.ts";
@@ -20,9 +19,9 @@ import { loadMarkdownLibraries } from "./markdown_libraries.ts";
 import { wrap } from "./markdown_render.ts";
 import type { MarkdownLibraries } from "./markdown_render.ts";
 import { readMentions } from "./mentions.ts";
-import { editKey, listQuestion } from "./questions.ts";
+import { editKey } from "./questions.ts";
 import { Screen } from "./screen.ts";
-import { listSessions } from "./session_list.ts";
+import { pickSession } from "./session_list.ts";
 import type { SlashCommand, SlashContext } from "./slash_commands.ts";
 import { CommandTable } from "./command_table.ts";
 import { detectCaps, glyphs, palette } from "./style.ts";
@@ -534,43 +533,13 @@ export class InteractiveApp implements Ui {
     if (!await this.#open(undefined)) void this.#shutdown(1);
   }
 
-  async #pickSession(): Promise<string | null> {
-    const dir = path.join(this.options.loaded.paths.home, "sessions");
-    const sessions = await listSessions(this.options.platform.fs, dir);
-    if (sessions.length === 0) {
-      this.print([
-        this.colors.yellow(`No recorded sessions in ${terminalText(dir, { lineBreaks: "show" })}.`),
-      ]);
-      return null;
-    }
-    const width = this.width() - 6;
-    const items = sessions.map((s) => {
-      const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
-      const prompt = terminalText(s.firstPrompt || "(no prompt)", { lineBreaks: "show" });
-      const text = `${when}  ${terminalText(s.cwd, { lineBreaks: "show" })}  ${prompt}`;
-      return {
-        label: text.length > width ? text.slice(0, width - 1) + this.glyphs.ellipsis : text,
-        value: s.id,
-      };
-    });
-    return await new Promise<string | null>((resolve) => {
-      void this.ask(listQuestion(this, { title: "Resume which session?", items }, resolve));
-    });
+  #pickSession(): Promise<string | null> {
+    return pickSession(this, this.options.platform.fs, this.options.loaded.paths.home);
   }
 
   async #explain(request: ApprovalRequest): Promise<string> {
     const session = this.#requireSession();
-    const { subject } = request;
-    const what = subject.kind === "command"
-      ? `the shell command (run in ${subject.cwd}):\n${subject.command}`
-      : subject.kind === "path"
-      ? `${subject.access} access to ${subject.path}; arguments: ${JSON.stringify(request.args)}`
-      : JSON.stringify(request.args);
-    const controller = this.#busy?.controller ?? new AbortController();
-    return await session.ask(
-      `Explain what this ${request.toolName} call does and what could go wrong, for someone deciding whether to allow it:\n${what}`,
-      controller.signal,
-    );
+    return await explainCall(session, request, (this.#busy?.controller ?? new AbortController()).signal);
   }
 
   #argumentsOf(callId: string): string | undefined {

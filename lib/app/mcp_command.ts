@@ -3,7 +3,6 @@ import { type Approver, noTtyApprover, ttyApprover } from "../loop/mod.ts";
 import {
   createMcpRuntime,
   type McpRuntime,
-  mcpServersFromConfig,
   noUiElicitationResponder,
   type ResolvedCatalog,
   type ToolPins,
@@ -11,23 +10,9 @@ import {
 } from "../mcp/mod.ts";
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import type { ModelClient } from "../loop/mod.ts";
-import { loadPlugins, type PluginContributions } from "../plugins/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, type EventSink, UsageError } from "../shared/mod.ts";
 import { loadToolPins, mcpRuntimeOptions } from "./mcp_wiring.ts";
-
-/**
- * The resolved MCP catalog of this workspace — config layers, a trusted `.mcp.json` and the
- * enabled plugins' servers — as a session resolves it, for commands that only list or edit.
- */
-export async function mcpCatalogFor(
-  platform: Platform,
-  loaded: LoadedConfig,
-  contributions?: PluginContributions,
-): Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }> {
-  const plugins = contributions ?? (await loadPlugins({ loaded, platform })).contributions;
-  return mcpServersFromConfig(loaded, { platform, pluginServers: plugins.mcpServers });
-}
 
 export interface McpCommandOptions {
   platform: Platform;
@@ -58,10 +43,10 @@ export interface McpCommandRuntime {
  */
 export async function openMcpCommand(
   options: McpCommandOptions,
-  resolved?: { catalog: ResolvedCatalog; diagnostics: Diagnostic[] },
+  resolved: { catalog: ResolvedCatalog; diagnostics: Diagnostic[] },
 ): Promise<McpCommandRuntime> {
   const { platform, loaded, events } = options;
-  const { catalog, diagnostics } = resolved ?? await mcpCatalogFor(platform, loaded);
+  const { catalog, diagnostics } = resolved;
   for (const d of diagnostics) {
     if (d.level === "info") events({ type: "notice", message: d.message });
     else events({ type: "warning", message: d.message });

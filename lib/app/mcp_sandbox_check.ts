@@ -1,14 +1,12 @@
 import * as path from "node:path";
-import type { LoadedConfig } from "../config/mod.ts";
 import { checkServerSandbox, type Denial, type McpSandbox, type SandboxCheckReport } from "../mcp/mod.ts";
 import { canonicalPath, type Platform, PROTECTED_NAMES } from "../platform/mod.ts";
 import { UsageError } from "../shared/mod.ts";
-import { mcpCatalogFor } from "./mcp_command.ts";
 import { mcpConfinement } from "./mcp_confinement.ts";
+import type { Workspace } from "./workspace.ts";
 
 export interface McpSandboxCheckOptions {
-  platform: Platform;
-  loaded: LoadedConfig;
+  workspace: Workspace;
   server: string;
   /** Try this profile instead of the configured one (`--sandbox`, `--network`, `--writable`). */
   profile?: Partial<McpSandbox>;
@@ -32,8 +30,8 @@ export interface McpSandboxCheck {
  * `mcp_require_sandbox` does not stop the check: finding a profile is what it is for.
  */
 export async function mcpSandboxCheck(options: McpSandboxCheckOptions): Promise<McpSandboxCheck> {
-  const { platform, loaded } = options;
-  const { catalog } = await mcpCatalogFor(platform, loaded);
+  const { platform, loaded } = options.workspace;
+  const { catalog } = await options.workspace.mcpCatalog();
   const registration = [...catalog.servers, ...catalog.disabled].find((r) =>
     r.config.name === options.server
   );

@@ -194,26 +194,22 @@ export class McpHolder {
     const { events } = this.options;
     const operation = `prompts/get ${prompt.name}`;
     events({ type: "mcp.resource_operation", phase: "begin", server: prompt.server, operation });
-    try {
-      const items = await getManagerPrompt(this.runtime!.manager, prompt.server, prompt.name, parsed.args);
+    const end = (error?: string) =>
       events({
         type: "mcp.resource_operation",
         phase: "end",
         server: prompt.server,
         operation,
         duration_ms: Date.now() - started,
+        ...(error === undefined ? {} : { error }),
       });
+    try {
+      const items = await getManagerPrompt(this.runtime!.manager, prompt.server, prompt.name, parsed.args);
+      end();
       return items;
     } catch (error) {
       const message = `MCP prompt ${prompt.modelName} failed: ${(error as Error).message}`;
-      events({
-        type: "mcp.resource_operation",
-        phase: "end",
-        server: prompt.server,
-        operation,
-        duration_ms: Date.now() - started,
-        error: message,
-      });
+      end(message);
       throw new UsageError(message, { server: prompt.server });
     }
   }

@@ -47,7 +47,6 @@ export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
 export { skillsInputFor } from "./capabilities.ts";
 export { resolveContextWindow } from "./context_window.ts";
-export { mcpCatalogFor, openMcpCommand } from "./mcp_command.ts";
 export type { McpCommandOptions, McpCommandRuntime } from "./mcp_command.ts";
 export { mcpSandboxCheck } from "./mcp_sandbox_check.ts";
 export type { ExplainedDenial, McpSandboxCheck, McpSandboxCheckOptions } from "./mcp_sandbox_check.ts";

@@ -14,18 +14,13 @@ import {
   loadHooks,
   writeHookState,
 } from "../hooks/mod.ts";
-import type { ResolvedCatalog } from "../mcp/mod.ts";
+import { mcpServersFromConfig, type ResolvedCatalog } from "../mcp/mod.ts";
 import { loadPlugins, type PluginLoadResult } from "../plugins/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, discardEvents, type EventSink } from "../shared/mod.ts";
 import { createSkillsService, type SkillsInput, type SkillsSnapshot } from "../skills/mod.ts";
 import { skillsInputFor } from "./capabilities.ts";
-import {
-  mcpCatalogFor,
-  type McpCommandOptions,
-  type McpCommandRuntime,
-  openMcpCommand,
-} from "./mcp_command.ts";
+import { type McpCommandOptions, type McpCommandRuntime, openMcpCommand } from "./mcp_command.ts";
 import { Session, type SessionOptions } from "./session.ts";
 
 /** Where a workspace is and how its config is selected: the common flags `-C`, `-c`, `-p`. */
@@ -123,7 +118,12 @@ export class Workspace {
 
   /** The MCP catalog a session would resolve: config layers, a trusted `.mcp.json`, plugins. */
   mcpCatalog(): Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }> {
-    this.#catalog ??= this.plugins().then((p) => mcpCatalogFor(this.platform, this.loaded, p.contributions));
+    this.#catalog ??= this.plugins().then((p) =>
+      mcpServersFromConfig(this.loaded, {
+        platform: this.platform,
+        pluginServers: p.contributions.mcpServers,
+      })
+    );
     return this.#catalog;
   }
 

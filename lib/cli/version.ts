@@ -1,7 +1,7 @@
 /** The Trellis release (semver). */
 export const VERSION = "0.1.0";
 
-// scripts/compile/bun_build.ts replaces this name with the commit it builds (Bun.build `define`);
+// scripts/compile/bun_build.ts replaces this name with the commit it builds (a build-time `define`);
 // run from the sources it is not defined at all.
 declare const TRELLIS_BUILD_COMMIT: string | undefined;
 

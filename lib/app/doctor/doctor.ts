@@ -1,20 +1,18 @@
 import * as path from "node:path";
 import type { LoadedConfig } from "../../config/mod.ts";
-import { doctorHooks, loadHooks } from "../../hooks/mod.ts";
-import { mcpServersFromConfig } from "../../mcp/mod.ts";
+import { doctorHooks, type LoadedHooks } from "../../hooks/mod.ts";
 import { detectSandbox, type Platform } from "../../platform/mod.ts";
-import { installedPluginIds, loadPlugins, storeLayout, verifyPlugin } from "../../plugins/mod.ts";
+import { installedPluginIds, storeLayout, verifyPlugin } from "../../plugins/mod.ts";
 import type { Diagnostic } from "../../shared/mod.ts";
-import { createSkillsService } from "../../skills/mod.ts";
-import { skillsInputFor } from "../capabilities.ts";
+import type { SkillsSnapshot } from "../../skills/mod.ts";
+import type { Workspace } from "../workspace.ts";
 import { configLayerRows, trustRow } from "./config_checks.ts";
 import { mcpRows } from "./mcp_checks.ts";
 import { type DoctorReport, type DoctorRow, row } from "./rows.ts";
 
 export interface DoctorOptions {
-  platform: Platform;
-  /** Loaded with `skipInvalidFiles`: a broken layer is reported, the rest still checked. */
-  loaded: LoadedConfig;
+  /** Opened with `skipInvalidFiles`: a broken layer is reported, the rest still checked. */
+  workspace: Workspace;
   /** Per MCP server and per hook: the longest doctor waits (default 10 s). */
   timeoutSec?: number;
 }
@@ -25,21 +23,16 @@ export interface DoctorOptions {
  * plugin verify — run at once, as one table with a fix for each row that is not ok.
  */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
-  const { platform, loaded } = options;
+  const ws = options.workspace;
+  const { platform, loaded } = ws;
   const timeoutSec = options.timeoutSec ?? 10;
-  const plugins = await loadPlugins({ loaded, platform });
+  const plugins = await ws.plugins();
   const groups = await Promise.all([
     Promise.resolve([...configLayerRows(platform.fs, loaded), trustRow(platform.fs, loaded)]),
     sandboxRows(platform, loaded),
-    (async () => {
-      const { catalog } = mcpServersFromConfig(loaded, {
-        platform,
-        pluginServers: plugins.contributions.mcpServers,
-      });
-      return await mcpRows(platform, loaded, catalog, timeoutSec * 1000);
-    })(),
-    hookRows(platform, loaded, plugins.contributions.hookSources, timeoutSec),
-    skillRows(platform, loaded, plugins.contributions),
+    ws.mcpCatalog().then(({ catalog }) => mcpRows(platform, loaded, catalog, timeoutSec * 1000)),
+    ws.hooks().then((hooks) => hookRows(platform, loaded, hooks, timeoutSec)),
+    ws.skills().then(({ snapshot }) => skillRows(snapshot)),
     pluginRows(platform, loaded, plugins.diagnostics),
   ]);
   const rows = groups.flat();
@@ -78,10 +71,9 @@ async function sandboxRows(platform: Platform, loaded: LoadedConfig): Promise<Do
 async function hookRows(
   platform: Platform,
   loaded: LoadedConfig,
-  pluginSources: Parameters<typeof loadHooks>[0]["pluginSources"],
+  { handlers, diagnostics }: LoadedHooks,
   timeoutSec: number,
 ): Promise<DoctorRow[]> {
-  const { handlers, diagnostics } = await loadHooks({ loaded, platform, pluginSources });
   const rows = diagnosticRows("hooks", diagnostics, "fix the hook file named");
   const findings = await doctorHooks(handlers, {
     platform,
@@ -111,13 +103,7 @@ async function hookRows(
   return rows;
 }
 
-async function skillRows(
-  platform: Platform,
-  loaded: LoadedConfig,
-  contributions: Parameters<typeof skillsInputFor>[1],
-): Promise<DoctorRow[]> {
-  const service = createSkillsService({ platform, events: () => {} });
-  const snapshot = await service.snapshot(skillsInputFor(loaded, contributions));
+function skillRows(snapshot: SkillsSnapshot): DoctorRow[] {
   const rows = snapshot.errors.map((e) =>
     row("fail", `skill ${path.basename(path.dirname(e.path))}`, `${e.path}: ${e.message}`, `fix ${e.path}`)
   );

@@ -21,8 +21,8 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
         });
       }
       // A config file that does not parse is a row of the report, not the end of the command.
-      const loaded = await ctx.loadConfig({ ...options, quietDiagnostics: true, skipInvalidFiles: true });
-      const report = await runDoctor({ platform: ctx.platform, loaded, timeoutSec });
+      const workspace = await ctx.workspace({ ...options, quietDiagnostics: true, skipInvalidFiles: true });
+      const report = await runDoctor({ workspace, timeoutSec });
       if (report.failed) ctx.exitCode = 1;
       if (options.json) return void await ctx.out(JSON.stringify(report, null, 2) + "\n");
       await ctx.out(doctorTable(report.rows).join("\n") + "\n");

@@ -182,6 +182,16 @@ async function withRuntime<T>(
 
 export type WithRuntime = typeof withRuntime;
 
+/** A server whose listing broke (a repeated cursor, an error) is a protocol error, not "none". */
+function throwListingFailures(failures: readonly { server: string; error: string }[]): void {
+  if (failures.length === 0) return;
+  throw new TrellisError(
+    "mcp_protocol",
+    failures.map((f) => `MCP server '${f.server}': ${f.error}`).join("; "),
+    { server: failures.map((f) => f.server).join(",") },
+  );
+}
+
 function printEvent(ctx: CliContext, e: TrellisEventBody): void {
   if (e.type === "mcp.server_status" && e.status !== "starting") {
     const took = e.duration_ms !== undefined ? ` in ${e.duration_ms} ms` : "";
@@ -292,14 +302,7 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
             );
             await ctx.out(lines.join("\n") + (lines.length ? "\n" : failures.length ? "" : `No ${kind}.\n`));
           }
-          // A server whose listing broke (a repeated cursor, an error) is a protocol error, not "none".
-          if (failures.length > 0) {
-            throw new TrellisError(
-              "mcp_protocol",
-              failures.map((f) => `MCP server '${f.server}': ${f.error}`).join("; "),
-              { server: failures.map((f) => f.server).join(",") },
-            );
-          }
+          throwListingFailures(failures);
         })
       );
   }
@@ -323,13 +326,7 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
           );
           await ctx.out(lines.join("\n") + (lines.length ? "\n" : failures.length ? "" : "No prompts.\n"));
         }
-        if (failures.length > 0) {
-          throw new TrellisError(
-            "mcp_protocol",
-            failures.map((f) => `MCP server '${f.server}': ${f.error}`).join("; "),
-            { server: failures.map((f) => f.server).join(",") },
-          );
-        }
+        throwListingFailures(failures);
       })
     );
   withCommonOptions(

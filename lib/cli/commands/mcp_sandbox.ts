@@ -24,10 +24,8 @@ export function registerMcpSandboxCommand(mcp: Command, ctx: CliContext): void {
     .option("--args <json>", "arguments of --call as a JSON object", "{}")
     .option("--json", "print JSON")
     .action(async (name: string, options) => {
-      const loaded = await ctx.loadConfig(options);
       const report = await mcpSandboxCheck({
-        platform: ctx.platform,
-        loaded,
+        workspace: await ctx.workspace(options),
         server: name,
         profile: profileOptions(options),
         ...(options.call ? { call: { tool: String(options.call), args: jsonArgs(options.args) } } : {}),

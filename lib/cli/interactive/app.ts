@@ -1,4 +1,3 @@
-import * as path from "node:path";
 import {
   type ApprovalRequest,
   type LoadedConfig,
@@ -8,7 +7,7 @@ import {
 } from "../../app/mod.ts";
 import type { Platform, TerminalIo } from "../../platform/mod.ts";
 import { isTrellisError, terminalText, type TrellisEventBody } from "../../shared/mod.ts";
-import { interactiveApprover } from "./approval_prompt.ts";
+import { explainCall, interactiveApprover } from "./approval_prompt.ts";
 import { complete } from "./completion.ts";
 import { interactiveElicitation } from "./elicitation_form.ts";
 import { EventView } from "./event_view.ts";
@@ -20,10 +19,11 @@ import { loadMarkdownLibraries } from "./markdown_libraries.ts";
 import { wrap } from "./markdown_render.ts";
 import type { MarkdownLibraries } from "./markdown_render.ts";
 import { readMentions } from "./mentions.ts";
-import { editKey, listQuestion } from "./questions.ts";
+import { editKey } from "./questions.ts";
 import { Screen } from "./screen.ts";
-import { listSessions } from "./session_list.ts";
-import { mcpPromptCommands, type SlashCommand, slashCommands, type SlashContext } from "./slash_commands.ts";
+import { pickSession } from "./session_list.ts";
+import type { SlashCommand, SlashContext } from "./slash_commands.ts";
+import { CommandTable } from "./command_table.ts";
 import { detectCaps, glyphs, palette } from "./style.ts";
 import type { Question, Ui } from "./ui.ts";
 import { replayLines } from "./replay.ts";
@@ -46,24 +46,6 @@ export interface InteractiveOptions {
   version: string;
 }
 
-/** What a slash command's name looks like (`status`, `plugin:command`): no `/` as a path has. */
-const COMMAND_NAME = /^[A-Za-z][\w:.-]*$/;
-
-/** Slash commands that may run while a turn runs; the others wait for it. */
-const IMMEDIATE = new Set([
-  "help",
-  "status",
-  "model",
-  "approvals",
-  "diff",
-  "mcp",
-  "skills",
-  "hooks",
-  "plugins",
-  "context",
-  "quit",
-  "exit",
-]);
 /** Ctrl-C presses this soon after an interrupt only interrupt: a storm must not also quit. */
 const EXIT_GUARD_MS = 400;
 
@@ -99,7 +81,7 @@ export class InteractiveApp implements Ui {
   #exitArmed = false;
   // performance.now() counts from process start: 0 would swallow a Ctrl-C in the first 400 ms.
   #lastInterrupt = -Infinity;
-  #commands: SlashCommand[] = [];
+  readonly #commands: CommandTable;
   #contextPercent: number | null = null;
   #libs: Promise<MarkdownLibraries> | null = null;
   #quit!: (code: number) => void;
@@ -119,6 +101,7 @@ export class InteractiveApp implements Ui {
     this.#finished = new Promise((resolve) => (this.#quit = resolve));
     this.#opened = new Promise((resolve) => (this.#firstOpened = resolve));
     this.#latency = KeyLatencyLog.fromEnv(options.platform);
+    this.#commands = new CommandTable(this, { session: () => this.#session, opened: () => this.#opened });
   }
 
   // --- Ui -------------------------------------------------------------------------------------
@@ -244,9 +227,9 @@ export class InteractiveApp implements Ui {
         ...(resume ? { resume } : {}),
       });
       this.#session = session;
-      this.#commands = await slashCommands(session);
+      await this.#commands.load(session);
       // MCP prompts are listed once the prompt is up: a prompts/list never delays it.
-      setTimeout(() => void this.#refreshCommands(), 0);
+      setTimeout(() => void this.#commands.refresh(), 0);
       this.#header(session, Boolean(resume));
       if (resume) {
         view.libraries = await this.#libraries();
@@ -376,14 +359,6 @@ export class InteractiveApp implements Ui {
     await this.#shutdown(0);
   }
 
-  /** The slash commands again: plugin commands, and the MCP prompts of the servers ready now. */
-  async #refreshCommands(): Promise<void> {
-    const session = this.#session;
-    if (!session) return;
-    const commands = [...await slashCommands(session), ...await mcpPromptCommands(session)];
-    if (this.#session === session) this.#commands = commands;
-  }
-
   async #complete(): Promise<void> {
     const buffer = this.#editor;
     const { start, word } = buffer.wordBeforeCursor();
@@ -391,9 +366,9 @@ export class InteractiveApp implements Ui {
     // Tab pressed while the session still starts (MCP servers, skills) completes once it is open.
     if (!this.#session) await this.#opened;
     const session = this.#session;
-    if (start === 0 && word.startsWith("/")) await this.#refreshCommands();
+    if (start === 0 && word.startsWith("/")) await this.#commands.refresh();
     const result = await complete(word, start === 0, {
-      commands: () => this.#commands.map((c) => `/${c.name}`),
+      commands: () => this.#commands.names(),
       skills: async () => session ? (await session.skills()).map((s) => s.name) : [],
       fs: this.options.platform.fs,
       cwd: this.options.loaded.paths.cwd,
@@ -414,8 +389,8 @@ export class InteractiveApp implements Ui {
 
   #submit(text: string, shown: string): void {
     void this.#history?.add(text);
-    const command = this.#commandOf(text);
-    if (this.#busy && !(command && IMMEDIATE.has(command.command.name))) {
+    const command = this.#commands.resolve(text);
+    if (this.#busy && !(command && CommandTable.immediate(command.command))) {
       this.#queued.push({ text, shown });
       return;
     }
@@ -428,61 +403,6 @@ export class InteractiveApp implements Ui {
     const c = this.colors;
     const lines = wrap(terminalText(shown, { tabWidth: 2 }), this.width() - 3);
     this.print(["", ...lines.map((line, i) => c.bold(`${i === 0 ? this.glyphs.prompt : "  "}${line}`)), ""]);
-  }
-
-  #commandOf(text: string): { command: SlashCommand; args: string } | null {
-    const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-    if (!match) return null;
-    const [, name, args = ""] = match;
-    const command = this.#commands.find((c) => c.name === name);
-    if (command) return { command, args };
-    // A prompt of a server that became ready since the list was read: look again before sending.
-    if (name.startsWith("mcp__")) return { command: this.#lateMcpPrompt(name), args };
-    // `/stauts` is a typo, not a prompt: sent, it would cost a model call and leave the user
-    // waiting for an answer to the wrong question (Codex and Claude Code refuse it too). A word with
-    // a second `/` (`/etc/hosts is empty?`) is a path and goes to the model.
-    if (COMMAND_NAME.test(name)) return { command: this.#unknownCommand(name), args };
-    return null;
-  }
-
-  #unknownCommand(name: string): SlashCommand {
-    return {
-      name,
-      description: "",
-      run: async (args, ctx) => {
-        // A plugin command typed while the session still opened: the list is read again first.
-        await this.#opened;
-        await this.#refreshCommands();
-        const command = this.#commands.find((c) => c.name === name);
-        if (command) return await command.run(args, ctx);
-        this.print([
-          this.colors.yellow(
-            `Unknown command /${terminalText(name, { lineBreaks: "show" })}: nothing was sent ` +
-              `(/help lists the commands)`,
-          ),
-        ]);
-      },
-    };
-  }
-
-  #lateMcpPrompt(name: string): SlashCommand {
-    return {
-      name,
-      description: "",
-      run: async (args, ctx) => {
-        await this.#refreshCommands();
-        const command = this.#commands.find((c) => c.name === name);
-        if (command) return await command.run(args, ctx);
-        const known = this.#commands.filter((c) => c.name.startsWith("mcp__")).map((c) => `/${c.name}`);
-        this.print([
-          this.colors.yellow(
-            `No MCP prompt /${terminalText(name, { lineBreaks: "show" })} in this session${
-              known.length ? ` (there are ${known.join(", ")})` : " (no ready MCP server offers prompts)"
-            }`,
-          ),
-        ]);
-      },
-    };
   }
 
   async #runCommand(command: SlashCommand, args: string): Promise<void> {
@@ -613,43 +533,13 @@ export class InteractiveApp implements Ui {
     if (!await this.#open(undefined)) void this.#shutdown(1);
   }
 
-  async #pickSession(): Promise<string | null> {
-    const dir = path.join(this.options.loaded.paths.home, "sessions");
-    const sessions = await listSessions(this.options.platform.fs, dir);
-    if (sessions.length === 0) {
-      this.print([
-        this.colors.yellow(`No recorded sessions in ${terminalText(dir, { lineBreaks: "show" })}.`),
-      ]);
-      return null;
-    }
-    const width = this.width() - 6;
-    const items = sessions.map((s) => {
-      const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
-      const prompt = terminalText(s.firstPrompt || "(no prompt)", { lineBreaks: "show" });
-      const text = `${when}  ${terminalText(s.cwd, { lineBreaks: "show" })}  ${prompt}`;
-      return {
-        label: text.length > width ? text.slice(0, width - 1) + this.glyphs.ellipsis : text,
-        value: s.id,
-      };
-    });
-    return await new Promise<string | null>((resolve) => {
-      void this.ask(listQuestion(this, { title: "Resume which session?", items }, resolve));
-    });
+  #pickSession(): Promise<string | null> {
+    return pickSession(this, this.options.platform.fs, this.options.loaded.paths.home);
   }
 
   async #explain(request: ApprovalRequest): Promise<string> {
     const session = this.#requireSession();
-    const { subject } = request;
-    const what = subject.kind === "command"
-      ? `the shell command (run in ${subject.cwd}):\n${subject.command}`
-      : subject.kind === "path"
-      ? `${subject.access} access to ${subject.path}; arguments: ${JSON.stringify(request.args)}`
-      : JSON.stringify(request.args);
-    const controller = this.#busy?.controller ?? new AbortController();
-    return await session.ask(
-      `Explain what this ${request.toolName} call does and what could go wrong, for someone deciding whether to allow it:\n${what}`,
-      controller.signal,
-    );
+    return await explainCall(session, request, (this.#busy?.controller ?? new AbortController()).signal);
   }
 
   #argumentsOf(callId: string): string | undefined {

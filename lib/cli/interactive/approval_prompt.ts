@@ -6,6 +6,7 @@ import {
   type ApprovalRequest,
   type Approver,
   promptingApprover,
+  type Session,
 } from "../../app/mod.ts";
 import { terminalText } from "../../shared/mod.ts";
 import { type Choice, choiceQuestion } from "./questions.ts";
@@ -14,6 +15,24 @@ import { wrap } from "./markdown_render.ts";
 import type { Ui } from "./ui.ts";
 
 const EXPLAIN = "explain";
+
+/** The model's account of what a call would do and what could go wrong (the "explain" choice). */
+export async function explainCall(
+  session: Session,
+  request: ApprovalRequest,
+  signal: AbortSignal,
+): Promise<string> {
+  const { subject } = request;
+  const what = subject.kind === "command"
+    ? `the shell command (run in ${subject.cwd}):\n${subject.command}`
+    : subject.kind === "path"
+    ? `${subject.access} access to ${subject.path}; arguments: ${JSON.stringify(request.args)}`
+    : JSON.stringify(request.args);
+  return await session.ask(
+    `Explain what this ${request.toolName} call does and what could go wrong, for someone deciding whether to allow it:\n${what}`,
+    signal,
+  );
+}
 
 /**
  * Approvals answered in place (#15 item 4, #13 items 2–3): the whole request goes to the scrollback

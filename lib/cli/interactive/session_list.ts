@@ -1,6 +1,9 @@
 import * as path from "node:path";
 import type { FileSystem } from "../../platform/mod.ts";
 import { isSessionId } from "../../app/mod.ts";
+import { terminalText } from "../../shared/mod.ts";
+import { listQuestion } from "./questions.ts";
+import type { Ui } from "./ui.ts";
 
 export interface SessionSummary {
   id: string;
@@ -67,4 +70,29 @@ function summarize(head: string): { created: string; cwd: string; firstPrompt: s
     }
   }
   return { created, cwd, firstPrompt };
+}
+
+/** Asks which recorded session to resume: its id, or null when there is none or the picker was cancelled. */
+export async function pickSession(ui: Ui, fs: FileSystem, home: string): Promise<string | null> {
+  const dir = path.join(home, "sessions");
+  const sessions = await listSessions(fs, dir);
+  if (sessions.length === 0) {
+    ui.print([
+      ui.colors.yellow(`No recorded sessions in ${terminalText(dir, { lineBreaks: "show" })}.`),
+    ]);
+    return null;
+  }
+  const width = ui.width() - 6;
+  const items = sessions.map((s) => {
+    const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
+    const prompt = terminalText(s.firstPrompt || "(no prompt)", { lineBreaks: "show" });
+    const text = `${when}  ${terminalText(s.cwd, { lineBreaks: "show" })}  ${prompt}`;
+    return {
+      label: text.length > width ? text.slice(0, width - 1) + ui.glyphs.ellipsis : text,
+      value: s.id,
+    };
+  });
+  return await new Promise<string | null>((resolve) => {
+    void ui.ask(listQuestion(ui, { title: "Resume which session?", items }, resolve));
+  });
 }

@@ -417,8 +417,7 @@ export class InteractiveApp implements Ui {
     }
     // A command that never went busy (an unknown /word, /init with an AGENTS.md, a cancelled
     // picker) ends here, not in #endBusy: what was queued behind it runs now.
-    const next = !this.#busy && this.#session ? this.#queued.shift() : undefined;
-    if (next !== undefined) this.#submit(next.text, next.shown);
+    if (!this.#busy) this.#runNextQueued();
     this.refresh();
   }
 
@@ -472,9 +471,14 @@ export class InteractiveApp implements Ui {
       ? Math.round((context.tokens / context.contextWindow) * 100)
       : null;
     this.#tick();
+    this.#runNextQueued();
+    this.refresh();
+  }
+
+  /** What was typed while something ran, next in line, once a session is open. */
+  #runNextQueued(): void {
     const next = this.#session ? this.#queued.shift() : undefined;
     if (next !== undefined) this.#submit(next.text, next.shown);
-    this.refresh();
   }
 
   async #turn(prompt: string): Promise<void> {

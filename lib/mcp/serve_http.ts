@@ -1,6 +1,7 @@
 import type { HttpServer, Platform } from "../platform/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 import { loadServerSdk, type Server, type WebStandardStreamableHTTPServerTransport } from "./_server_sdk.ts";
+import { bearerCheck } from "./http_bearer.ts";
 import { buildToolServer, type ServedTool, type ServedToolsInfo } from "./tool_server.ts";
 
 export interface ServedHttp {
@@ -28,15 +29,18 @@ const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * Serves `tools` over Streamable HTTP on the loopback interface only, one SDK `Server` and
  * `WebStandardStreamableHTTPServerTransport` per session (the SDK's stateful pattern). A request
  * whose Host or Origin is not a loopback name is refused (DNS rebinding: the rule of the SDK's
- * `localhostHostValidation`, which exists only as Express middleware). A client that drops the
- * stream of a call still running has gone away: its session is dropped, which aborts its calls.
+ * `localhostHostValidation`, which exists only as Express middleware); then, unless `bearerToken` is
+ * null, a request without that token is answered 401 (another local user, or a sandboxed process
+ * with the network on, reaches the loopback interface too). A client that drops the stream of a
+ * call still running has gone away: its session is dropped, which aborts its calls.
  */
 export async function serveToolsOverHttp(
   info: ServedToolsInfo,
   tools: ServedTool[],
-  options: { platform: Platform; port: number },
+  options: { platform: Platform; port: number; bearerToken: string | null },
 ): Promise<ServedHttp> {
   const sdk = await loadServerSdk();
+  const authorize = options.bearerToken === null ? () => null : bearerCheck(options.bearerToken);
   const sessions = new Map<string, HttpSession>();
 
   const drop = (session: HttpSession) => {
@@ -72,7 +76,7 @@ export async function serveToolsOverHttp(
   };
 
   const handle = async (request: Request): Promise<Response> => {
-    const refusal = refuseForeignHost(request);
+    const refusal = refuseForeignHost(request) ?? authorize(request);
     if (refusal) return refusal;
     if (new URL(request.url).pathname !== MCP_HTTP_PATH) {
       return jsonError(404, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);

@@ -40,6 +40,7 @@ export { readStreamText } from "./stream_text.ts";
 export { quickRuntime } from "./quick_process.ts";
 export { NotRegularFileError, readRegularChunks, readRegularFile } from "./regular_file.ts";
 export { processStdio } from "./process_stdio.ts";
+export { processUid } from "./process_user.ts";
 export type { CommandResult } from "./run_command.ts";
 export {
   canonicalPath,

@@ -16,8 +16,11 @@ const TEMP_SOCKET_DIR = /^(\.X11-unix|\.ICE-unix|\.XIM-unix|\.font-unix|ssh-.+|t
 const HOME_SOCKET_DIRS = [".ssh", ".gnupg", ".docker/run"];
 /** Under /run on some systems, and needed to run anything at all (NixOS keeps its profile there). */
 const RUN_KEEP = ["/run/current-system", "/run/booted-system", "/run/opengl-driver"];
-/** Secrets under $TRELLIS_HOME that no sandboxed command needs to read. */
-export const TRELLIS_HOME_SECRETS = ["credentials", "config.toml", "sessions", "logs", "hook_outputs"];
+/**
+ * Secrets under $TRELLIS_HOME that no sandboxed command needs to read (`run/` holds `mcp-server
+ * --http`'s bearer tokens: a command that read one could drive that server).
+ */
+export const TRELLIS_HOME_SECRETS = ["credentials", "config.toml", "sessions", "logs", "hook_outputs", "run"];
 
 export interface MaskOptions {
   /** Paths that must stay visible: the writable roots, the cwd, allowed sockets, PATH entries. */

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { type LoadedConfig, resolvePaths } from "../../config/mod.ts";
 import type { ServedToolCall } from "../../mcp/mod.ts";
-import type { Platform } from "../../platform/mod.ts";
+import { isWithinPath, type Platform } from "../../platform/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { ServedThread } from "./served_thread.ts";
 
@@ -17,6 +17,8 @@ export interface ThreadRegistryOptions {
   platform: Platform;
   /** The server's working directory (`--cd`, else the process's). */
   cwd: string;
+  /** Its canonical path: a thread recorded outside it is not resumed. */
+  workspace: string;
   /** Loads config with the server's flags under the call's (diagnostics go to stderr). */
   loadConfig(call: CallConfig): Promise<LoadedConfig>;
   log(line: string): void;
@@ -39,10 +41,15 @@ export class ThreadRegistry {
 
   constructor(private readonly options: ThreadRegistryOptions) {}
 
-  /** A new thread for a `trellis` call. */
-  async start(config: CallConfig, baseInstructions: string | undefined, call: ServedToolCall) {
+  /** The config a call's settings give (the server's flags under them). */
+  loadConfig(config: CallConfig): Promise<LoadedConfig> {
     this.#refuseWhenClosed();
-    const loaded = await this.options.loadConfig(config);
+    return this.options.loadConfig(config);
+  }
+
+  /** A new thread for a `trellis` call, with the config `loadConfig` gave it. */
+  async start(loaded: LoadedConfig, baseInstructions: string | undefined, call: ServedToolCall) {
+    this.#refuseWhenClosed();
     const thread = await ServedThread.open(this.#openOptions(loaded, { baseInstructions }), call);
     return this.#keep(thread);
   }
@@ -80,6 +87,15 @@ export class ThreadRegistry {
       throw new UsageError(
         `Cannot continue thread "${id}": no such thread in this server, and no recorded session at ${file}`,
         { field: "threadId", threadId: id, file },
+      );
+    }
+    // Its own cwd would otherwise be the way out of the workspace a `trellis` call's cwd is held to.
+    const real = await platform.fs.realPath(cwd).catch(() => cwd);
+    if (!isWithinPath(this.options.workspace, real)) {
+      throw new UsageError(
+        `Cannot continue thread "${id}": it was recorded in ${cwd}, outside the server's workspace ` +
+          this.options.workspace,
+        { field: "threadId", threadId: id },
       );
     }
     const loaded = await this.options.loadConfig({ cwd, overrides: [] });

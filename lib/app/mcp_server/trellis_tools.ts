@@ -3,6 +3,12 @@ import type { TurnResult } from "../../loop/mod.ts";
 import type { ServedTool, ServedToolCall, ServedToolResult } from "../../mcp/mod.ts";
 import type { Platform } from "../../platform/mod.ts";
 import { describeError, isTrellisError } from "../../shared/mod.ts";
+import {
+  callConfigProblem,
+  callCwdProblem,
+  looserSettingProblem,
+  type OperatorLimits,
+} from "./call_limits.ts";
 import { callOverrides } from "./config_overrides.ts";
 import type { ThreadRegistry } from "./thread_registry.ts";
 import { parseReplyArguments, parseTrellisArguments } from "./tool_arguments.ts";
@@ -21,6 +27,8 @@ export interface TrellisToolsOptions {
   /** The server's working directory: a call's relative `cwd` is resolved against it. */
   cwd: string;
   threads: ThreadRegistry;
+  /** What a call may not loosen. */
+  limits: OperatorLimits;
 }
 
 /**
@@ -62,12 +70,22 @@ async function startThread(
   if (!info?.isDirectory) {
     return errorResult(`Invalid arguments for trellis: "cwd": ${cwd} is not a directory`);
   }
+  const outside = callCwdProblem(options.limits, await options.platform.fs.realPath(cwd));
+  if (outside) return errorResult(outside);
+  const overrides = callOverrides(parsed.value); // a value TOML cannot hold is refused first
+  // The operator's settings at this cwd: what the call's own may only tighten.
+  const operator = await options.threads.loadConfig({ cwd, overrides: [] });
+  const capped = callConfigProblem(options.limits, parsed.value, operator);
+  if (capped) return errorResult(capped);
   const config = {
     cwd,
-    overrides: callOverrides(parsed.value),
+    overrides,
     ...(parsed.value.profile !== undefined ? { profile: parsed.value.profile } : {}),
   };
-  const thread = await options.threads.start(config, parsed.value["base-instructions"], call);
+  const loaded = await options.threads.loadConfig(config);
+  const looser = looserSettingProblem(parsed.value, operator, loaded, cwd);
+  if (looser) return errorResult(looser);
+  const thread = await options.threads.start(loaded, parsed.value["base-instructions"], call);
   return turnResult(thread.id, await thread.run(parsed.value.prompt, call));
 }
 

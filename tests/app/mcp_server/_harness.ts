@@ -37,8 +37,15 @@ export interface ServerSetup {
   close(): Promise<void>;
 }
 
-/** A temp HOME/TRELLIS_HOME/workspace and the fixture model playing `script` (a fixtures/models name, or steps). */
-export async function serverSetup(script: string | FixtureScript): Promise<ServerSetup> {
+/**
+ * A temp HOME/TRELLIS_HOME/workspace and the fixture model playing `script` (a fixtures/models name, or
+ * steps). `pinModel: false` leaves out `-c model=…` (a key the operator sets with -c is a cap calls
+ * cannot change).
+ */
+export async function serverSetup(
+  script: string | FixtureScript,
+  options: { pinModel?: boolean } = {},
+): Promise<ServerSetup> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "trellis-mcp-server-" }));
   const workspace = `${root}/workspace`;
   const home = `${root}/home/.trellis`;
@@ -68,8 +75,7 @@ export async function serverSetup(script: string | FixtureScript): Promise<Serve
       "model_provider=fixture",
       "-c",
       `model_providers.fixture.base_url=${JSON.stringify(model.url)}`,
-      "-c",
-      "model=fixture-model",
+      ...(options.pinModel === false ? [] : ["-c", "model=fixture-model"]),
       "-c",
       "skills.bundled.enabled=false",
       ...extra,
@@ -194,11 +200,11 @@ export class ChildTransport implements Transport {
   }
 }
 
-/** Starts `mcp-server --http 0` and connects over Streamable HTTP once it says where it listens. */
-export async function connectHttp(setup: ServerSetup, options: { elicit?: Elicit } = {}) {
+/** `mcp-server --http 0 …extra` started, once it says where it listens (and where its token is). */
+export async function startHttp(setup: ServerSetup, extra: string[] = []) {
   const { command, args } = trellisCommand();
   const child = new Deno.Command(command, {
-    args: [...args, ...setup.args("--http", "0")],
+    args: [...args, ...setup.args("--http", "0", ...extra)],
     cwd: setup.workspace,
     env: setup.env,
     clearEnv: true,
@@ -219,21 +225,51 @@ export async function connectHttp(setup: ServerSetup, options: { elicit?: Elicit
   void (async () => {
     for (let r = await reader.read(); !r.done; r = await reader.read()) stderr += r.value;
   })().catch(() => {});
-  const client = newClient(options.elicit);
-  const transport = new StreamableHTTPClientTransport(new URL(url));
-  await client.connect(transport);
+  const tokenFile = /bearer token (?:written to|read from) (\S+)/.exec(stderr)?.[1];
   return {
-    client,
-    transport,
     url,
     child,
+    tokenFile,
+    /** The token the server asks for (read from the file it named), or null without one. */
+    token: tokenFile ? (await Deno.readTextFile(tokenFile)).trim() : null,
     stderr: () => stderr,
     /** SIGTERM, then the exit status and what it printed on stdout (nothing, for HTTP). */
     async stop() {
-      await client.close().catch(() => {});
       child.kill("SIGTERM");
       const status = await child.status;
       return { status, stdout: await stdout };
+    },
+  };
+}
+
+/** The headers a client of a server with `token` sends. */
+export function bearer(token: string | null): Record<string, string> {
+  return token === null ? {} : { authorization: `Bearer ${token}` };
+}
+
+/**
+ * Starts `mcp-server --http 0` and connects over Streamable HTTP with the token the server wrote
+ * (or `token`, when given: null sends none).
+ */
+export async function connectHttp(
+  setup: ServerSetup,
+  options: { elicit?: Elicit; extra?: string[]; token?: string | null } = {},
+) {
+  const server = await startHttp(setup, options.extra);
+  const token = options.token !== undefined ? options.token : server.token;
+  const client = newClient(options.elicit);
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: bearer(token) },
+  });
+  await client.connect(transport);
+  return {
+    ...server,
+    client,
+    transport,
+    headers: bearer(token),
+    async stop() {
+      await client.close().catch(() => {});
+      return await server.stop();
     },
   };
 }

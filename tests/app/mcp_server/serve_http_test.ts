@@ -83,7 +83,11 @@ Deno.test("mcp-server --http: a request whose Host or Origin is not a loopback n
       JSON.parse(origin.body).error.message,
       'Forbidden: Origin "http://evil.example.com" is not a loopback origin',
     );
-    assert.equal((await post({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).status, 200);
+    assert.equal(
+      (await post({ host: `localhost:${port}`, origin: `http://localhost:${port}`, ...server.headers }))
+        .status,
+      200,
+    );
   } finally {
     await server.stop();
     await setup.close();
@@ -126,6 +130,7 @@ Deno.test("mcp-server --http: a client that drops its stream mid-turn loses its 
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
         "mcp-session-id": sessionId,
+        ...server.headers,
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
     });
@@ -134,7 +139,9 @@ Deno.test("mcp-server --http: a client that drops its stream mid-turn loses its 
 
     // Nothing else was affected: a new client continues the thread.
     const client = newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } }),
+    );
     const reply = await client.callTool({ name: "trellis-reply", arguments: { threadId, prompt: "go on" } });
     assert.equal((reply.content as { text: string }[])[0].text, "Slept.");
     await client.close();

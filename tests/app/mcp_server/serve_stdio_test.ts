@@ -154,7 +154,7 @@ Deno.test("mcp-server: invalid arguments and an unknown thread are tool errors n
 });
 
 Deno.test("mcp-server: a call's cwd, model and config reach the session; base-instructions replace the default", async () => {
-  const setup = await serverSetup("text_reply");
+  const setup = await serverSetup("text_reply", { pinModel: false });
   await Deno.mkdir(`${setup.workspace}/sub`);
   const { client } = await connectStdio(setup);
   try {
@@ -164,7 +164,7 @@ Deno.test("mcp-server: a call's cwd, model and config reach the session; base-in
         prompt: "hi",
         cwd: "sub",
         model: "other-model",
-        config: { model_reasoning_effort: "low", "sandbox_workspace_write.network_access": true },
+        config: { model_reasoning_effort: "low", "sandbox_workspace_write.network_access": false },
         "base-instructions": "You are a test.",
       },
     });

@@ -73,11 +73,12 @@ console.log(`${outcomes.length - failed.length} passed, ${failed.length} failed`
 console.error(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 platform.exit(failed.length > 0 || outcomes.length === 0 ? 1 : 0);
 
-/** Starts `mcp-server --http 0` with an empty TRELLIS_HOME and runs each scenario against it. */
+/** Starts `mcp-server --http 0 --no-auth` with an empty TRELLIS_HOME and runs each scenario against it. */
 async function runServerScenarios(names: string[]) {
   const home = path.join(work, "home");
   await platform.fs.mkdir(home);
-  const [command, ...args] = [...trellis.split(" "), "mcp-server", "--http", "0"];
+  // The suite's `server --url` sends no Authorization header: the server's scenarios run without one.
+  const [command, ...args] = [...trellis.split(" "), "mcp-server", "--http", "0", "--no-auth"];
   const child = platform.spawn({
     cmd: [command, ...args],
     cwd: work,

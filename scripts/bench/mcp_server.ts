@@ -26,9 +26,12 @@ const SCRIPT = new URL("../../fixtures/models/single_read_file.yaml", import.met
 const RUNS = 21;
 const TARGET_RATIO = 1.2;
 
-/** A fresh workspace and fixture server for one turn (a script is consumed by one run). */
-async function withTurn<T>(run: (turn: { ws: string; url: string }) => Promise<T>) {
-  const root = await Deno.makeTempDir({ prefix: "trellis-bench-mcps-" });
+/**
+ * A fresh workspace and fixture server for one turn (a script is consumed by one run), under
+ * `parent`: the running server's workspace, which a call's cwd must lie inside.
+ */
+async function withTurn<T>(parent: string, run: (turn: { ws: string; url: string }) => Promise<T>) {
+  const root = await Deno.makeTempDir({ prefix: "trellis-bench-mcps-", dir: parent });
   await Deno.mkdir(`${root}/ws`);
   await Deno.writeTextFile(`${root}/ws/notes.md`, "# Notes\n- TODO\n");
   let modelMs = 0;
@@ -51,7 +54,8 @@ async function connect(home: string, cwd: string): Promise<Client> {
   await client.connect(
     new StdioClientTransport({
       command: BIN,
-      args: ["mcp-server", "-c", "model_provider=fixture"],
+      // Each call names its own fixture server: the bench is the operator and lets calls set providers.
+      args: ["mcp-server", "-c", "model_provider=fixture", "--allow-config-overrides"],
       cwd,
       env: { PATH: Deno.env.get("PATH") ?? "", HOME: home, TRELLIS_SYSTEM_DIR: `${home}/etc` },
       stderr: "ignore",
@@ -84,19 +88,21 @@ export async function bench(): Promise<BenchRow[]> {
   const home = await Deno.makeTempDir({ prefix: "trellis-bench-mcps-home-" });
   await Deno.mkdir(`${home}/.trellis`, { recursive: true });
   const env = { PATH: Deno.env.get("PATH") ?? "", HOME: home, TRELLIS_SYSTEM_DIR: `${home}/etc` };
-  const client = await connect(home, home);
+  const turns = await Deno.makeTempDir({ prefix: "trellis-bench-mcps-turns-" });
+  const client = await connect(home, turns);
   const execOwn: number[] = [];
   const serverOwn: number[] = [];
   const wholeOwn: number[] = [];
   try {
     // The first of each warms the home (sandbox probe, folders) and is not counted.
     for (let i = 0; i <= RUNS; i++) {
-      const exec = await withTurn(({ ws, url }) =>
-        timed([BIN, "exec", "--json", ...fixtureFlags(url), "go"], { cwd: ws, env })
+      const exec = await withTurn(
+        turns,
+        ({ ws, url }) => timed([BIN, "exec", "--json", ...fixtureFlags(url), "go"], { cwd: ws, env }),
       );
       if (exec.result.code !== 0) throw new Error(`exec failed with ${exec.result.code}`);
-      const served = await withTurn((turn) => serverTurn(client, turn));
-      const whole = await withTurn(async (turn) => {
+      const served = await withTurn(turns, (turn) => serverTurn(client, turn));
+      const whole = await withTurn(turns, async (turn) => {
         const started = performance.now();
         const once = await connect(home, turn.ws);
         await serverTurn(once, turn);
@@ -111,6 +117,7 @@ export async function bench(): Promise<BenchRow[]> {
   } finally {
     await client.close();
     await Deno.remove(home, { recursive: true });
+    await Deno.remove(turns, { recursive: true });
   }
   const ratio = median(serverOwn.map((s, i) => s / execOwn[i]));
   return [

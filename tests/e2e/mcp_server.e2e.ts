@@ -123,3 +123,34 @@ Deno.test("e2e mcp-server --http: a turn over Streamable HTTP; a dropped stream 
     await setup.close();
   }
 });
+
+Deno.test("e2e mcp-server --http: no token, 401; with it, a looser sandbox or a config MCP server is refused by name, a tighter one runs", async () => {
+  const setup = await serverSetup("text_reply");
+  const server = await connectHttp(setup);
+  try {
+    assert.equal((await Deno.stat(server.tokenFile!)).mode! & 0o777, 0o600);
+    const bare = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    await bare.body?.cancel();
+    assert.deepEqual([bare.status, bare.headers.get("www-authenticate")], [401, 'Bearer realm="trellis"']);
+
+    const call = (args: Record<string, unknown>) =>
+      server.client.callTool({ name: "trellis", arguments: { prompt: "hi", ...args } });
+    const loose = await call({ sandbox: "danger-full-access" });
+    assert.match((loose.content as { text: string }[])[0].text, /^Not allowed for trellis: "sandbox": /);
+    const planted = await call({ config: { mcp_servers: { x: { command: "sh" } } } });
+    assert.match(
+      (planted.content as { text: string }[])[0].text,
+      /^Not allowed for trellis: "config\.mcp_servers": /,
+    );
+    const tight = await call({ sandbox: "read-only" });
+    assert.equal((tight.content as { text: string }[])[0].text, "Hello from the fixture model.");
+  } finally {
+    const { status } = await server.stop();
+    assert.equal(status.code, 0, server.stderr());
+    await setup.close();
+  }
+});

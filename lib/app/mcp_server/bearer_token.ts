@@ -1,5 +1,11 @@
 import * as path from "node:path";
-import { NotRegularFileError, type Platform, processUid, readRegularFile } from "../../platform/mod.ts";
+import {
+  isWithinPath,
+  NotRegularFileError,
+  type Platform,
+  processUid,
+  readRegularFile,
+} from "../../platform/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 
 /** The token `mcp-server --http` asks every request for, and the file that holds it. */
@@ -10,6 +16,8 @@ export interface BearerToken {
   created: boolean;
   /** Removes the file when this start made it up under `$TRELLIS_HOME/run` (a `--token-file` stays). */
   dispose(): Promise<void>;
+  /** Said on stderr: a `--token-file` outside `$TRELLIS_HOME/run` is readable by sandboxed commands. */
+  warning?: string;
 }
 
 // 32 random bytes: 256 bits, as base64url (43 characters, no padding), safe in a header.
@@ -35,8 +43,19 @@ export async function prepareBearerToken(
   platform: Platform,
   options: { home: string; tokenFile?: string },
 ): Promise<BearerToken> {
-  if (options.tokenFile === undefined) return await runDirToken(platform, options.home);
+  const runDir = path.join(options.home, "run");
+  if (options.tokenFile === undefined) return await runDirToken(platform, runDir);
   const file = path.resolve(platform.cwd(), options.tokenFile);
+  if (path.dirname(file) === runDir) await makeRunDir(platform, runDir);
+  const token = await tokenFromFile(platform, file);
+  return isWithinPath(runDir, file) ? token : {
+    ...token,
+    warning: `warning: --token-file ${file} lies outside ${runDir}: sandboxed commands of this user can ` +
+      `read it (and, with the network on, drive this server); ${runDir} is hidden from them\n`,
+  };
+}
+
+async function tokenFromFile(platform: Platform, file: string): Promise<BearerToken> {
   const info = await platform.fs.stat(file);
   if (info === null) return await newTokenFile(platform, file);
   if (!info.isFile) refuse(file, `it is ${info.isDirectory ? "a directory" : "not a regular file"}`);
@@ -67,8 +86,7 @@ export async function prepareBearerToken(
   return { token, file, created: false, dispose: () => Promise.resolve() };
 }
 
-async function runDirToken(platform: Platform, home: string): Promise<BearerToken> {
-  const dir = path.join(home, "run");
+async function makeRunDir(platform: Platform, dir: string): Promise<void> {
   try {
     await platform.fs.mkdir(dir);
     await platform.fs.chmod(dir, 0o700); // mkdir's mode is filtered by the umask; this one is exact
@@ -77,6 +95,10 @@ async function runDirToken(platform: Platform, home: string): Promise<BearerToke
       file: dir,
     });
   }
+}
+
+async function runDirToken(platform: Platform, dir: string): Promise<BearerToken> {
+  await makeRunDir(platform, dir);
   const file = path.join(dir, `mcp-server-${platform.pid()}.token`);
   const token = freshToken();
   await platform.fs.writeFileAtomic(file, `${token}\n`, { mode: 0o600 });

@@ -68,6 +68,7 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
           port: options.http.port,
           bearerToken: token?.token ?? null,
         });
+        if (token?.warning) options.log(token.warning);
         if (token) {
           options.log(
             `trellis mcp-server: bearer token ${token.created ? "written to" : "read from"} ${token.file} ` +

@@ -104,6 +104,11 @@ Deno.test("mcp-server --http --token-file: an owner-only file's token is used as
     try {
       assert.equal(server.token, "my-own-token-0123456789abcdef");
       assert.match(server.stderr(), new RegExp(`bearer token read from ${own} `));
+      // Outside $TRELLIS_HOME/run, sandboxed commands of this user can read it: said once.
+      assert.match(
+        server.stderr(),
+        new RegExp(`^warning: --token-file ${own} lies outside ${setup.home}/run: sandboxed commands`, "m"),
+      );
       const result = await server.client.callTool({ name: "trellis", arguments: { prompt: "one" } });
       assert.equal((result.content as { text: string }[])[0].text, "First answer.");
       assert.equal((await post(server.url, bearer("some-other-token-0123456789"))).status, 401);
@@ -126,6 +131,19 @@ Deno.test("mcp-server --http --token-file: an owner-only file's token is used as
     }
     // Kept, so clients configured with it go on working after a restart.
     assert.equal((await Deno.readTextFile(missing)).trim(), fresh.token);
+
+    // Under $TRELLIS_HOME/run (created 0700 for it): hidden from sandboxes, so no warning.
+    const stable = `${setup.home}/run/stable.token`;
+    const hidden = await startHttp(setup, ["--token-file", stable]);
+    try {
+      assert.equal((await Deno.stat(`${setup.home}/run`)).mode! & 0o777, 0o700);
+      assert.equal((await Deno.stat(stable)).mode! & 0o777, 0o600);
+      assert.equal(hidden.token?.length, 43);
+      assert.doesNotMatch(hidden.stderr(), /warning/);
+    } finally {
+      await hidden.stop();
+    }
+    assert.equal((await Deno.readTextFile(stable)).trim(), hidden.token);
   } finally {
     await setup.close();
   }

@@ -11,6 +11,8 @@ export interface CallConfig {
   cwd: string;
   profile?: string;
   overrides: string[];
+  /** Loaded only to compare against: its diagnostics are not printed (the call's load prints them). */
+  quiet?: boolean;
 }
 
 export interface ThreadRegistryOptions {

@@ -74,7 +74,7 @@ async function startThread(
   if (outside) return errorResult(outside);
   const overrides = callOverrides(parsed.value); // a value TOML cannot hold is refused first
   // The operator's settings at this cwd: what the call's own may only tighten.
-  const operator = await options.threads.loadConfig({ cwd, overrides: [] });
+  const operator = await options.threads.loadConfig({ cwd, overrides: [], quiet: true });
   const capped = callConfigProblem(options.limits, parsed.value, operator);
   if (capped) return errorResult(capped);
   const config = {

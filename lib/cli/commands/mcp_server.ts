@@ -69,6 +69,7 @@ async function runMcpServer(ctx: CliContext, options: McpServerOptions): Promise
           config: [...(options.config ?? []), ...call.overrides],
           profile: call.profile ?? options.profile,
           cd: call.cwd,
+          ...(call.quiet ? { quietDiagnostics: true } : {}),
         }),
       ...(port !== undefined
         ? {

@@ -36,6 +36,7 @@ export { createDigest, digestHex } from "./digest.ts";
 export type { IncrementalDigest } from "./digest.ts";
 export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
+export { fileMode, isPrivatePath, keepPrivate, tightenPrivateTree } from "./private_tree.ts";
 export { GIT_SAFETY_CONFIG, gitArgv, repositoryFilterDrivers, runGit } from "./git_command.ts";
 export { readStreamText } from "./stream_text.ts";
 export { quickRuntime } from "./quick_process.ts";

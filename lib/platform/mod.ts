@@ -46,6 +46,7 @@ export type { CommandResult } from "./run_command.ts";
 export {
   canonicalPath,
   detectSandbox,
+  gitDirsOf,
   holdSandboxMounts,
   isWithinPath,
   PROTECTED_NAMES,

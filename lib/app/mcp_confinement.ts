@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { LoadedConfig } from "../config/mod.ts";
-import type { McpServerConfig } from "../mcp/mod.ts";
+import type { McpSandbox, McpServerConfig, ServerConfinement } from "../mcp/mod.ts";
 import {
   detectSandbox,
   type Platform,
@@ -26,7 +26,7 @@ export function mcpConfinement(
   platform: Platform,
   loaded: LoadedConfig,
   options: { sandbox?: () => Promise<SandboxStatus> } = {},
-): (server: McpServerConfig, argv: string[], cwd: string) => Promise<string[]> {
+): ServerConfinement {
   const status = memo(() =>
     options.sandbox?.() ??
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") })
@@ -38,7 +38,9 @@ export function mcpConfinement(
       trellisHome: loaded.paths.home,
     })
   );
-  return async (server, argv, cwd) => {
+  // One warning per server and path, however often the server is (re)started.
+  const warned = new Set<string>();
+  return async (server, argv, cwd, warn) => {
     const sandbox = server.sandbox;
     if (!sandbox) return argv;
     const name = server.name;
@@ -53,11 +55,32 @@ export function mcpConfinement(
     }
     const session = await profile();
     const realCwd = await existingDir(platform, name, cwd, "cwd");
-    const writable = await Promise.all(
-      sandbox.writable.map((entry) =>
-        existingDir(platform, name, resolveEntry(platform, entry, realCwd), "sandbox_writable", entry)
-      ),
+    const resolved = await Promise.all(
+      sandbox.writable.map(async (entry) => ({
+        entry,
+        dir: await existingDir(
+          platform,
+          name,
+          resolveEntry(platform, entry, realCwd),
+          "sandbox_writable",
+          entry,
+        ),
+      })),
     );
+    const limits = sandbox.writableClamp
+      ? await clampRoots(platform, session.workspace, sandbox.writableClamp)
+      : [];
+    const writable: string[] = [];
+    for (const { entry, dir } of resolved) {
+      if (!sandbox.writableClamp || limits.some((root) => within(root, dir))) {
+        writable.push(dir);
+        continue;
+      }
+      const key = `${name}\0${dir}`;
+      if (warned.has(key)) continue;
+      warned.add(key);
+      warn(clampWarning(name, entry, dir, sandbox.writableClamp));
+    }
     const confinement: Confinement = {
       mode: sandbox.mode,
       writableRoots: sandbox.mode === "workspace-write" ? [session.workspace, ...writable] : writable,
@@ -79,6 +102,32 @@ export function mcpConfinement(
       );
     }
   };
+}
+
+/** The real paths a project's or plugin's own `sandbox_writable` may reach: workspace, data dir. */
+async function clampRoots(
+  platform: Platform,
+  workspace: string,
+  clamp: NonNullable<McpSandbox["writableClamp"]>,
+): Promise<string[]> {
+  const roots = [workspace, ...(clamp.dataDir ? [clamp.dataDir] : [])];
+  return await Promise.all(roots.map((root) => platform.fs.realPath(root).catch(() => root)));
+}
+
+function within(root: string, dir: string): boolean {
+  return dir === root || dir.startsWith(root.endsWith("/") ? root : `${root}/`);
+}
+
+function clampWarning(
+  server: string,
+  entry: string,
+  dir: string,
+  clamp: NonNullable<McpSandbox["writableClamp"]>,
+): string {
+  const shown = entry === dir ? `"${entry}"` : `"${entry}" (${dir})`;
+  const reach = clamp.owner === "plugin" ? "the workspace and the plugin's data directory" : "the workspace";
+  return `MCP server "${server}": ignoring sandbox_writable path ${shown}: the ${clamp.owner}'s own ` +
+    `profile may only make ${reach} writable; to grant it, set ${clamp.grant}`;
 }
 
 function resolveEntry(platform: Platform, entry: string, cwd: string): string {

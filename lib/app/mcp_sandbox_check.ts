@@ -58,6 +58,8 @@ export async function mcpSandboxCheck(options: McpSandboxCheckOptions): Promise<
     mode: given.mode ?? base.mode,
     network: given.network ?? base.network,
     writable: given.writable ?? base.writable,
+    // Paths given on the command line are the user's; the configured ones keep their clamp.
+    ...(given.writable === undefined && base.writableClamp ? { writableClamp: base.writableClamp } : {}),
   };
   const profileSource = Object.keys(given).length > 0
     ? "command line"

@@ -51,6 +51,7 @@ export type { McpCommandOptions, McpCommandRuntime } from "./mcp_command.ts";
 export { mcpSandboxCheck } from "./mcp_sandbox_check.ts";
 export type { ExplainedDenial, McpSandboxCheck, McpSandboxCheckOptions } from "./mcp_sandbox_check.ts";
 export { mcpConfinement } from "./mcp_confinement.ts";
+export { type WorkingDiff, workingTreeDiff } from "./working_diff.ts";
 export { serveMcp } from "./mcp_server/serve.ts";
 export type { McpServeOptions } from "./mcp_server/serve.ts";
 export type { CallConfig } from "./mcp_server/thread_registry.ts";

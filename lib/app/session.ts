@@ -202,6 +202,7 @@ export class Session {
       tempDir: platform.tempDir(),
       extraReadableRoots: snapshot.readableRoots(),
       trellisHome: loaded.paths.home,
+      userHome: loaded.paths.userHome,
     });
     if (!sandbox.available && profile.sandboxMode !== "danger-full-access") {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });

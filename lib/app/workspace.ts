@@ -20,6 +20,7 @@ import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, discardEvents, type EventSink } from "../shared/mod.ts";
 import { createSkillsService, type SkillsInput, type SkillsSnapshot } from "../skills/mod.ts";
 import { skillsInputFor } from "./capabilities.ts";
+import { keepHomePrivate } from "./private_home.ts";
 import { type McpCommandOptions, type McpCommandRuntime, openMcpCommand } from "./mcp_command.ts";
 import { Session, type SessionOptions } from "./session.ts";
 
@@ -57,7 +58,9 @@ export class Workspace {
   #skills?: Promise<{ input: SkillsInput; snapshot: SkillsSnapshot }>;
   #hooks?: Promise<LoadedHooks>;
 
-  private constructor(readonly platform: Platform, readonly loaded: LoadedConfig) {}
+  private constructor(readonly platform: Platform, readonly loaded: LoadedConfig) {
+    keepHomePrivate(loaded.paths);
+  }
 
   /** Loads the config layers for `options` (validated; problems are in `diagnostics`, never thrown). */
   static async open(platform: Platform, options: WorkspaceOptions = {}): Promise<Workspace> {
@@ -68,6 +71,7 @@ export class Workspace {
       profile: options.profile,
       ...(options.skipInvalidFiles ? { skipInvalidFiles: true } : {}),
     });
+    loaded.diagnostics.push(...keepHomePrivate(loaded.paths, { tighten: true }));
     return new Workspace(platform, loaded);
   }
 
@@ -81,7 +85,9 @@ export class Workspace {
    * needs (a broken config elsewhere must not block `project trust` or `mcp add`).
    */
   static paths(platform: Platform, cwd: string = platform.cwd()): TrellisPaths {
-    return resolvePaths(platform.fs, { cwd, env: platform.env });
+    const paths = resolvePaths(platform.fs, { cwd, env: platform.env });
+    keepHomePrivate(paths);
+    return paths;
   }
 
   /**

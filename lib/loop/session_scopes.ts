@@ -26,8 +26,8 @@ export function sessionScopesFor(subject: ApprovalSubject): SessionScope[] {
     case "path": {
       const scopes: SessionScope[] = [{ kind: "path", path: subject.path, access: subject.access }];
       const directory = nodePath.dirname(subject.path);
-      // The root directory would approve every path: never offered.
-      if (directory !== subject.path && directory !== "/") {
+      // The root directory would approve every path, $HOME every dotfile: never offered.
+      if (directory !== subject.path && directory !== "/" && !subject.noDirectoryScope) {
         scopes.push({ kind: "directory", directory, access: subject.access });
       }
       return scopes;

@@ -105,7 +105,13 @@ export interface TransportContext {
   onStderr?(server: string, text: string): void;
 }
 
-export type ServerConfinement = (server: McpServerConfig, argv: string[], cwd: string) => Promise<string[]>;
+/** `warn` receives what the profile dropped (a clamped `sandbox_writable` path, #20 item 11). */
+export type ServerConfinement = (
+  server: McpServerConfig,
+  argv: string[],
+  cwd: string,
+  warn: (message: string) => void,
+) => Promise<string[]>;
 
 /** Builds the transport a server's config names; a missing secret variable is a UsageError. */
 export async function createTransport(server: McpServerConfig, ctx: TransportContext): Promise<Transport> {
@@ -147,7 +153,7 @@ function confined(
   cwd: string,
   ctx: TransportContext,
 ): Promise<string[]> {
-  if (ctx.confine) return ctx.confine(server, argv, cwd);
+  if (ctx.confine) return ctx.confine(server, argv, cwd, ctx.warn);
   return Promise.reject(
     new UsageError(
       `MCP server "${server.name}" asks for sandbox = "${server.sandbox?.mode}", which this command cannot ` +

@@ -74,6 +74,17 @@ export interface McpSandbox {
   network: boolean;
   /** As written: relative to the server's cwd, `~/` for $HOME. */
   writable: string[];
+  /**
+   * Set when `writable` is the project's or the plugin's own, not from the user's layers (#20 item
+   * 11): at start an entry that resolves outside the workspace and `dataDir` (a plugin's data
+   * directory) is dropped, with one warning naming the server and the path.
+   */
+  writableClamp?: {
+    owner: "project" | "plugin";
+    dataDir?: string;
+    /** Where the user would grant a wider path, for the warning. */
+    grant: string;
+  };
 }
 
 export type SamplingPolicy = "deny" | "prompt" | "allow";

@@ -5,7 +5,12 @@ import { type Diagnostic, warning } from "../shared/mod.ts";
 import { type McpRegistration, resolveCatalog, type ResolvedCatalog } from "./catalog.ts";
 import { readMcpJson, readMcpServerEntry } from "./mcp_json.ts";
 import { peerMcpServers } from "./peer_servers.ts";
-import { type McpServerConfig, type McpServerTable, serverConfigFromTable } from "./server_config.ts";
+import {
+  type McpSandbox,
+  type McpServerConfig,
+  type McpServerTable,
+  serverConfigFromTable,
+} from "./server_config.ts";
 import type { PinningMode } from "./tool_pins.ts";
 
 /** A server a plugin contributes (the plugins subsystem builds these; app hands them on). */
@@ -67,6 +72,7 @@ export function mcpServersFromConfig(
     const json = readMcpJson(options.platform.fs, loaded.paths.projectRoot, options.platform.env);
     diagnostics.push(...json.diagnostics);
     for (const config of json.servers) {
+      clampWritable(config, { owner: "project", grant: redefineHint(config.name) });
       const registration: McpRegistration = { tier: "config", source: json.file, origin: "claude", config };
       fromProject.add(registration);
       registrations.push(registration);
@@ -85,7 +91,15 @@ export function mcpServersFromConfig(
     const source = loaded.provenance.get(`mcp_servers.${name}.command`) ??
       loaded.provenance.get(`mcp_servers.${name}.url`) ?? "config";
     const own = ownSandboxKeys(loaded, name, diagnostics);
-    registrations.push({ tier: "config", source, config: serverConfigFromTable(name, { ...table, ...own }) });
+    const config = serverConfigFromTable(name, { ...table, ...own });
+    // No own layer set a sandbox key: the writable paths, if any, are a project layer's.
+    if (Object.keys(own).length === 0) {
+      clampWritable(config, {
+        owner: "project",
+        grant: `sandbox and sandbox_writable in [mcp_servers.${name}] in your config.toml`,
+      });
+    }
+    registrations.push({ tier: "config", source, config });
   }
   for (const config of options.extensionServers ?? []) {
     registrations.push({ tier: "extension", source: "extension", config });
@@ -249,12 +263,31 @@ function pluginRegistration(
     config.transport.cwd = path.resolve(server.pluginRoot, config.transport.cwd ?? ".");
   }
   config.installRoot = server.pluginRoot;
+  if (override?.sandbox_writable === undefined) {
+    clampWritable(config, {
+      owner: "plugin",
+      ...(server.dataDir ? { dataDir: server.dataDir } : {}),
+      grant: `[plugins."${server.pluginId}".mcp_servers.${server.name}] sandbox_writable in your config.toml`,
+    });
+  }
   const origin = server.origin ? { origin: server.origin } : {};
   return {
     registration: { source, config, plugin: { id: server.pluginId, root: server.pluginRoot }, ...origin },
     diagnostics,
   };
 }
+
+/**
+ * A project's or plugin's own `sandbox_writable` reaches no further than the workspace and the
+ * plugin's data dir (#20 item 11): a profile a repository or plugin declares for itself is not one
+ * the user wrote, so wider paths come only from the user's layers. Checked at start, on real paths.
+ */
+function clampWritable(config: McpServerConfig, clamp: NonNullable<McpSandbox["writableClamp"]>): void {
+  if (config.sandbox && config.sandbox.writable.length > 0) config.sandbox.writableClamp = clamp;
+}
+
+const redefineHint = (name: string) =>
+  `the server whole (command, args, sandbox and sandbox_writable) as [mcp_servers.${name}] in your config.toml`;
 
 function dropUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

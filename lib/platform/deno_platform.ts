@@ -1,4 +1,5 @@
 import { nodeFileSystem } from "./node_fs.ts";
+import { fileMode, isPrivatePath } from "./private_tree.ts";
 import { denoLockFile } from "./file_lock.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
@@ -52,7 +53,8 @@ const denoSyncFileSystem: SyncFileSystem = {
   ...nodeFileSystem.sync,
   readFile: (path) => D.readFileSync(path),
   readTextFile: (path) => D.readTextFileSync(path),
-  writeFile: (path, data, options = {}) => D.writeFileSync(path, data, { mode: options.mode ?? 0o644 }),
+  writeFile: (path, data, options = {}) =>
+    D.writeFileSync(path, data, { mode: fileMode(path, options.mode ?? 0o644) }),
   lstat(path) {
     try {
       const info = D.lstatSync(path);
@@ -89,9 +91,13 @@ export const denoPlatform: Platform = {
     ...nodeFileSystem,
     sync: denoSyncFileSystem,
     readFile: (path) => D.readFile(path),
-    copyFile: (from, to) => D.copyFile(from, to),
+    copyFile: async (from, to) => {
+      await D.copyFile(from, to);
+      if (isPrivatePath(to)) await D.chmod(to, fileMode(to, (await D.stat(to)).mode! & 0o777)!);
+    },
     lockFile: denoLockFile,
-    writeFile: (path, data, options = {}) => D.writeFile(path, data, { mode: options.mode ?? 0o644 }),
+    writeFile: (path, data, options = {}) =>
+      D.writeFile(path, data, { mode: fileMode(path, options.mode ?? 0o644) }),
     async readDir(path) {
       const out = [];
       for await (const e of D.readDir(path)) out.push(toDirEntry(e));

@@ -36,6 +36,8 @@ export { createDigest, digestHex } from "./digest.ts";
 export type { IncrementalDigest } from "./digest.ts";
 export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
+export { fileMode, isPrivatePath, keepPrivate, tightenPrivateTree } from "./private_tree.ts";
+export { GIT_SAFETY_CONFIG, gitArgv, repositoryFilterDrivers, runGit } from "./git_command.ts";
 export { readStreamText } from "./stream_text.ts";
 export { quickRuntime } from "./quick_process.ts";
 export { NotRegularFileError, readRegularChunks, readRegularFile } from "./regular_file.ts";
@@ -45,6 +47,7 @@ export type { CommandResult } from "./run_command.ts";
 export {
   canonicalPath,
   detectSandbox,
+  gitDirsOf,
   holdSandboxMounts,
   isWithinPath,
   PROTECTED_NAMES,

@@ -7,6 +7,7 @@ import { settle } from "../shared/mod.ts";
 import { createDigest } from "./digest.ts";
 import type { DirEntry, FileInfo, FileSystem, SyncFileSystem } from "./platform.ts";
 import { bunLockFile } from "./file_lock.ts";
+import { fileMode, isPrivatePath, makeDirectory } from "./private_tree.ts";
 
 // Both runtimes implement node:fs/promises natively, so one file system serves Deno and Bun.
 
@@ -87,10 +88,11 @@ const nodeSyncFileSystem: SyncFileSystem = {
       nodeFs.closeSync(fd);
     }
   },
-  writeFile: (path, data, options = {}) => nodeFs.writeFileSync(path, data, { mode: options.mode ?? 0o644 }),
+  writeFile: (path, data, options = {}) =>
+    nodeFs.writeFileSync(path, data, { mode: fileMode(path, options.mode ?? 0o644) }),
   copyFile(from, to, options = {}) {
     nodeFs.copyFileSync(from, to);
-    nodeFs.chmodSync(to, options.mode ?? 0o644);
+    nodeFs.chmodSync(to, fileMode(to, options.mode ?? 0o644)!);
   },
   digestFile(path, algorithm) {
     const digest = createDigest(algorithm);
@@ -108,7 +110,7 @@ const nodeSyncFileSystem: SyncFileSystem = {
   // No exception for the common "not there" answer: building one costs more than the call.
   lstat: (path) => statOrNull(nodeFs.lstatSync, path),
   readDir: (path) => nodeFs.readdirSync(path, { withFileTypes: true }).map(toDirEntry),
-  mkdir: (path) => void nodeFs.mkdirSync(path, { recursive: true }),
+  mkdir: (path) => makeDirectory(path),
 };
 
 export const nodeFileSystem: FileSystem = {
@@ -131,17 +133,18 @@ export const nodeFileSystem: FileSystem = {
   },
   async writeFileAtomic(path, data, options = {}) {
     const dir = nodePath.dirname(path);
-    await fsp.mkdir(dir, { recursive: true });
+    makeDirectory(dir);
+    const mode = fileMode(path, options.mode);
     const temp = nodePath.join(
       dir,
       `.${nodePath.basename(path)}.tmp-${process.pid}-${Date.now()}-${tempCounter++}`,
     );
     try {
-      const handle = await fsp.open(temp, "wx", options.mode ?? 0o644);
+      const handle = await fsp.open(temp, "wx", mode ?? 0o644);
       try {
         await handle.writeFile(data);
         // The mode given to open is filtered by the umask; the caller asked for exactly this one.
-        if (options.mode !== undefined) await handle.chmod(options.mode);
+        if (mode !== undefined) await handle.chmod(mode);
         if (options.owner) await handle.chown(options.owner.uid, options.owner.gid);
         if (options.fsync) await handle.sync();
       } finally {
@@ -155,14 +158,15 @@ export const nodeFileSystem: FileSystem = {
   },
   // Bun's; the Deno platform replaces it with Deno's own flock.
   lockFile: bunLockFile,
-  writeTextFile: (path, data) => fsp.writeFile(path, data),
-  writeFile: (path, data, options = {}) => fsp.writeFile(path, data, { mode: options.mode ?? 0o644 }),
-  appendTextFile: (path, data) => fsp.appendFile(path, data),
+  writeTextFile: (path, data) => fsp.writeFile(path, data, { mode: fileMode(path) }),
+  writeFile: (path, data, options = {}) =>
+    fsp.writeFile(path, data, { mode: fileMode(path, options.mode ?? 0o644) }),
+  appendTextFile: (path, data) => fsp.appendFile(path, data, { mode: fileMode(path) }),
   // One blocking write per line: a transcript line is small, and a thread-pool round trip per line
   // cost more than the write (an exec turn writes a handful).
   openAppend: (path) =>
     settle(() => {
-      const fd = nodeFs.openSync(path, "a");
+      const fd = nodeFs.openSync(path, "a", fileMode(path));
       return {
         append: (data) =>
           settle(() => {
@@ -182,12 +186,14 @@ export const nodeFileSystem: FileSystem = {
   async readDir(path) {
     return (await fsp.readdir(path, { withFileTypes: true })).map(toDirEntry);
   },
-  mkdir: async (path) => {
-    await fsp.mkdir(path, { recursive: true });
-  },
+  // One metadata call per directory: blocking, as stat is (above).
+  mkdir: (path) => settle(() => makeDirectory(path)),
   remove: (path, options = {}) => fsp.rm(path, { recursive: options.recursive ?? false, force: true }),
   rename: (from, to) => fsp.rename(from, to),
-  copyFile: (from, to) => fsp.copyFile(from, to),
+  copyFile: async (from, to) => {
+    await fsp.copyFile(from, to);
+    if (isPrivatePath(to)) await fsp.chmod(to, fileMode(to, (await fsp.stat(to)).mode & 0o777)!);
+  },
   symlink: (target, path) => fsp.symlink(target, path),
   chmod: (path, mode) => fsp.chmod(path, mode),
   makeTempDir: (prefix = "trellis-", parent) => fsp.mkdtemp(nodePath.join(parent ?? tmpdirOf(), prefix)),

@@ -84,9 +84,11 @@ function acquire(path: string, markerDir: string): void {
       madeRoots.add(markerDir);
       sweepStale(markerDir);
     }
-    if (!madeDirs.has(dir) && mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
+    if (!madeDirs.has(dir) && mkdirQuietly(dir)) {
+      writeFileSync(nodePath.join(dir, "path"), path, { mode: 0o600 });
+    }
     madeDirs.add(dir);
-    closeSync(openSync(nodePath.join(dir, String(process.pid)), "w"));
+    closeSync(openSync(nodePath.join(dir, String(process.pid)), "w", 0o600));
   } catch {
     // No marker this time (its directory went away: made again next time). Another process may
     // then remove the placeholder early, detaching this one mount; the others still hold.

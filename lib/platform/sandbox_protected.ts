@@ -60,6 +60,23 @@ function gitdirOf(dotGit: string): string | undefined {
 }
 
 /**
+ * The real git directories behind a `.git` file: its `gitdir:` and, for a worktree, the common
+ * directory its `commondir` names, which holds the hooks and config every worktree runs (#20
+ * item 18). Only directories that exist.
+ */
+export function gitDirsOf(dotGit: string): string[] {
+  const gitdir = gitdirOf(dotGit);
+  if (!gitdir || !lstatQuietly(gitdir)?.isDirectory()) return [];
+  let common: string | undefined;
+  try {
+    common = nodePath.resolve(gitdir, readFileSync(nodePath.join(gitdir, "commondir"), "utf8").trim());
+  } catch {
+    common = undefined;
+  }
+  return common && common !== gitdir && lstatQuietly(common)?.isDirectory() ? [gitdir, common] : [gitdir];
+}
+
+/**
  * The protected paths of a profile. Existing protected names are kept read-only in every writable
  * root; missing ones are kept from being created in each directory from the root down to the working
  * directory (where a later session looks for its configuration) and for `$TRELLIS_HOME`. A protected
@@ -91,10 +108,9 @@ export function protectedMounts(roots: string[], cwd: string, trellisHome?: stri
     if (info) mounts.push({ kind: "existing", path, root });
     else if (evenMissing) mounts.push({ kind: "placeholder", path: firstMissing(root, path), root });
     if (info?.isFile() && nodePath.basename(path) === ".git") {
-      const gitdir = gitdirOf(path);
-      const gitRoot = gitdir && nearestRoot(roots, gitdir);
-      if (gitdir && gitRoot && lstatQuietly(gitdir)?.isDirectory()) {
-        mounts.push({ kind: "existing", path: gitdir, root: gitRoot });
+      for (const gitdir of gitDirsOf(path)) {
+        const gitRoot = nearestRoot(roots, gitdir);
+        if (gitRoot) mounts.push({ kind: "existing", path: gitdir, root: gitRoot });
       }
     }
   }

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { childEnv, type Platform, runCommand } from "../platform/mod.ts";
+import { type Platform, runGit } from "../platform/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 
 /** Git access goes through the `git` binary: the user's credentials helpers and config just work. */
@@ -25,13 +25,9 @@ export function normalizeGitUrl(url: string, root?: string): string | null {
   return null;
 }
 
+/** Through runGit (#20 item 17): no ext:: URLs, hooks or repository-defined filters run. */
 async function git(platform: Platform, args: string[], cwd?: string) {
-  return await runCommand(platform, {
-    cmd: ["git", ...args],
-    cwd,
-    env: childEnv(platform.envAll(), { set: { GIT_TERMINAL_PROMPT: "0" } }),
-    timeoutMs: 300_000,
-  });
+  return await runGit(platform, args, { ...(cwd ? { cwd } : {}), timeoutMs: 300_000 });
 }
 
 /** Clones `url` into `dest` (which must not exist) and checks out `sha`, else `ref`; drops `.git`. */

@@ -15,8 +15,12 @@ export type CommandSandbox = "inside" | "outside" | "unavailable";
 export type ApprovalSubject =
   /** A shell command: the exact text bash receives, its working directory, and where it runs. */
   | { kind: "command"; command: string; cwd: string; sandbox: CommandSandbox }
-  /** A file operation beyond the roots: the real path (symlinks and `..` resolved). */
-  | { kind: "path"; path: string; access: "read" | "write" }
+  /**
+   * A file operation beyond the roots: the real path (symlinks and `..` resolved). `noDirectoryScope`:
+   * the path's directory is `$HOME`, where "always for this directory" would cover every dotfile,
+   * so no directory scope is offered (as none is for `/`; #20 item 18).
+   */
+  | { kind: "path"; path: string; access: "read" | "write"; noDirectoryScope?: true }
   /** Anything else (an MCP tool, a plugin install, a sampling request): its name and arguments. */
   | { kind: "action"; name: string; arguments: unknown };
 

@@ -29,11 +29,14 @@ export function checkPathAccess(profile: PermissionProfile, requested: string, k
   const path = canonicalPath(nodePath.resolve(profile.workspace, requested));
   const need = accessNeed(profile, path, kind);
   // The approval request names the exact real path, so a session approval covers only it (#13).
-  return {
-    requested,
+  const inHome = profile.userHome !== undefined && nodePath.dirname(path) === profile.userHome;
+  const subject = {
+    kind: "path" as const,
     path,
-    need: need.kind === "required" ? { ...need, subject: { kind: "path", path, access: kind } } : need,
+    access: kind,
+    ...(inHome ? { noDirectoryScope: true as const } : {}),
   };
+  return { requested, path, need: need.kind === "required" ? { ...need, subject } : need };
 }
 
 function accessNeed(profile: PermissionProfile, path: string, kind: AccessKind): ApprovalNeed {

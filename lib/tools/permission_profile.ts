@@ -1,6 +1,6 @@
 import * as nodePath from "node:path";
 import type { TrellisConfig } from "../config/mod.ts";
-import type { FileSystem } from "../platform/mod.ts";
+import { type FileSystem, gitDirsOf } from "../platform/mod.ts";
 
 export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
 export type ApprovalPolicy = "untrusted" | "on-request" | "on-failure" | "never";
@@ -20,6 +20,13 @@ export interface PermissionProfile {
   trellisHome?: string;
   /** Host UNIX sockets a sandboxed command may reach (`sandbox_workspace_write.allow_unix_sockets`). */
   allowUnixSockets?: string[];
+  /**
+   * The real git directories of a worktree or submodule whose `.git` file sits at a writable root
+   * (its `gitdir:` and `commondir`), canonical: protected as a `.git` directory is (#20 item 18).
+   */
+  gitDirs?: string[];
+  /** `$HOME`, canonical: never offered as an approval's directory scope (#20 item 18). */
+  userHome?: string;
 }
 
 export interface ResolveProfileOptions {
@@ -29,6 +36,8 @@ export interface ResolveProfileOptions {
   extraReadableRoots?: string[];
   /** `$TRELLIS_HOME` (the loaded config's home); kept read-only even inside a writable root. */
   trellisHome?: string;
+  /** `$HOME`, for the approval scopes (never offered as a directory scope). */
+  userHome?: string;
 }
 
 /**
@@ -51,15 +60,21 @@ export async function resolvePermissionProfile(
     (options.extraReadableRoots ?? []).map((path) => nodePath.resolve(cwd, path)),
   );
   const sockets = await Promise.all((write.allow_unix_sockets ?? []).map(canonical));
+  const writableRoots = unique([workspace, ...configured, ...temp]);
+  const gitDirs = await Promise.all(
+    writableRoots.flatMap((root) => gitDirsOf(nodePath.join(root, ".git"))).map(canonical),
+  );
   return {
     sandboxMode: config.sandbox_mode ?? "workspace-write",
     approvalPolicy: config.approval_policy ?? "on-request",
     workspace,
-    writableRoots: unique([workspace, ...configured, ...temp]),
+    writableRoots,
     readableRoots: unique(readable),
     networkAccess: write.network_access ?? false,
     ...(options.trellisHome ? { trellisHome: await canonical(options.trellisHome) } : {}),
     ...(sockets.length > 0 ? { allowUnixSockets: unique(sockets) } : {}),
+    ...(gitDirs.length > 0 ? { gitDirs: unique(gitDirs) } : {}),
+    ...(options.userHome ? { userHome: await canonical(options.userHome) } : {}),
   };
 }
 

@@ -12,6 +12,8 @@ const NAMES: ReadonlySet<string> = new Set(PROTECTED_NAMES);
  */
 export function protectedPathOf(profile: PermissionProfile, path: string): string | undefined {
   if (profile.trellisHome && isWithin(profile.trellisHome, path)) return profile.trellisHome;
+  const gitDir = profile.gitDirs?.find((dir) => isWithin(dir, path));
+  if (gitDir) return gitDir;
   for (const root of profile.writableRoots) {
     if (!isWithin(root, path)) continue;
     const parts = nodePath.relative(root, path).split("/");

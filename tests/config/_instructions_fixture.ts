@@ -15,6 +15,8 @@ export async function copyInstructionsFixture(): Promise<{ root: string; home: s
   const root = await platform.fs.realPath(await platform.fs.makeTempDir("trellis-instructions-"));
   await copyTree(INSTRUCTIONS_FIXTURE, root);
   await platform.fs.mkdir(path.join(root, "repo", ".git"));
+  // As Trellis makes it (#20 item 13): a 0755 one would be tightened, with a warning on stderr.
+  await platform.fs.chmod(path.join(root, "home", ".trellis"), 0o700);
   return { root, home: path.join(root, "home"), repo: path.join(root, "repo") };
 }
 

@@ -12,6 +12,8 @@ export async function e2eSetup(): Promise<E2eSetup> {
   for (const dir of [workspace, `${root}/home/.trellis`, `${root}/tmp`, `${root}/etc`]) {
     await Deno.mkdir(dir, { recursive: true });
   }
+  // As Trellis makes it (#20 item 13): a 0755 one would be tightened, with a warning on stderr.
+  await Deno.chmod(`${root}/home/.trellis`, 0o700);
   await Deno.writeTextFile(`${workspace}/notes.md`, "# Notes\n- TODO: ship\n");
   return {
     root,

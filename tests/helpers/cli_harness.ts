@@ -50,6 +50,8 @@ export async function makeSandboxHome(): Promise<{ root: string; env: Record<str
   const root = await platform.fs.realPath(await platform.fs.makeTempDir("trellis-test-"));
   const home = `${root}/home`;
   await platform.fs.mkdir(`${home}/.trellis`);
+  // As Trellis makes it (#20 item 13): a 0755 one would be tightened, with a warning on stderr.
+  await platform.fs.chmod(`${home}/.trellis`, 0o700);
   await platform.fs.mkdir(`${root}/etc`);
   return {
     root,

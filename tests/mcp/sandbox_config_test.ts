@@ -39,7 +39,16 @@ Deno.test("#17 item 2: a plugin declares its server's profile in its .mcp.json e
   });
   assert.deepStrictEqual(diagnostics, []);
   const config = catalog.servers[0].config;
-  assert.deepStrictEqual(config.sandbox, { mode: "read-only", network: true, writable: ["/plug/cache"] });
+  assert.deepStrictEqual(config.sandbox, {
+    mode: "read-only",
+    network: true,
+    writable: ["/plug/cache"],
+    // #20 item 11: the plugin's own paths are clamped at start (workspace, data dir).
+    writableClamp: {
+      owner: "plugin",
+      grant: '[plugins."p@m".mcp_servers.pl] sandbox_writable in your config.toml',
+    },
+  });
   assert.deepStrictEqual([config.installRoot, config.sandboxRefusal], ["/plug", undefined]);
 });
 
@@ -85,7 +94,7 @@ Deno.test("#17 item 2: a server's argv is the shell tool's hardened profile: no 
     pluginServers: [plugin({ command: "/bin/sh", sandbox: "workspace-write", sandbox_writable: [root] })],
   });
   const confine = mcpConfinement(platform, loaded);
-  const argv = await confine(catalog.servers[0].config, ["/bin/sh", "-c", "true"], root);
+  const argv = await confine(catalog.servers[0].config, ["/bin/sh", "-c", "true"], root, () => {});
   const joined = argv.join(" ");
   for (
     const flag of ["--cap-drop ALL", "--unshare-pid", "--die-with-parent", "--new-session", "--unshare-net"]

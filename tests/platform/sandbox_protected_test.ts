@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { platform, runCommand, sandboxArgv, SandboxProfileError } from "../../lib/platform/mod.ts";
+import { bareWorktree } from "./_git_worktree.ts";
 import { makeBox, NOBODY, policyFor, removeBox, runInSandbox, runtime } from "./_sandbox_box.ts";
 
 // Issue #13 item 5: a sandboxed command planted files that later run unsandboxed. Protected names
@@ -115,21 +116,29 @@ Deno.test("sandboxArgv() keeps a deeper working directory's protected names uncr
   }
 });
 
-Deno.test("sandboxArgv() keeps a worktree's gitdir read-only when it lies in a writable root", async () => {
-  const box = await makeBox();
-  try {
-    const other = `${box.root}/repo`;
-    await platform.fs.mkdir(`${other}/.git/worktrees/ws`);
-    await platform.fs.writeTextFile(`${box.ws}/.git`, `gitdir: ${other}/.git/worktrees/ws\n`);
-    const result = await runInSandbox(
-      policyFor(box, { writableRoots: [box.ws, other] }),
-      `(echo x > ${other}/.git/worktrees/ws/HEAD) 2>/dev/null || echo held; echo x > ${other}/free && echo free`,
-    );
-    assert.equal(result.stdout, "held\nfree\n");
-  } finally {
-    await removeBox(box);
-  }
-});
+// The worktree's git directories lie in a writable root under no protected name, so only the
+// `.git`-file rule holds them: these fail when sandbox_protected.ts stops following `gitdir:` (the
+// worktree's own directory) or `commondir` (the shared hooks and config).
+for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] as const) {
+  Deno.test(`sandboxArgv() keeps a worktree's real git directories read-only when they lie in a writable root, as ${who}`, async () => {
+    const box = await makeBox();
+    try {
+      const { store, bare } = await bareWorktree(box.root, box.ws);
+      const result = await runInSandbox(
+        policyFor(box, { writableRoots: [box.ws, store] }),
+        `(echo x > ${bare}/worktrees/ws/HEAD) 2>/dev/null || echo gitdir held
+         (echo 'touch /tmp/pwned' > ${bare}/hooks/pre-commit) 2>/dev/null || echo hooks held
+         (echo x >> ${bare}/config) 2>/dev/null || echo config held
+         echo x > ${store}/free && echo free; echo x > ${box.ws}/free && echo ws free`,
+        { as: as && [...as] },
+      );
+      assert.equal(result.stdout, "gitdir held\nhooks held\nconfig held\nfree\nws free\n", result.stderr);
+      assert.equal(await platform.fs.lstat(`${bare}/hooks/pre-commit`), null);
+    } finally {
+      await removeBox(box);
+    }
+  });
+}
 
 Deno.test("sandboxArgv() leaves a configured writable root inside a protected directory writable", async () => {
   const box = await makeBox();

@@ -1,9 +1,7 @@
 import { terminalText } from "../../shared/mod.ts";
-import { type Session, sessionContextLedger } from "../../app/mod.ts";
+import { type Session, sessionContextLedger, workingTreeDiff } from "../../app/mod.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
 import type { Platform } from "../../platform/mod.ts";
-import { runCommand } from "../../platform/mod.ts";
-import { childEnv } from "../../platform/mod.ts";
 import type { EventView } from "./event_view.ts";
 import { INIT_PROMPT } from "./init_prompt.ts";
 import { wrap } from "./markdown_render.ts";
@@ -276,30 +274,14 @@ async function compact(args: string, ctx: SlashContext): Promise<void> {
 
 async function diff(ctx: SlashContext): Promise<void> {
   const c = ctx.ui.colors;
-  const cwd = ctx.session().info().cwd;
-  const git = (args: string[]) =>
-    runCommand(ctx.platform, {
-      cmd: ["git", "-c", "core.quotepath=off", ...args],
-      cwd,
-      env: childEnv(ctx.platform.envAll()),
-    });
-  const tracked = await git(["diff", "--no-color", "--no-ext-diff", "HEAD", "--"]);
-  if (tracked.code !== 0) {
-    const plain = await git(["diff", "--no-color", "--no-ext-diff", "--"]);
-    if (plain.code !== 0) {
-      return say(
-        ctx,
-        c.yellow(
-          `not a git repository (or git failed): ${
-            terminalText(plain.stderr.trim(), { lineBreaks: "show" })
-          }`,
-        ),
-      );
-    }
-    tracked.stdout = plain.stdout;
+  const result = await workingTreeDiff(ctx.platform, ctx.session().info().cwd);
+  if (!result.ok) {
+    return say(
+      ctx,
+      c.yellow(`not a git repository (or git failed): ${terminalText(result.error, { lineBreaks: "show" })}`),
+    );
   }
-  const untracked = await git(["ls-files", "--others", "--exclude-standard"]);
-  const lines = terminalText(tracked.stdout, { tabWidth: 2 }).split("\n").map((line) =>
+  const lines = terminalText(result.diff, { tabWidth: 2 }).split("\n").map((line) =>
     line.startsWith("+++") || line.startsWith("---")
       ? c.bold(line)
       : line.startsWith("+")
@@ -310,14 +292,14 @@ async function diff(ctx: SlashContext): Promise<void> {
       ? c.cyan(line)
       : line
   );
-  const extra = untracked.stdout.trim()
+  const extra = result.untracked.length
     ? [
       "",
       c.bold("Untracked files:"),
-      ...terminalText(untracked.stdout.trim(), { tabWidth: 2 }).split("\n").map((f) => `  ${c.green(f)}`),
+      ...result.untracked.map((f) => `  ${c.green(terminalText(f, { tabWidth: 2 }))}`),
     ]
     : [];
-  if (!tracked.stdout.trim() && !extra.length) return say(ctx, "No changes.");
+  if (!result.diff.trim() && !extra.length) return say(ctx, "No changes.");
   ctx.ui.print([...lines, ...extra]);
 }
 

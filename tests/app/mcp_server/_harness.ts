@@ -52,6 +52,8 @@ export async function serverSetup(
   for (const dir of [workspace, home, `${root}/tmp`, `${root}/etc`]) {
     await Deno.mkdir(dir, { recursive: true });
   }
+  // As Trellis makes it (#20 item 13): a 0755 one would be tightened, with a warning on stderr.
+  await Deno.chmod(home, 0o700);
   const model = await startFixtureModelServer({
     script: typeof script === "string"
       ? new URL(`../../../fixtures/models/${script}.yaml`, import.meta.url)

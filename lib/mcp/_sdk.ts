@@ -43,6 +43,8 @@ export interface Sdk {
   ListRootsRequestSchema: typeof Types.ListRootsRequestSchema;
   ToolListChangedNotificationSchema: typeof Types.ToolListChangedNotificationSchema;
   McpError: typeof Types.McpError;
+  ResultSchema: typeof Types.ResultSchema;
+  ToolSchema: typeof Types.ToolSchema;
 }
 
 /** OAuth parts, loaded only when a server actually answers 401 (or a probe/login needs them). */
@@ -78,6 +80,8 @@ export function loadSdk(): Promise<Sdk> {
       ListRootsRequestSchema: types.ListRootsRequestSchema,
       ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
       McpError: types.McpError,
+      ResultSchema: types.ResultSchema,
+      ToolSchema: types.ToolSchema,
     }) as unknown as Sdk
   );
   return loading;

@@ -1,4 +1,4 @@
-import type { Client, Tool, Transport } from "./_sdk.ts";
+import { type Client, loadSdk, type Tool, type Transport } from "./_sdk.ts";
 import {
   type ClientCallbacks,
   createSdkClient,
@@ -7,6 +7,7 @@ import {
 } from "./client_factory.ts";
 import type { McpServerConfig } from "./server_config.ts";
 import { PlatformStdioTransport } from "./stdio_transport.ts";
+import { describeToolProblems, repairTools, type ToolProblem } from "./tool_repair.ts";
 
 /** MCP-6 status as a discriminated union. */
 export type ServerStatus =
@@ -33,6 +34,8 @@ export class ServerConnection {
   #started = false;
   #toolsStale = false;
   #toolsRefresh: Promise<void> | undefined;
+  /** Tool problems already warned about: a refresh that lists the same broken tool says nothing. */
+  #warnedProblems = new Set<string>();
 
   constructor(
     readonly config: McpServerConfig,
@@ -92,18 +95,42 @@ export class ServerConnection {
     return await this.#listTools(this.#client);
   }
 
+  /**
+   * Every page of `tools/list`, read as servers publish it: the result is checked only for being an
+   * object (not by the SDK's strict tool schema), each tool is repaired or dropped with a warning
+   * (issue #21 item 12), and the SDK is told the tools that survived (output-schema validators, task
+   * support) as its own `listTools` would.
+   */
   async #listTools(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
     if (!client.getServerCapabilities()?.tools) return tools;
+    const { ResultSchema, ToolSchema } = await loadSdk();
+    const problems: ToolProblem[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { signal: this.#abort.signal });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
+      const page = await client.request(
+        { method: "tools/list", ...(cursor ? { params: { cursor } } : {}) },
+        ResultSchema,
+        { signal: this.#abort.signal },
+      ) as Record<string, unknown>;
+      const repaired = repairTools(page.tools);
+      problems.push(...repaired.problems);
+      for (const raw of repaired.tools) {
+        const parsed = ToolSchema.safeParse(raw);
+        if (parsed.success) tools.push(parsed.data as Tool);
+        else problems.push(sdkProblem(raw, parsed.error));
+      }
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
       if (cursor && seen.has(cursor)) throw new Error("tools/list returned duplicate cursor");
       if (cursor) seen.add(cursor);
     } while (cursor);
+    (client as unknown as { cacheToolMetadata(tools: Tool[]): void }).cacheToolMetadata(tools);
+    for (const line of describeToolProblems(problems)) {
+      if (this.#warnedProblems.has(line)) continue;
+      this.#warnedProblems.add(line);
+      this.ctx.warn(line);
+    }
     return tools;
   }
 
@@ -208,4 +235,18 @@ export class ServerConnection {
       // already gone
     }
   }
+}
+
+/** What the SDK's tool schema still refuses after the repairs: the first issue's field, dropped. */
+function sdkProblem(
+  tool: Record<string, unknown>,
+  error: { issues?: { path: PropertyKey[]; message: string }[] },
+): ToolProblem {
+  const issue = error.issues?.[0];
+  return {
+    tool: String(tool.name),
+    field: issue?.path.map(String).join(".") || "tool",
+    message: `${issue?.message ?? "is not a valid MCP tool"}; the tool is not offered`,
+    dropped: true,
+  };
 }

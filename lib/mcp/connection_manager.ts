@@ -10,6 +10,7 @@ import type { SamplingGate } from "./sampling.ts";
 import { connectionIdentity } from "./server_config.ts";
 import { ServerConnection, type SettledStatus } from "./server_connection.ts";
 import type { ToolPins } from "./tool_pins.ts";
+import { recordLastStart } from "./last_start.ts";
 
 export interface ManagerOptions {
   platform: Platform;
@@ -43,6 +44,8 @@ export class ConnectionManager {
   #holders = 0;
   #retired = false;
   #closed: Promise<void> | undefined;
+  /** Last-start records being written; closing waits for them, so a short command leaves them. */
+  #records: Promise<void>[] = [];
 
   constructor(
     registrations: readonly McpRegistration[],
@@ -87,6 +90,18 @@ export class ConnectionManager {
     }, (status) => this.#report(server, status));
   }
 
+  /** How each start ended is remembered for `mcp list` (#21 item 14); a cancelled start says nothing. */
+  #rememberStart(connection: ServerConnection): void {
+    const { platform, home } = this.options;
+    this.#records.push(connection.settled.then((status) => {
+      if (status.state === "cancelled") return;
+      const failure = status.state === "failed"
+        ? { at: new Date().toISOString(), error: status.error }
+        : null;
+      return recordLastStart(platform.fs, home, connection.config.name, failure);
+    }));
+  }
+
   #report(server: string, status: SettledStatus): void {
     if (this.#retired) return;
     this.options.events({
@@ -102,6 +117,7 @@ export class ConnectionManager {
   start(): void {
     for (const { connection } of this.servers.values()) {
       if (connection.start()) {
+        this.#rememberStart(connection);
         this.options.events({
           type: "mcp.server_status",
           server: connection.config.name,
@@ -192,9 +208,8 @@ export class ConnectionManager {
   /** Releases every connection; ones the next generation reused stay open. */
   close(): Promise<void> {
     this.#retired = true;
-    this.#closed ??= Promise.all([...this.servers.values()].map((s) => s.connection.release())).then(
-      () => {},
-    );
+    this.#closed ??= Promise.all([...this.servers.values()].map((s) => s.connection.release()))
+      .then(() => Promise.all(this.#records)).then(() => {});
     return this.#closed;
   }
 }

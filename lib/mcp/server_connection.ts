@@ -7,6 +7,7 @@ import {
 } from "./client_factory.ts";
 import type { McpServerConfig } from "./server_config.ts";
 import { PlatformStdioTransport } from "./stdio_transport.ts";
+import { stderrReason } from "./stderr_summary.ts";
 import { describeToolProblems, repairTools, type ToolProblem } from "./tool_repair.ts";
 
 /** MCP-6 status as a discriminated union. */
@@ -70,8 +71,9 @@ export class ServerConnection {
     Promise.race([this.#connect(), timeout]).then(
       (tools) =>
         this.#publish({ state: "ready", durationMs: Date.now() - started, tools, ...this.#serverInfo() }),
-      (error) => {
+      async (error) => {
         if (this.#abort.signal.aborted) return this.#publish({ state: "cancelled" });
+        await this.#stderrRead();
         this.#publish({ state: "failed", error: this.#describe(error), durationMs: Date.now() - started });
         void this.#shutdownTransport();
       },
@@ -176,13 +178,23 @@ export class ServerConnection {
     return info ? { serverName: info.name, serverVersion: info.version } : {};
   }
 
+  /** A process that exited has its last stderr read before its failure is described (bounded). */
+  async #stderrRead(): Promise<void> {
+    const transport = this.#transport;
+    if (!(transport instanceof PlatformStdioTransport) || !transport.exit) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([transport.stderrClosed, new Promise((resolve) => timer = setTimeout(resolve, 500))]);
+    clearTimeout(timer);
+  }
+
   #describe(error: unknown): string {
     const message = error instanceof Error ? error.message : String(error);
     const transport = this.#transport;
     if (transport instanceof PlatformStdioTransport && transport.exit) {
-      const tail = transport.stderrTail.trim().split("\n").at(-1);
+      // #21 item 14: the line that says why (not the last stack frame), and where the rest is.
+      const reason = stderrReason(transport.stderrKept);
       const how = transport.exit.signal ? `signal ${transport.exit.signal}` : `code ${transport.exit.code}`;
-      return `server process exited (${how})${tail ? `: ${tail}` : ""}`;
+      return `server process exited (${how})${reason ? `: ${reason}` : ""} (stderr: ${transport.stderrLog})`;
     }
     return message;
   }

@@ -18,6 +18,8 @@ export interface StdioTransportOptions {
 }
 
 const STDERR_TAIL_BYTES = 2048;
+/** The start of stderr is kept too: a dying server's reason comes before its stack (#21 item 14). */
+const STDERR_HEAD_BYTES = 16 * 1024;
 const STDERR_DRAIN_MS = 500;
 
 /**
@@ -32,6 +34,8 @@ export class PlatformStdioTransport implements Transport {
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #serialize: Sdk["serializeMessage"] | undefined;
   #stderrTail = "";
+  #stderrHead = "";
+  #stderrLength = 0;
   #stderrClosed: Promise<void> = Promise.resolve();
   #closed = false;
   exit: ExitStatus | undefined;
@@ -50,6 +54,18 @@ export class PlatformStdioTransport implements Transport {
   /** The last couple of KB the server wrote to stderr, for error messages. */
   get stderrTail(): string {
     return this.#stderrTail;
+  }
+
+  /** The first 16 KB and the last 2 KB of stderr (all of it when shorter), for error messages. */
+  get stderrKept(): string {
+    return this.#stderrLength <= STDERR_HEAD_BYTES
+      ? this.#stderrHead
+      : `${this.#stderrHead}\n${this.#stderrTail}`;
+  }
+
+  /** The whole stderr log's path. */
+  get stderrLog(): string {
+    return this.options.stderrLog;
   }
 
   async start(): Promise<void> {
@@ -121,6 +137,10 @@ export class PlatformStdioTransport implements Transport {
       for await (const chunk of stream) {
         const text = decoder.decode(chunk, { stream: true });
         this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_BYTES);
+        if (this.#stderrHead.length < STDERR_HEAD_BYTES) {
+          this.#stderrHead = (this.#stderrHead + text).slice(0, STDERR_HEAD_BYTES);
+        }
+        this.#stderrLength += text.length;
         log.append(text);
         this.options.onStderr?.(text);
       }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 import { fixture, runContext, startRuntime, stdio } from "./_helpers.ts";
 
 /** Servers as they are published (issue #21 items 12–14, 16), through a real subprocess each. */
@@ -74,4 +76,48 @@ Deno.test("tool schemas that are true, null, an array, 5 MB or a string type: ea
     step.release();
     await runtime.shutdown();
   }
+});
+
+Deno.test("a server that dies at start is reported by its error line and its log, not its last frame (#21 item 14)", async () => {
+  const { runtime, home } = await startRuntime([stdio("crash", [PUBLISHED, "crash"])]);
+  await runtime.awaitStartup({ graceMs: 60_000 });
+  const status = runtime.manager.servers.get("crash")!.connection.status;
+  await runtime.shutdown();
+  assert.equal(status.state, "failed");
+  const error = status.state === "failed" ? status.error : "";
+  const log = `${home}/logs/mcp/crash.log`;
+  assert.equal(
+    error,
+    `server process exited (code 1): Error: GITLAB_PERSONAL_ACCESS_TOKEN environment variable is not set (stderr: ${log})`,
+  );
+  // The whole stack is in the log the message names.
+  assert.match(await platform.fs.readTextFile(log), /at ModuleJob\.run[\s\S]*Node\.js v20/);
+});
+
+Deno.test("mcp list and doctor show how a server's last start failed; a later good start clears it (#21 item 14)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const config = `${env.TRELLIS_HOME}/config.toml`;
+  const write = (mode: string) =>
+    platform.fs.writeTextFile(
+      config,
+      `[mcp_servers.gl]\ncommand = "node"\nargs = ["${PUBLISHED}", "${mode}"]\n`,
+    );
+  const cli = (...argv: string[]) => runCliCaptured(argv, { env, cwd: root });
+  await write("crash");
+  const reason = "Error: GITLAB_PERSONAL_ACCESS_TOKEN environment variable is not set";
+  const doctor = await cli("doctor");
+  assert.match(doctor.stdout + doctor.stderr, new RegExp(`mcp gl.*${reason}`));
+  const listed = await cli("mcp", "list");
+  assert.match(
+    listed.stdout,
+    new RegExp(`gl: last start failed \\(\\S+\\): server process exited \\(code 1\\): ${reason}`),
+  );
+  assert.match(listed.stdout, /stderr: .*logs\/mcp\/gl\.log/);
+  const json = JSON.parse((await cli("mcp", "list", "--json")).stdout);
+  assert.match(json[0].last_start_failure.error, new RegExp(reason));
+  // The neighbour: the same server fixed starts ready, and the record is gone.
+  await write("gitlab");
+  await cli("doctor");
+  const again = await cli("mcp", "list");
+  assert.doesNotMatch(again.stdout, /last start failed/);
 });

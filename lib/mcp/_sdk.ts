@@ -37,6 +37,7 @@ export interface Sdk {
   SSEClientTransport: typeof ClientSse.SSEClientTransport;
   StreamableHTTPClientTransport: typeof ClientHttp.StreamableHTTPClientTransport;
   ReadBuffer: typeof SharedStdio.ReadBuffer;
+  deserializeMessage: typeof SharedStdio.deserializeMessage;
   serializeMessage: typeof SharedStdio.serializeMessage;
   ElicitRequestSchema: typeof Types.ElicitRequestSchema;
   CreateMessageRequestSchema: typeof Types.CreateMessageRequestSchema;
@@ -74,6 +75,7 @@ export function loadSdk(): Promise<Sdk> {
       SSEClientTransport: sse.SSEClientTransport,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
       ReadBuffer: stdio.ReadBuffer,
+      deserializeMessage: stdio.deserializeMessage,
       serializeMessage: stdio.serializeMessage,
       ElicitRequestSchema: types.ElicitRequestSchema,
       CreateMessageRequestSchema: types.CreateMessageRequestSchema,

@@ -43,6 +43,11 @@ export class ConnectionManager {
   readonly servers: ReadonlyMap<string, ManagedServer>;
   #holders = 0;
   #retired = false;
+  /**
+   * A refresh put a new generation in this one's place: its statuses are no longer news. A
+   * generation closed at shutdown still reports, so every server's status ends (#21 item 16).
+   */
+  #replaced = false;
   #closed: Promise<void> | undefined;
   /** Last-start records being written; closing waits for them, so a short command leaves them. */
   #records: Promise<void>[] = [];
@@ -103,7 +108,7 @@ export class ConnectionManager {
   }
 
   #report(server: string, status: SettledStatus): void {
-    if (this.#retired) return;
+    if (this.#replaced) return;
     this.options.events({
       type: "mcp.server_status",
       server,
@@ -129,7 +134,7 @@ export class ConnectionManager {
   }
 
   #summary(): void {
-    if (this.#retired) return;
+    if (this.#replaced) return;
     const all = [...this.servers.values()].map((s) => ({
       server: s.registration.config.name,
       status: s.connection.status,
@@ -198,6 +203,7 @@ export class ConnectionManager {
   /** No new holders will come: close once the last one releases (or now, if none). */
   retire(): void {
     this.#retired = true;
+    this.#replaced = true;
     if (this.#holders <= 0) void this.close();
   }
 

@@ -197,7 +197,8 @@ function throwListingFailures(failures: readonly { server: string; error: string
 }
 
 function printEvent(ctx: CliContext, e: TrellisEventBody): void {
-  if (e.type === "mcp.server_status" && e.status !== "starting") {
+  // "cancelled" is only the command ending while a server was still starting: not news here.
+  if (e.type === "mcp.server_status" && e.status !== "starting" && e.status !== "cancelled") {
     const took = e.duration_ms !== undefined ? ` in ${e.duration_ms} ms` : "";
     ctx.err(`mcp: ${e.server} ${e.status}${took}${e.error ? `: ${e.error}` : ""}\n`);
   } else if (e.type === "warning") ctx.err(`warning: ${e.message}\n`);

@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { platform } from "../../lib/platform/mod.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
+import { fixture } from "./_helpers.ts";
+
+const PUBLISHED = fixture("published_server.mjs");
+const SLOW = fixture("slow_init.mjs");
+
+async function execJson(config: string, script: unknown[]) {
+  const model = await startFixtureModelServer({ script: script as never });
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, config);
+  await platform.fs.mkdir(`${root}/ws`);
+  try {
+    const run = await runCliCaptured([
+      "exec",
+      "--json",
+      "-c",
+      "model_provider=fixture",
+      "-c",
+      `model_providers.fixture.base_url=${JSON.stringify(model.url)}`,
+      "-m",
+      "fixture-model",
+      "hi",
+    ], { env, cwd: `${root}/ws` });
+    const events = run.stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+    return { run, events, requests: model.requests };
+  } finally {
+    await model.close();
+  }
+}
+
+Deno.test("exec --json ends every server's status and emits the start-up summary; a server still starting is cancelled (#21 item 16)", async () => {
+  const { run, events } = await execJson(
+    `mcp_startup_grace_sec = 0\n` +
+      `[mcp_servers.noisy]\ncommand = "node"\nargs = ["${PUBLISHED}", "noisy"]\nrequired = true\n` +
+      `[mcp_servers.slow]\ncommand = "node"\nargs = ["${SLOW}", "never"]\nstartup_timeout_sec = 120\n`,
+    [{ text: "done" }],
+  );
+  assert.equal(run.code, 0, run.stderr);
+  const statuses = events.filter((e) => e.type === "mcp.server_status").map((e) => [e.server, e.status]);
+  assert.deepEqual(statuses.filter(([s]) => s === "noisy"), [["noisy", "starting"], ["noisy", "ready"]]);
+  // Before: `slow` stayed "starting" for ever in the stream and no summary came.
+  assert.deepEqual(statuses.filter(([s]) => s === "slow"), [["slow", "starting"], ["slow", "cancelled"]]);
+  const summaries = events.filter((e) => e.type === "mcp.startup_complete");
+  assert.deepEqual(summaries.map(({ ready, failed, cancelled }) => ({ ready, failed, cancelled })), [
+    { ready: ["noisy"], failed: [], cancelled: ["slow"] },
+  ]);
+  // The ignored stdout line is quoted.
+  const warnings = events.filter((e) => e.type === "warning" && e.subject === "noisy").map((e) => e.message);
+  assert.deepEqual(warnings, [
+    "MCP server 'noisy': ignored a stdout line that is not a JSON-RPC message: \"gitlab-mcp v2025.4.25 listening on stdio\"",
+  ]);
+});

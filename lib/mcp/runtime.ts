@@ -13,7 +13,12 @@ import { CredentialStore } from "./credential_store.ts";
 import { storedOAuthFetch } from "./oauth_login.ts";
 import { RootsState } from "./roots.ts";
 import { SamplingGate, type SamplingOptions } from "./sampling.ts";
-import { searchToolsDefinition, shouldDeferTools, type ToolSearchOptions } from "./tool_search.ts";
+import {
+  assumedWindowNotice,
+  searchToolsDefinition,
+  shouldDeferTools,
+  type ToolSearchOptions,
+} from "./tool_search.ts";
 
 export interface McpRuntimeOptions {
   platform: Platform;
@@ -97,6 +102,7 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     : undefined;
   const budget = options.outputBudgetBytes ?? DEFAULT_OUTPUT_BUDGET_BYTES;
   const unlocked = new Set<string>();
+  let assumedWindowSaid = false;
   let catalog = options.catalog;
   // Installed before anything is awaited, so an elicitation during initialize has somewhere to go (MCP-7).
   let current = new ConnectionManager(catalog.servers, managerOptions);
@@ -120,7 +126,13 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
         events: options.events,
         approvalPolicy: options.approvalPolicy,
       }, listing);
-      const declared = shouldDeferTools(mcpTools, options.toolSearch ?? { mode: "off" })
+      const search = options.toolSearch ?? { mode: "off" };
+      const defer = shouldDeferTools(mcpTools, search);
+      if (defer && search.mode === "auto" && search.windowAssumed && !assumedWindowSaid) {
+        assumedWindowSaid = true;
+        options.events({ type: "notice", message: assumedWindowNotice(mcpTools, search) });
+      }
+      const declared = defer
         ? [
           searchToolsDefinition(mcpTools, (names) => names.forEach((n) => unlocked.add(n))),
           ...mcpTools.filter((t) => unlocked.has(t.name)),

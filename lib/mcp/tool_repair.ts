@@ -7,8 +7,11 @@
 
 type Json = Record<string, unknown>;
 
-/** Past this, one tool's input schema is not sent to any model (a 1,000-tool server is ~350 KB). */
-export const MAX_TOOL_SCHEMA_BYTES = 256 * 1024;
+/**
+ * Past this, one tool's input schema (~500k tokens) fits no model's window, so the tool is dropped;
+ * below it a big schema is declared and counted (`debug context` names it, tool search may defer it).
+ */
+export const MAX_TOOL_SCHEMA_BYTES = 2 * 1024 * 1024;
 
 export interface ToolProblem {
   /** The tool's name, or `#<index>` when it has none. */

@@ -53,3 +53,34 @@ Deno.test("exec --json ends every server's status and emits the start-up summary
     "MCP server 'noisy': ignored a stdout line that is not a JSON-RPC message: \"gitlab-mcp v2025.4.25 listening on stdio\"",
   ]);
 });
+
+const MANY_TOOLS = fixture("many_tools_server.mjs");
+
+function toolNames(request: unknown): string[] {
+  return (request as { tools: { name?: string; function?: { name: string } }[] }).tools
+    .map((t) => t.name ?? t.function!.name);
+}
+
+Deno.test("an unknown context window is the assumed one: 1,000 MCP tools are deferred behind search_tools, and it says so (#21 item 17)", async () => {
+  const server = `[mcp_servers.many]\ncommand = "node"\nargs = ["${MANY_TOOLS}", "1000"]\nrequired = true\n`;
+  const { run, events, requests } = await execJson(server, [{ text: "done" }]);
+  assert.equal(run.code, 0, run.stderr);
+  const names = toolNames(requests[0]);
+  assert.ok(names.includes("search_tools"), names.join(", "));
+  assert.equal(names.filter((n) => n.startsWith("mcp__many__")).length, 0);
+  assert.ok(JSON.stringify(requests[0]).length < 60_000, String(JSON.stringify(requests[0]).length));
+  const notices = events.filter((e) => e.type === "notice").map((e) => e.message);
+  assert.equal(notices.length, 1, JSON.stringify(notices));
+  assert.match(
+    notices[0],
+    /MCP tools \(1000, ~[\d,]+ tokens\) exceed 10% of the assumed 128,000-token context window/,
+  );
+
+  // The neighbour: a stated window large enough keeps every tool declared, and nothing is said.
+  const big = await execJson(`model_context_window = 100000000\n${server}`, [{ text: "done" }]);
+  assert.equal(big.run.code, 0, big.run.stderr);
+  const declared = toolNames(big.requests[0]);
+  assert.equal(declared.filter((n) => n.startsWith("mcp__many__")).length, 1000);
+  assert.ok(!declared.includes("search_tools"));
+  assert.deepEqual(big.events.filter((e) => e.type === "notice"), []);
+});

@@ -65,7 +65,7 @@ Deno.test("tool schemas that are true, null, an array, 5 MB or a string type: ea
       "tool #7: name is missing; the tool is not offered",
       "tool bad_output: outputSchema is an array, not an object schema; left out",
       "tool schema_array: inputSchema is an array, not a JSON schema object; the tool is not offered",
-      "tool schema_huge: inputSchema is 5.0 MB, over the 256 KB limit; the tool is not offered",
+      "tool schema_huge: inputSchema is 5.0 MB, over the 2.0 MB limit; the tool is not offered",
       "tool schema_null: inputSchema is null, not a JSON schema object; the tool is not offered",
       'tool schema_string: inputSchema has type "string"; tool arguments must be an object; the tool is not offered',
       "tool schema_true: inputSchema is true (accept anything); taken as no parameters",

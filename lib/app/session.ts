@@ -6,7 +6,6 @@ import {
   approves,
   type ModelClient,
   runTurn,
-  type StepToolCatalog,
   type Transcript,
   TranscriptStore,
   type TurnResult,
@@ -290,7 +289,10 @@ export class Session {
     return {
       request: {
         model: this.parts.modelName,
-        instructions: this.parts.instructions,
+        // As the turn sends it: the servers' instructions end the step's instructions (#21 item 13).
+        instructions: step.instructions
+          ? `${this.parts.instructions}\n\n${step.instructions}`
+          : this.parts.instructions,
         input: placed.map(([item]) => item),
         tools: step.tools.map((t) => ({
           name: t.name,
@@ -303,6 +305,8 @@ export class Session {
       toolSources: step.tools.map((t) => t.source),
       inputPlaces: placed.map(([, place]) => place),
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
+      mcpInstructions: step.instructions ?? "",
+      mcpInstructionServers: step.mcpInstructions.map((i) => i.server),
       projectInstructions: await this.projectInstructions(),
     };
   }
@@ -470,7 +474,7 @@ export class Session {
     });
   }
 
-  private captureTools(): Promise<StepToolCatalog> {
+  private captureTools(): ReturnType<Capabilities["captureStep"]> {
     return this.parts.capabilities.captureStep(this.parts.builtins);
   }
 

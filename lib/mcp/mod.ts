@@ -102,6 +102,12 @@ export { convertCallResult, DEFAULT_OUTPUT_BUDGET_BYTES, truncateHeadTail } from
 export { stderrLogPath } from "./client_factory.ts";
 export { summarizeServer } from "./server_summary.ts";
 export { type LastStartFailure, readLastStartFailure } from "./last_start.ts";
+export {
+  MAX_SERVER_INSTRUCTIONS_CHARS,
+  SERVER_INSTRUCTIONS_HEADING,
+  type ServerInstructions,
+  serverInstructionsSection,
+} from "./server_instructions.ts";
 export { SamplingGate, summarize as summarizeSamplingRequest } from "./sampling.ts";
 export type { SamplingOptions, SamplingRequest, SamplingResult, SamplingVerdict } from "./sampling.ts";
 export { rootsFromPaths } from "./roots.ts";

@@ -9,6 +9,7 @@ import { listManagerTools, mcpToolDefinitions } from "./mcp_tools.ts";
 import { PinWatch } from "./pin_watch.ts";
 import type { ToolPins } from "./tool_pins.ts";
 import { resourceToolDefinitions } from "./resource_tools.ts";
+import type { ServerInstructions } from "./server_instructions.ts";
 import { CredentialStore } from "./credential_store.ts";
 import { storedOAuthFetch } from "./oauth_login.ts";
 import { RootsState } from "./roots.ts";
@@ -54,6 +55,8 @@ export interface McpRuntimeOptions {
 /** One step's view of MCP: tools bound to the manager current at capture time (MCP-8). */
 export interface McpStepSnapshot {
   tools: ToolDefinition[];
+  /** Instructions of the servers whose tools this step offers (deferred or declared), by name. */
+  instructions: ServerInstructions[];
   /** Call when the step's calls are done; the last release of a retired manager closes it. */
   release(): void;
 }
@@ -138,8 +141,17 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
           ...mcpTools.filter((t) => unlocked.has(t.name)),
         ]
         : mcpTools;
+      const offered = new Set(mcpTools.map((t) => (t.source as { server: string }).server));
+      const instructions = [...manager.servers.values()].flatMap(({ registration, connection }) => {
+        const status = connection.status;
+        const server = registration.config.name;
+        return status.state === "ready" && status.instructions && offered.has(server)
+          ? [{ server, text: status.instructions }]
+          : [];
+      }).sort((a, b) => a.server < b.server ? -1 : 1);
       return {
         tools: [...declared, ...resourceToolDefinitions(manager, budget)],
+        instructions,
         release() {
           if (released) return;
           released = true;

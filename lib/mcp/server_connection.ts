@@ -8,12 +8,21 @@ import {
 import type { McpServerConfig } from "./server_config.ts";
 import { PlatformStdioTransport } from "./stdio_transport.ts";
 import { stderrReason } from "./stderr_summary.ts";
+import { capInstructions } from "./server_instructions.ts";
 import { describeToolProblems, repairTools, type ToolProblem } from "./tool_repair.ts";
 
 /** MCP-6 status as a discriminated union. */
 export type ServerStatus =
   | { state: "starting" }
-  | { state: "ready"; durationMs: number; tools: Tool[]; serverName?: string; serverVersion?: string }
+  | {
+    state: "ready";
+    durationMs: number;
+    tools: Tool[];
+    serverName?: string;
+    serverVersion?: string;
+    /** The initialize result's `instructions`, capped (#21 item 13). */
+    instructions?: string;
+  }
   | { state: "failed"; error: string; durationMs: number }
   | { state: "cancelled" };
 
@@ -173,9 +182,15 @@ export class ServerConnection {
     );
   }
 
-  #serverInfo(): { serverName?: string; serverVersion?: string } {
+  #serverInfo(): { serverName?: string; serverVersion?: string; instructions?: string } {
     const info = this.#client?.getServerVersion();
-    return info ? { serverName: info.name, serverVersion: info.version } : {};
+    const instructions = this.#client?.getInstructions();
+    return {
+      ...(info ? { serverName: info.name, serverVersion: info.version } : {}),
+      ...(typeof instructions === "string" && instructions.trim() !== ""
+        ? { instructions: capInstructions(instructions) }
+        : {}),
+    };
   }
 
   /** A process that exited has its last stderr read before its failure is described (bounded). */

@@ -84,3 +84,53 @@ Deno.test("an unknown context window is the assumed one: 1,000 MCP tools are def
   assert.ok(!declared.includes("search_tools"));
   assert.deepEqual(big.events.filter((e) => e.type === "notice"), []);
 });
+
+const INSTRUCTIONS = "Always pass the project path as an absolute path. Prefer search_notes over list_notes.";
+
+Deno.test("server instructions reach the model next to its tools, capped; a server without any adds nothing (#21 item 13)", async () => {
+  const config =
+    `[mcp_servers.notes]\ncommand = "node"\nargs = ["${PUBLISHED}", "instructions"]\nrequired = true\n` +
+    `[mcp_servers.plain]\ncommand = "node"\nargs = ["${PUBLISHED}", "gitlab"]\nrequired = true\n` +
+    `[mcp_servers.long]\ncommand = "node"\nargs = ["${PUBLISHED}", "instructions", "5000"]\nrequired = true\n`;
+  const { run, requests } = await execJson(config, [{ text: "done" }]);
+  assert.equal(run.code, 0, run.stderr);
+  const sent = JSON.stringify(requests[0]);
+  const section =
+    "# MCP Server Instructions\\n\\nThe following MCP servers have provided instructions for how to " +
+    "use their tools and resources:\\n\\n## long\\n";
+  assert.ok(sent.includes(section), sent.slice(0, 4000));
+  assert.ok(sent.includes(`## notes\\n${INSTRUCTIONS}`));
+  assert.ok(!sent.includes("## plain"));
+  // The 5,000-character text is cut at 2,048 with a marker saying so.
+  assert.match(sent, /… \[2952 more characters cut: server instructions are capped at 2048\]/);
+  const long = sent.slice(sent.indexOf("## long\\n") + "## long\\n".length, sent.indexOf("… [2952"));
+  assert.equal(long.length, 2048);
+});
+
+Deno.test("a session whose servers send no instructions has no such section (#21 item 13)", async () => {
+  const config =
+    `[mcp_servers.plain]\ncommand = "node"\nargs = ["${PUBLISHED}", "gitlab"]\nrequired = true\n`;
+  const { run, requests } = await execJson(config, [{ text: "done" }]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(!JSON.stringify(requests[0]).includes("MCP Server Instructions"));
+  assert.ok(JSON.stringify(requests[0]).includes("mcp__plain__create_issue"));
+});
+
+Deno.test("debug context counts server instructions in their own row (#21 item 13)", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    `model = "gpt-5"\n[mcp_servers.notes]\ncommand = "node"\nargs = ["${PUBLISHED}", "instructions"]\nrequired = true\n`,
+  );
+  await platform.fs.mkdir(`${root}/ws`);
+  const run = await runCliCaptured(["debug", "context", "--json", "hi"], { env, cwd: `${root}/ws` });
+  assert.equal(run.code, 0, run.stderr);
+  const ledger = JSON.parse(run.stdout);
+  const row = ledger.rows.find((r: { source: string }) => r.source === "mcp_instructions");
+  assert.equal(row.items, 1);
+  assert.ok(row.tokens > 20 && row.tokens < 80, String(row.tokens));
+  const base = ledger.rows.find((r: { source: string }) => r.source === "base_instructions");
+  const config = ledger.rows.find((r: { source: string }) => r.source === "config_instructions");
+  assert.equal(config.tokens, 0); // the section is not taken for config instructions
+  assert.ok(base.tokens > 0);
+});

@@ -8,6 +8,7 @@ import {
   renderPluginSummaries,
   requestPluginInstallTool,
 } from "../plugins/mod.ts";
+import { type ServerInstructions, serverInstructionsSection } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import type { EventSink, ToolDefinition } from "../shared/mod.ts";
 import {
@@ -133,11 +134,16 @@ export class Capabilities {
   }
 
   /** One step's tools; applies a pending plugin change first, so it shows from this step on. */
-  async captureStep(builtins: ToolDefinition[]): Promise<StepToolCatalog> {
+  async captureStep(
+    builtins: ToolDefinition[],
+  ): Promise<StepToolCatalog & { mcpInstructions: ServerInstructions[] }> {
     if (this.pluginsDirty) await this.reloadPlugins();
     const mcpStep = await this.mcp.captureStep();
+    const instructions = serverInstructionsSection(mcpStep?.instructions ?? []);
     return {
       tools: [...builtins, ...(mcpStep?.tools ?? []), ...(this.installTool ? [this.installTool] : [])],
+      ...(instructions ? { instructions } : {}),
+      mcpInstructions: mcpStep?.instructions ?? [],
       release: () => mcpStep?.release(),
     };
   }

@@ -1,12 +1,9 @@
 import type { TrellisConfig } from "../config/mod.ts";
 import type { CompactionSettings } from "../loop/mod.ts";
-import { resolveContextWindow } from "./context_window.ts";
+import { ASSUMED_CONTEXT_WINDOW, resolveContextWindow } from "./context_window.ts";
 
-/**
- * The window assumed for a model whose window nobody stated: small enough for every current
- * hosted model (128k and up), so compaction comes early rather than after the provider refuses.
- */
-export const FALLBACK_CONTEXT_WINDOW = 128_000;
+/** The window assumed for a model whose window nobody stated (lib/app/context_window.ts). */
+export const FALLBACK_CONTEXT_WINDOW = ASSUMED_CONTEXT_WINDOW;
 
 /** Tool outputs of the last 3 user turns survive an automatic compaction's elision (see README). */
 export const DEFAULT_ELIDE_AFTER_TURNS = 3;

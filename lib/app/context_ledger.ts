@@ -7,6 +7,7 @@ import type { TokenCounter } from "./token_counter.ts";
 export type LedgerSource =
   | "base_instructions"
   | "config_instructions"
+  | "mcp_instructions"
   | "project_instructions"
   | "builtin_tools"
   | "mcp_tools"
@@ -53,6 +54,7 @@ export interface ContextLedger {
 const FIXED_ROWS: [LedgerSource, string][] = [
   ["base_instructions", "base instructions"],
   ["config_instructions", "config instructions"],
+  ["mcp_instructions", "MCP server instructions"],
   ["builtin_tools", "built-in tools"],
   ["other_tools", "other tools (tool search, MCP resources, plugin install)"],
   ["skills_catalog", "skills catalog"],
@@ -70,6 +72,7 @@ const FIXED_ROWS: [LedgerSource, string][] = [
 const ORDER: LedgerSource[] = [
   "base_instructions",
   "config_instructions",
+  "mcp_instructions",
   "project_instructions",
   "builtin_tools",
   "mcp_tools",
@@ -110,10 +113,22 @@ export function buildContextLedger(
   for (const [source, name] of FIXED_ROWS) add(source, name, 0, 0);
   for (const server of parts.mcpServers) add("mcp_tools", mcpRowName(server), 0, 0);
 
-  const { request, baseInstructions } = parts;
-  const base = request.instructions.startsWith(baseInstructions) ? baseInstructions : request.instructions;
+  const { request, baseInstructions, mcpInstructions } = parts;
+  // #21 item 13: the servers' section ends the instructions; one row for it, its servers as items.
+  const own = mcpInstructions && request.instructions.endsWith(`\n\n${mcpInstructions}`)
+    ? request.instructions.slice(0, -(mcpInstructions.length + 2))
+    : request.instructions;
+  if (own !== request.instructions) {
+    add(
+      "mcp_instructions",
+      "MCP server instructions",
+      counter.count(mcpInstructions),
+      parts.mcpInstructionServers.length,
+    );
+  }
+  const base = own.startsWith(baseInstructions) ? baseInstructions : own;
   add("base_instructions", "base instructions", counter.count(base));
-  const extra = request.instructions.slice(base.length).replace(/^\n\n/, "");
+  const extra = own.slice(base.length).replace(/^\n\n/, "");
   if (extra) add("config_instructions", "config instructions", counter.count(extra));
 
   request.tools.forEach((tool, i) => {

@@ -9,3 +9,17 @@ import { knownContextWindow } from "../model/mod.ts";
 export function resolveContextWindow(config: TrellisConfig): number | undefined {
   return config.model_context_window ?? knownContextWindow(config.model);
 }
+
+/**
+ * The window assumed for a model whose window nobody stated: small enough for every current
+ * hosted model (128k and up), so compaction comes early rather than after the provider refuses, and
+ * MCP tool search defers a server's tools before they crowd the request (#21 item 17). One figure
+ * for all of Trellis.
+ */
+export const ASSUMED_CONTEXT_WINDOW = 128_000;
+
+/** The known window, or the assumed one (and that it is assumed, so a caller can say so). */
+export function contextWindowOrAssumed(config: TrellisConfig): { tokens: number; assumed: boolean } {
+  const known = resolveContextWindow(config);
+  return known ? { tokens: known, assumed: false } : { tokens: ASSUMED_CONTEXT_WINDOW, assumed: true };
+}

@@ -2,8 +2,10 @@ import {
   authStatuses,
   type CatalogConflict,
   CredentialStore,
+  type LastStartFailure,
   loginServer,
   type McpServerSummary,
+  readLastStartFailure,
   summarizeServer,
 } from "../mcp/mod.ts";
 import { TrellisError, UsageError } from "../shared/mod.ts";
@@ -22,8 +24,8 @@ export interface FailedMcpServer {
 
 /** Every configured MCP server of a workspace, without starting any (`trellis mcp list|get`). */
 export interface McpServerListing {
-  /** Enabled and disabled servers, by name, each with its OAuth status. */
-  servers: McpServerSummary[];
+  /** Enabled and disabled servers, by name, each with its OAuth status and how its last start failed. */
+  servers: (McpServerSummary & { last_start_failure?: LastStartFailure })[];
   failed: FailedMcpServer[];
   /** Names declared by several sources, and which one won. */
   conflicts: readonly CatalogConflict[];
@@ -39,6 +41,10 @@ export async function listMcpServers(ws: Workspace): Promise<McpServerListing> {
   const store = CredentialStore.forHome(ws.platform.fs, ws.loaded.paths.home);
   const statuses = await authStatuses(servers.map((s) => byName.get(s.name)!), store);
   servers.forEach((s, i) => s.auth_status = statuses[i]);
+  const failures = await Promise.all(
+    servers.map((s) => readLastStartFailure(ws.platform.fs, ws.loaded.paths.home, s.name)),
+  );
+  const listed = servers.map((s, i) => failures[i] ? { ...s, last_start_failure: failures[i]! } : s);
   const failed = (catalog.failed ?? []).map((f) => ({
     name: f.name,
     enabled: false as const,
@@ -48,7 +54,7 @@ export async function listMcpServers(ws: Workspace): Promise<McpServerListing> {
     source: f.source,
     origin: "trellis",
   }));
-  return { servers, failed, conflicts: catalog.conflicts };
+  return { servers: listed, failed, conflicts: catalog.conflicts };
 }
 
 /** `trellis mcp login NAME`: OAuth for a streamable HTTP server; tokens go to the credential store. */

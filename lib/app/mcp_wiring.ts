@@ -20,7 +20,7 @@ import { type ConversationItem, type EventSink, UsageError } from "../shared/mod
 import { approvalRequest, type Approver, approves, type ModelClient } from "../loop/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { samplingHandler } from "./sampling_handler.ts";
-import { resolveContextWindow } from "./context_window.ts";
+import { contextWindowOrAssumed } from "./context_window.ts";
 import { mcpConfinement } from "./mcp_confinement.ts";
 
 const DEFAULT_STARTUP_GRACE_SEC = 5;
@@ -61,7 +61,9 @@ export function mcpRuntimeOptions(
     roots: [loaded.paths.cwd],
     toolSearch: {
       mode: config.tool_search === true ? "on" : config.tool_search === false ? "off" : "auto",
-      ...(resolveContextWindow(config) ? { contextWindow: resolveContextWindow(config) } : {}),
+      // #21 item 17: an unknown window is the assumed one, as compaction assumes it.
+      contextWindow: contextWindowOrAssumed(config).tokens,
+      windowAssumed: contextWindowOrAssumed(config).assumed,
       ...(config.tool_search_context_share ? { share: config.tool_search_context_share } : {}),
     },
     sampling: {

@@ -17,6 +17,10 @@ export interface RequestParts {
   inputPlaces: InputPlace[];
   /** Every enabled MCP server of the catalog, with tools or not (a failed one declares none). */
   mcpServers: string[];
+  /** The "MCP Server Instructions" section the instructions end with ("" when none). */
+  mcpInstructions: string;
+  /** The servers whose instructions that section carries. */
+  mcpInstructionServers: string[];
   /** The AGENTS.md / CLAUDE.md files in the preamble's instructions message. */
   projectInstructions: ProjectInstructions;
 }

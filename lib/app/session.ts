@@ -6,7 +6,6 @@ import {
   approves,
   type ModelClient,
   runTurn,
-  type StepToolCatalog,
   type Transcript,
   TranscriptStore,
   type TurnResult,
@@ -291,7 +290,10 @@ export class Session {
     return {
       request: {
         model: this.parts.modelName,
-        instructions: this.parts.instructions,
+        // As the turn sends it: the servers' instructions end the step's instructions (#21 item 13).
+        instructions: step.instructions
+          ? `${this.parts.instructions}\n\n${step.instructions}`
+          : this.parts.instructions,
         input: placed.map(([item]) => item),
         tools: step.tools.map((t) => ({
           name: t.name,
@@ -304,6 +306,8 @@ export class Session {
       toolSources: step.tools.map((t) => t.source),
       inputPlaces: placed.map(([, place]) => place),
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
+      mcpInstructions: step.instructions ?? "",
+      mcpInstructionServers: step.mcpInstructions.map((i) => i.server),
       projectInstructions: await this.projectInstructions(),
     };
   }
@@ -471,7 +475,7 @@ export class Session {
     });
   }
 
-  private captureTools(): Promise<StepToolCatalog> {
+  private captureTools(): ReturnType<Capabilities["captureStep"]> {
     return this.parts.capabilities.captureStep(this.parts.builtins);
   }
 

@@ -16,6 +16,8 @@ export interface ModelClient {
 /** One step's tools: captured before sampling, released when the step's calls are done (MCP-8). */
 export interface StepToolCatalog {
   tools: ToolDefinition[];
+  /** Text the step's instructions end with, about these tools (MCP servers' own instructions). */
+  instructions?: string;
   /** Called once when the step's calls are done, so an old MCP manager can close after its last user. */
   release(): void;
 }

@@ -129,7 +129,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         await compactor?.beforeSampling(conversation, declared);
         const sampled = await sampleStep(options.model, {
           model: options.modelName,
-          instructions: options.instructions,
+          instructions: catalog.instructions
+            ? `${options.instructions}\n\n${catalog.instructions}`
+            : options.instructions,
           input: conversation,
           tools: declared,
           parallelToolCalls: true,

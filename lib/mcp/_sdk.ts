@@ -37,12 +37,15 @@ export interface Sdk {
   SSEClientTransport: typeof ClientSse.SSEClientTransport;
   StreamableHTTPClientTransport: typeof ClientHttp.StreamableHTTPClientTransport;
   ReadBuffer: typeof SharedStdio.ReadBuffer;
+  deserializeMessage: typeof SharedStdio.deserializeMessage;
   serializeMessage: typeof SharedStdio.serializeMessage;
   ElicitRequestSchema: typeof Types.ElicitRequestSchema;
   CreateMessageRequestSchema: typeof Types.CreateMessageRequestSchema;
   ListRootsRequestSchema: typeof Types.ListRootsRequestSchema;
   ToolListChangedNotificationSchema: typeof Types.ToolListChangedNotificationSchema;
   McpError: typeof Types.McpError;
+  ResultSchema: typeof Types.ResultSchema;
+  ToolSchema: typeof Types.ToolSchema;
 }
 
 /** OAuth parts, loaded only when a server actually answers 401 (or a probe/login needs them). */
@@ -72,12 +75,15 @@ export function loadSdk(): Promise<Sdk> {
       SSEClientTransport: sse.SSEClientTransport,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
       ReadBuffer: stdio.ReadBuffer,
+      deserializeMessage: stdio.deserializeMessage,
       serializeMessage: stdio.serializeMessage,
       ElicitRequestSchema: types.ElicitRequestSchema,
       CreateMessageRequestSchema: types.CreateMessageRequestSchema,
       ListRootsRequestSchema: types.ListRootsRequestSchema,
       ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
       McpError: types.McpError,
+      ResultSchema: types.ResultSchema,
+      ToolSchema: types.ToolSchema,
     }) as unknown as Sdk
   );
   return loading;

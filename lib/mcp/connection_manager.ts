@@ -10,6 +10,7 @@ import type { SamplingGate } from "./sampling.ts";
 import { connectionIdentity } from "./server_config.ts";
 import { ServerConnection, type SettledStatus } from "./server_connection.ts";
 import type { ToolPins } from "./tool_pins.ts";
+import { recordLastStart } from "./last_start.ts";
 
 export interface ManagerOptions {
   platform: Platform;
@@ -42,7 +43,14 @@ export class ConnectionManager {
   readonly servers: ReadonlyMap<string, ManagedServer>;
   #holders = 0;
   #retired = false;
+  /**
+   * A refresh put a new generation in this one's place: its statuses are no longer news. A
+   * generation closed at shutdown still reports, so every server's status ends (#21 item 16).
+   */
+  #replaced = false;
   #closed: Promise<void> | undefined;
+  /** Last-start records being written; closing waits for them, so a short command leaves them. */
+  #records: Promise<void>[] = [];
 
   constructor(
     registrations: readonly McpRegistration[],
@@ -87,8 +95,20 @@ export class ConnectionManager {
     }, (status) => this.#report(server, status));
   }
 
+  /** How each start ended is remembered for `mcp list` (#21 item 14); a cancelled start says nothing. */
+  #rememberStart(connection: ServerConnection): void {
+    const { platform, home } = this.options;
+    this.#records.push(connection.settled.then((status) => {
+      if (status.state === "cancelled") return;
+      const failure = status.state === "failed"
+        ? { at: new Date().toISOString(), error: status.error }
+        : null;
+      return recordLastStart(platform.fs, home, connection.config.name, failure);
+    }));
+  }
+
   #report(server: string, status: SettledStatus): void {
-    if (this.#retired) return;
+    if (this.#replaced) return;
     this.options.events({
       type: "mcp.server_status",
       server,
@@ -102,6 +122,7 @@ export class ConnectionManager {
   start(): void {
     for (const { connection } of this.servers.values()) {
       if (connection.start()) {
+        this.#rememberStart(connection);
         this.options.events({
           type: "mcp.server_status",
           server: connection.config.name,
@@ -113,7 +134,7 @@ export class ConnectionManager {
   }
 
   #summary(): void {
-    if (this.#retired) return;
+    if (this.#replaced) return;
     const all = [...this.servers.values()].map((s) => ({
       server: s.registration.config.name,
       status: s.connection.status,
@@ -182,6 +203,7 @@ export class ConnectionManager {
   /** No new holders will come: close once the last one releases (or now, if none). */
   retire(): void {
     this.#retired = true;
+    this.#replaced = true;
     if (this.#holders <= 0) void this.close();
   }
 
@@ -192,9 +214,8 @@ export class ConnectionManager {
   /** Releases every connection; ones the next generation reused stay open. */
   close(): Promise<void> {
     this.#retired = true;
-    this.#closed ??= Promise.all([...this.servers.values()].map((s) => s.connection.release())).then(
-      () => {},
-    );
+    this.#closed ??= Promise.all([...this.servers.values()].map((s) => s.connection.release()))
+      .then(() => Promise.all(this.#records)).then(() => {});
     return this.#closed;
   }
 }

@@ -4,6 +4,7 @@ import type { ConnectionManager, ManagedServer } from "./connection_manager.ts";
 import { callManagerTool, type CallOptions } from "./tool_call.ts";
 import { assignToolNames, toolIdentityKey } from "./tool_names.ts";
 import { toolFingerprint } from "./tool_fingerprint.ts";
+import { compactSchema } from "./schema_compact.ts";
 import { pinVerdict } from "./tool_pin_policy.ts";
 import type { PinState } from "./tool_pins.ts";
 import { toolAllowed, toolApprovalMode, toolVisibleToModel } from "./tool_policy.ts";
@@ -104,7 +105,8 @@ export function mcpToolDefinitions(
       hookName: t.modelName,
       hookAliases: [],
       description: t.description,
-      parameters: t.inputSchema,
+      // #21 item 15: without unreferenced $defs and what no model reads; `mcp tools` shows it verbatim.
+      parameters: compactSchema(t.inputSchema),
       parallel,
       source: { kind: "mcp", server: t.server, tool: t.tool, ...(t.plugin ? { plugin: t.plugin } : {}) },
       approval: () =>

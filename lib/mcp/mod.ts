@@ -101,6 +101,13 @@ export { assignToolNames, MAX_TOOL_NAME_BYTES, sanitizeNamePart } from "./tool_n
 export { convertCallResult, DEFAULT_OUTPUT_BUDGET_BYTES, truncateHeadTail } from "./call_result.ts";
 export { stderrLogPath } from "./client_factory.ts";
 export { summarizeServer } from "./server_summary.ts";
+export { type LastStartFailure, readLastStartFailure } from "./last_start.ts";
+export {
+  MAX_SERVER_INSTRUCTIONS_CHARS,
+  SERVER_INSTRUCTIONS_HEADING,
+  type ServerInstructions,
+  serverInstructionsSection,
+} from "./server_instructions.ts";
 export { SamplingGate, summarize as summarizeSamplingRequest } from "./sampling.ts";
 export type { SamplingOptions, SamplingRequest, SamplingResult, SamplingVerdict } from "./sampling.ts";
 export { rootsFromPaths } from "./roots.ts";

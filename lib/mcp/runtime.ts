@@ -9,11 +9,17 @@ import { listManagerTools, mcpToolDefinitions } from "./mcp_tools.ts";
 import { PinWatch } from "./pin_watch.ts";
 import type { ToolPins } from "./tool_pins.ts";
 import { resourceToolDefinitions } from "./resource_tools.ts";
+import type { ServerInstructions } from "./server_instructions.ts";
 import { CredentialStore } from "./credential_store.ts";
 import { storedOAuthFetch } from "./oauth_login.ts";
 import { RootsState } from "./roots.ts";
 import { SamplingGate, type SamplingOptions } from "./sampling.ts";
-import { searchToolsDefinition, shouldDeferTools, type ToolSearchOptions } from "./tool_search.ts";
+import {
+  assumedWindowNotice,
+  searchToolsDefinition,
+  shouldDeferTools,
+  type ToolSearchOptions,
+} from "./tool_search.ts";
 
 export interface McpRuntimeOptions {
   platform: Platform;
@@ -49,6 +55,8 @@ export interface McpRuntimeOptions {
 /** One step's view of MCP: tools bound to the manager current at capture time (MCP-8). */
 export interface McpStepSnapshot {
   tools: ToolDefinition[];
+  /** Instructions of the servers whose tools this step offers (deferred or declared), by name. */
+  instructions: ServerInstructions[];
   /** Call when the step's calls are done; the last release of a retired manager closes it. */
   release(): void;
 }
@@ -97,6 +105,7 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     : undefined;
   const budget = options.outputBudgetBytes ?? DEFAULT_OUTPUT_BUDGET_BYTES;
   const unlocked = new Set<string>();
+  let assumedWindowSaid = false;
   let catalog = options.catalog;
   // Installed before anything is awaited, so an elicitation during initialize has somewhere to go (MCP-7).
   let current = new ConnectionManager(catalog.servers, managerOptions);
@@ -120,14 +129,29 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
         events: options.events,
         approvalPolicy: options.approvalPolicy,
       }, listing);
-      const declared = shouldDeferTools(mcpTools, options.toolSearch ?? { mode: "off" })
+      const search = options.toolSearch ?? { mode: "off" };
+      const defer = shouldDeferTools(mcpTools, search);
+      if (defer && search.mode === "auto" && search.windowAssumed && !assumedWindowSaid) {
+        assumedWindowSaid = true;
+        options.events({ type: "notice", message: assumedWindowNotice(mcpTools, search) });
+      }
+      const declared = defer
         ? [
           searchToolsDefinition(mcpTools, (names) => names.forEach((n) => unlocked.add(n))),
           ...mcpTools.filter((t) => unlocked.has(t.name)),
         ]
         : mcpTools;
+      const offered = new Set(mcpTools.map((t) => (t.source as { server: string }).server));
+      const instructions = [...manager.servers.values()].flatMap(({ registration, connection }) => {
+        const status = connection.status;
+        const server = registration.config.name;
+        return status.state === "ready" && status.instructions && offered.has(server)
+          ? [{ server, text: status.instructions }]
+          : [];
+      }).sort((a, b) => a.server < b.server ? -1 : 1);
       return {
         tools: [...declared, ...resourceToolDefinitions(manager, budget)],
+        instructions,
         release() {
           if (released) return;
           released = true;

@@ -1,4 +1,4 @@
-import type { Client, Tool, Transport } from "./_sdk.ts";
+import { type Client, loadSdk, type Tool, type Transport } from "./_sdk.ts";
 import {
   type ClientCallbacks,
   createSdkClient,
@@ -7,11 +7,22 @@ import {
 } from "./client_factory.ts";
 import type { McpServerConfig } from "./server_config.ts";
 import { PlatformStdioTransport } from "./stdio_transport.ts";
+import { stderrReason } from "./stderr_summary.ts";
+import { capInstructions } from "./server_instructions.ts";
+import { describeToolProblems, repairTools, type ToolProblem } from "./tool_repair.ts";
 
 /** MCP-6 status as a discriminated union. */
 export type ServerStatus =
   | { state: "starting" }
-  | { state: "ready"; durationMs: number; tools: Tool[]; serverName?: string; serverVersion?: string }
+  | {
+    state: "ready";
+    durationMs: number;
+    tools: Tool[];
+    serverName?: string;
+    serverVersion?: string;
+    /** The initialize result's `instructions`, capped (#21 item 13). */
+    instructions?: string;
+  }
   | { state: "failed"; error: string; durationMs: number }
   | { state: "cancelled" };
 
@@ -33,6 +44,8 @@ export class ServerConnection {
   #started = false;
   #toolsStale = false;
   #toolsRefresh: Promise<void> | undefined;
+  /** Tool problems already warned about: a refresh that lists the same broken tool says nothing. */
+  #warnedProblems = new Set<string>();
 
   constructor(
     readonly config: McpServerConfig,
@@ -67,8 +80,9 @@ export class ServerConnection {
     Promise.race([this.#connect(), timeout]).then(
       (tools) =>
         this.#publish({ state: "ready", durationMs: Date.now() - started, tools, ...this.#serverInfo() }),
-      (error) => {
+      async (error) => {
         if (this.#abort.signal.aborted) return this.#publish({ state: "cancelled" });
+        await this.#stderrRead();
         this.#publish({ state: "failed", error: this.#describe(error), durationMs: Date.now() - started });
         void this.#shutdownTransport();
       },
@@ -92,18 +106,42 @@ export class ServerConnection {
     return await this.#listTools(this.#client);
   }
 
+  /**
+   * Every page of `tools/list`, read as servers publish it: the result is checked only for being an
+   * object (not by the SDK's strict tool schema), each tool is repaired or dropped with a warning
+   * (issue #21 item 12), and the SDK is told the tools that survived (output-schema validators, task
+   * support) as its own `listTools` would.
+   */
   async #listTools(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
     if (!client.getServerCapabilities()?.tools) return tools;
+    const { ResultSchema, ToolSchema } = await loadSdk();
+    const problems: ToolProblem[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { signal: this.#abort.signal });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
+      const page = await client.request(
+        { method: "tools/list", ...(cursor ? { params: { cursor } } : {}) },
+        ResultSchema,
+        { signal: this.#abort.signal },
+      ) as Record<string, unknown>;
+      const repaired = repairTools(page.tools);
+      problems.push(...repaired.problems);
+      for (const raw of repaired.tools) {
+        const parsed = ToolSchema.safeParse(raw);
+        if (parsed.success) tools.push(parsed.data as Tool);
+        else problems.push(sdkProblem(raw, parsed.error));
+      }
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
       if (cursor && seen.has(cursor)) throw new Error("tools/list returned duplicate cursor");
       if (cursor) seen.add(cursor);
     } while (cursor);
+    (client as unknown as { cacheToolMetadata(tools: Tool[]): void }).cacheToolMetadata(tools);
+    for (const line of describeToolProblems(problems)) {
+      if (this.#warnedProblems.has(line)) continue;
+      this.#warnedProblems.add(line);
+      this.ctx.warn(line);
+    }
     return tools;
   }
 
@@ -144,18 +182,34 @@ export class ServerConnection {
     );
   }
 
-  #serverInfo(): { serverName?: string; serverVersion?: string } {
+  #serverInfo(): { serverName?: string; serverVersion?: string; instructions?: string } {
     const info = this.#client?.getServerVersion();
-    return info ? { serverName: info.name, serverVersion: info.version } : {};
+    const instructions = this.#client?.getInstructions();
+    return {
+      ...(info ? { serverName: info.name, serverVersion: info.version } : {}),
+      ...(typeof instructions === "string" && instructions.trim() !== ""
+        ? { instructions: capInstructions(instructions) }
+        : {}),
+    };
+  }
+
+  /** A process that exited has its last stderr read before its failure is described (bounded). */
+  async #stderrRead(): Promise<void> {
+    const transport = this.#transport;
+    if (!(transport instanceof PlatformStdioTransport) || !transport.exit) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([transport.stderrClosed, new Promise((resolve) => timer = setTimeout(resolve, 500))]);
+    clearTimeout(timer);
   }
 
   #describe(error: unknown): string {
     const message = error instanceof Error ? error.message : String(error);
     const transport = this.#transport;
     if (transport instanceof PlatformStdioTransport && transport.exit) {
-      const tail = transport.stderrTail.trim().split("\n").at(-1);
+      // #21 item 14: the line that says why (not the last stack frame), and where the rest is.
+      const reason = stderrReason(transport.stderrKept);
       const how = transport.exit.signal ? `signal ${transport.exit.signal}` : `code ${transport.exit.code}`;
-      return `server process exited (${how})${tail ? `: ${tail}` : ""}`;
+      return `server process exited (${how})${reason ? `: ${reason}` : ""} (stderr: ${transport.stderrLog})`;
     }
     return message;
   }
@@ -208,4 +262,18 @@ export class ServerConnection {
       // already gone
     }
   }
+}
+
+/** What the SDK's tool schema still refuses after the repairs: the first issue's field, dropped. */
+function sdkProblem(
+  tool: Record<string, unknown>,
+  error: { issues?: { path: PropertyKey[]; message: string }[] },
+): ToolProblem {
+  const issue = error.issues?.[0];
+  return {
+    tool: String(tool.name),
+    field: issue?.path.map(String).join(".") || "tool",
+    message: `${issue?.message ?? "is not a valid MCP tool"}; the tool is not offered`,
+    dropped: true,
+  };
 }

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { type JSONRPCMessage, loadSdk, type ReadBuffer, type Sdk, type Transport } from "./_sdk.ts";
+import { type JSONRPCMessage, loadSdk, type Sdk, type Transport } from "./_sdk.ts";
 import { type ChildProcess, type ExitStatus, holdSandboxMounts, type Platform } from "../platform/mod.ts";
 import { RotatingLog } from "./stderr_log.ts";
 
@@ -18,7 +18,11 @@ export interface StdioTransportOptions {
 }
 
 const STDERR_TAIL_BYTES = 2048;
+/** The start of stderr is kept too: a dying server's reason comes before its stack (#21 item 14). */
+const STDERR_HEAD_BYTES = 16 * 1024;
 const STDERR_DRAIN_MS = 500;
+/** How much of an ignored stdout line a warning quotes. */
+const QUOTED_LINE_CHARS = 120;
 
 /**
  * The SDK's stdio client transport re-implemented on `platform.spawn`, so the server runs in its own
@@ -32,6 +36,8 @@ export class PlatformStdioTransport implements Transport {
   #writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   #serialize: Sdk["serializeMessage"] | undefined;
   #stderrTail = "";
+  #stderrHead = "";
+  #stderrLength = 0;
   #stderrClosed: Promise<void> = Promise.resolve();
   #closed = false;
   exit: ExitStatus | undefined;
@@ -52,11 +58,20 @@ export class PlatformStdioTransport implements Transport {
     return this.#stderrTail;
   }
 
+  /** The first 16 KB and the last 2 KB of stderr (all of it when shorter), for error messages. */
+  get stderrKept(): string {
+    return this.#stderrLength <= STDERR_HEAD_BYTES
+      ? this.#stderrHead
+      : `${this.#stderrHead}\n${this.#stderrTail}`;
+  }
+
+  /** The whole stderr log's path. */
+  get stderrLog(): string {
+    return this.options.stderrLog;
+  }
+
   async start(): Promise<void> {
     const sdk = await loadSdk();
-    const buffer = new sdk.ReadBuffer();
-    // The SDK's ReadBuffer takes Node Buffers; node:buffer loads with the first stdio server.
-    const { Buffer } = await import("node:buffer");
     this.#serialize = sdk.serializeMessage;
     await this.platform.fs.mkdir(path.dirname(this.options.stderrLog)).catch(() => {});
     // A confined server's argv may create placeholder mount points: held while it runs, then removed.
@@ -76,7 +91,7 @@ export class PlatformStdioTransport implements Transport {
     void child.status.then(release, release);
     this.#child = child;
     this.#writer = child.stdin!.getWriter();
-    void this.#pumpStdout(child.stdout, buffer, (chunk) => Buffer.from(chunk));
+    void this.#pumpStdout(child.stdout, sdk.deserializeMessage);
     this.#stderrClosed = this.#pumpStderr(child.stderr);
     void child.status.then((status) => {
       this.exit = status;
@@ -84,33 +99,48 @@ export class PlatformStdioTransport implements Transport {
     });
   }
 
+  /**
+   * Newline-delimited JSON-RPC, as the SDK frames it; a line that is not a message is quoted in a
+   * warning (#21 item 16) and skipped. Only each new chunk is scanned for line ends.
+   */
   async #pumpStdout(
     stream: ReadableStream<Uint8Array>,
-    buffer: ReadBuffer,
-    toBuffer: (chunk: Uint8Array) => Parameters<ReadBuffer["append"]>[0],
+    deserialize: Sdk["deserializeMessage"],
   ): Promise<void> {
+    const decoder = new TextDecoder();
+    let pending: string[] = [];
+    const line = (text: string) => {
+      const trimmed = text.endsWith("\r") ? text.slice(0, -1) : text;
+      if (trimmed.trim() === "") return;
+      let message: JSONRPCMessage;
+      try {
+        message = deserialize(trimmed);
+      } catch {
+        const quoted = trimmed.length > QUOTED_LINE_CHARS
+          ? `${trimmed.slice(0, QUOTED_LINE_CHARS)}…`
+          : trimmed;
+        this.options.onWarning(
+          `ignored a stdout line that is not a JSON-RPC message: ${JSON.stringify(quoted)}`,
+        );
+        return;
+      }
+      this.onmessage?.(message);
+    };
     try {
       for await (const chunk of stream) {
-        buffer.append(toBuffer(chunk));
-        this.#drain(buffer);
+        const text = decoder.decode(chunk, { stream: true });
+        let start = 0;
+        for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+          pending.push(text.slice(start, end));
+          const whole = pending.join("");
+          pending = [];
+          start = end + 1;
+          line(whole);
+        }
+        if (start < text.length) pending.push(text.slice(start));
       }
     } catch (error) {
       this.onerror?.(error as Error);
-    }
-  }
-
-  #drain(buffer: ReadBuffer): void {
-    while (true) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = buffer.readMessage();
-      } catch {
-        // ReadBuffer consumed the bad line already: tolerate it and keep reading.
-        this.options.onWarning("ignored a stdout line that is not a JSON-RPC message");
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
     }
   }
 
@@ -121,6 +151,10 @@ export class PlatformStdioTransport implements Transport {
       for await (const chunk of stream) {
         const text = decoder.decode(chunk, { stream: true });
         this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_BYTES);
+        if (this.#stderrHead.length < STDERR_HEAD_BYTES) {
+          this.#stderrHead = (this.#stderrHead + text).slice(0, STDERR_HEAD_BYTES);
+        }
+        this.#stderrLength += text.length;
         log.append(text);
         this.options.onStderr?.(text);
       }

@@ -5,6 +5,8 @@ export interface ToolSearchOptions {
   mode: "on" | "off" | "auto";
   /** Model context window in tokens (`model_context_window`); auto never defers without it. */
   contextWindow?: number;
+  /** The window is Trellis's assumption, not the model's stated one: a deferral says so once. */
+  windowAssumed?: boolean;
   /** Share of the window MCP declarations may take before auto defers them (default 0.1). */
   share?: number;
 }
@@ -35,6 +37,17 @@ export function shouldDeferTools(tools: readonly ToolDefinition[], options: Tool
       return options.contextWindow !== undefined &&
         declarationTokens(tools) > (options.share ?? DEFAULT_TOOL_SEARCH_SHARE) * options.contextWindow;
   }
+}
+
+/** What a deferral by an assumed window tells the user, once per runtime (#21 item 17). */
+export function assumedWindowNotice(tools: readonly ToolDefinition[], options: ToolSearchOptions): string {
+  const share = options.share ?? DEFAULT_TOOL_SEARCH_SHARE;
+  return `MCP tools (${tools.length}, ~${declarationTokens(tools).toLocaleString("en-US")} tokens) exceed ` +
+    `${Math.round(share * 100)}% of the assumed ${
+      (options.contextWindow ?? 0).toLocaleString("en-US")
+    }-token ` +
+    "context window (model_context_window is not set and the model is not known), so they are found " +
+    "through search_tools instead of declared; set model_context_window or tool_search to choose";
 }
 
 /** Ranks tools by how many query words their name and description contain; ties by name. */

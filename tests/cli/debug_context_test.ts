@@ -13,6 +13,7 @@ const KNOWN = "Hello, world! The quick brown fox jumps over the lazy dog."; // 1
 const EVERY_SOURCE: LedgerSource[] = [
   "base_instructions",
   "config_instructions",
+  "mcp_instructions",
   "project_instructions",
   "builtin_tools",
   "mcp_tools",

@@ -122,6 +122,10 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
       rows.sort((a, b) => a[0] < b[0] ? -1 : 1);
       await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Origin", "Source"], ...rows]));
       for (const f of failed) await ctx.out(`${f.name} failed: ${f.error}\n`);
+      for (const s of all) {
+        const last = s.last_start_failure;
+        if (last) await ctx.out(`${s.name}: last start failed (${last.at}): ${last.error}\n`);
+      }
       for (const c of conflicts) {
         ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);
       }
@@ -193,7 +197,8 @@ function throwListingFailures(failures: readonly { server: string; error: string
 }
 
 function printEvent(ctx: CliContext, e: TrellisEventBody): void {
-  if (e.type === "mcp.server_status" && e.status !== "starting") {
+  // "cancelled" is only the command ending while a server was still starting: not news here.
+  if (e.type === "mcp.server_status" && e.status !== "starting" && e.status !== "cancelled") {
     const took = e.duration_ms !== undefined ? ` in ${e.duration_ms} ms` : "";
     ctx.err(`mcp: ${e.server} ${e.status}${took}${e.error ? `: ${e.error}` : ""}\n`);
   } else if (e.type === "warning") ctx.err(`warning: ${e.message}\n`);

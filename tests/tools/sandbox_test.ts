@@ -20,6 +20,31 @@ function withoutHostMasks(argv: string[], keepUnder: string): string[] {
   return out;
 }
 
+/** Every profile starts by handing bwrap its seccomp filter as fd 9 (#20 items 6 and 12). */
+function seccompPrefix(argv: string[]): string[] {
+  assert.deepStrictEqual(argv.slice(0, 3), ["/bin/sh", "-c", 'exec "$@" 9<"$0"']);
+  assert.match(argv[3], /\/trellis-sandbox-seccomp-\d+\/filter-[0-9a-f]{16}\.bpf$/);
+  return argv.slice(0, 4);
+}
+
+/** The kernel's knobs under /proc, read-only in every profile (#20 item 1): those this host has. */
+const KERNEL = [
+  "sys",
+  "sysrq-trigger",
+  "irq",
+  "bus",
+  "fs",
+  "acpi",
+  "driver",
+  "tty",
+  "mtrr",
+  "pressure",
+  "sysvipc",
+]
+  .map((name) => `/proc/${name}`)
+  .filter((path) => path === "/proc/sys" || platform.fs.sync.lstat(path) !== null)
+  .flatMap((path) => ["--ro-bind", path, path]);
+
 const HARDENED = [
   ...["--unshare-user", "--disable-userns", "--cap-drop", "ALL"],
   ...["--unshare-ipc", "--unshare-pid", "--die-with-parent", "--new-session"],
@@ -37,10 +62,12 @@ Deno.test("sandboxArgv() binds existing writable roots read-write, protects thei
   const placeholders = [".codex", ".claude", ".agents", ".trellis", ".mcp.json"]
     .flatMap((name) => ["--ro-bind", "/dev/null", `${box.ws}/${name}`]);
   assert.deepStrictEqual(withoutHostMasks(argv, box.root), [
-    "bwrap",
+    ...seccompPrefix(argv),
+    ...["bwrap", "--seccomp", "9"],
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
     ...["--bind", box.root, box.root, "--bind", box.ws, box.ws],
     ...["--ro-bind", `${box.ws}/.git`, `${box.ws}/.git`, ...placeholders],
+    ...KERNEL,
     "--unshare-net",
     ...HARDENED,
     ...["--chdir", box.ws, "--", "bash", "-lc", "make"],
@@ -59,8 +86,9 @@ Deno.test("sandboxArgv() binds nothing and keeps the network off when the mode i
     flags: [],
   });
   assert.deepStrictEqual(withoutHostMasks(argv, "/nowhere"), [
-    "/b",
-    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net"],
+    ...seccompPrefix(argv),
+    ...["/b", "--seccomp", "9"],
+    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...KERNEL, "--unshare-net"],
     ...HARDENED.slice(2),
     ...["--chdir", "/", "--", "ls"],
   ]);

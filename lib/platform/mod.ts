@@ -47,6 +47,7 @@ export {
   holdSandboxMounts,
   isWithinPath,
   PROTECTED_NAMES,
+  removeLeftoverPlaceholders,
   sandboxArgv,
   type SandboxPolicy,
   SandboxProfileError,

@@ -21,6 +21,13 @@ import { digestHex } from "./digest.ts";
  * process (a marker file named after its pid, in a directory per placeholder under `$TRELLIS_HOME`,
  * which no sandbox can write). Removing it earlier would detach the mount in a sandbox that is
  * still running.
+ *
+ * Trellis makes the empty file itself, just before the sandbox starts, and records its identity
+ * (device, inode, mtime) beside the markers: only a file that is still that very file, empty and
+ * unchanged, is ever removed — a file of the same name the user made or wrote to is theirs. A run
+ * killed with SIGKILL leaves its pid marker behind; the next start (the session's, and every
+ * process's first sandbox) removes the placeholders whose markers all name dead processes (#20 item
+ * 15: an empty `sub/.git` left behind broke git there).
  */
 
 interface Lease {
@@ -87,12 +94,35 @@ function acquire(path: string, markerDir: string): void {
     if (!madeDirs.has(dir) && mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
     madeDirs.add(dir);
     closeSync(openSync(nodePath.join(dir, String(process.pid)), "w"));
+    makePlaceholder(path, dir);
   } catch {
     // No marker this time (its directory went away: made again next time). Another process may
     // then remove the placeholder early, detaching this one mount; the others still hold.
     madeRoots.delete(markerDir);
     madeDirs.delete(dir);
   }
+}
+
+/**
+ * Creates the placeholder (bwrap would, as the mount point) and records what it is; one that is
+ * there already was made by a sandbox still running, or left by a killed one, and keeps its record.
+ */
+function makePlaceholder(path: string, dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o644);
+  } catch {
+    return; // there already (or not makeable: bwrap reports that itself)
+  }
+  closeSync(fd);
+  writeFileSync(nodePath.join(dir, "identity"), identityOf(path) ?? "");
+}
+
+/** Device, inode, size and mtime: a file replaced, or written to, since it was recorded differs. */
+function identityOf(path: string): string | undefined {
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (!info?.isFile()) return undefined;
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
 }
 
 /** True when this call made the directory (false: it was there). */
@@ -116,32 +146,43 @@ function release(path: string, markerDir: string): void {
   const dir = markerDirFor(markerDir, path);
   quietly(() => unlinkSync(nodePath.join(dir, String(process.pid))));
   // The directory and its `path` stay (an rmdir costs milliseconds here): a few bytes per name.
-  if (!otherUsers(dir)) removeIfPlaceholder(path);
+  if (!otherUsers(dir)) removeIfPlaceholder(path, dir);
 }
 
 /** Whether a live process other than this one still holds a marker; stale markers are removed. */
 function otherUsers(dir: string): boolean {
+  return markers(dir).live;
+}
+
+/** The live pid markers in `dir` and how many stale ones (a killed process's) were removed. */
+function markers(dir: string): { live: boolean; stale: number } {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return false;
+    return { live: false, stale: 0 };
   }
   let live = false;
+  let stale = 0;
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     if (existsSync(`/proc/${name}`)) live = true;
-    else quietly(() => unlinkSync(nodePath.join(dir, name)));
+    else {
+      stale++;
+      quietly(() => unlinkSync(nodePath.join(dir, name)));
+    }
   }
-  return live;
+  return { live, stale };
 }
 
 /**
- * Marker directories stay after use (an rmdir costs milliseconds here), so once per process those of
- * placeholders whose directory is gone (a deleted workspace or temp dir) and that no one holds are
- * removed: the markers grow with the workspaces in use, not with every one ever sandboxed.
+ * Once per process (and at a session's start): placeholders that killed runs left behind — every
+ * marker names a dead process — are removed, if still the file recorded. Marker directories stay
+ * after use (an rmdir costs milliseconds here), so those of placeholders whose directory is gone (a
+ * deleted workspace or temp dir) and that no one holds are removed too: the markers grow with the
+ * workspaces in use, not with every one ever sandboxed.
  */
-function sweepStale(markerDir: string): void {
+export function sweepStale(markerDir: string): void {
   let names: string[];
   try {
     names = readdirSync(markerDir);
@@ -153,19 +194,37 @@ function sweepStale(markerDir: string): void {
     const dir = nodePath.join(markerDir, name);
     quietly(() => {
       const path = readFileSync(nodePath.join(dir, "path"), "utf8");
-      if (removed >= SWEEP_REMOVALS || existsSync(nodePath.dirname(path)) || otherUsers(dir)) return;
+      const held = markers(dir);
+      if (held.live || users.has(path)) return;
+      if (held.stale > 0) removeIfPlaceholder(path, dir, { sweep: true });
+      if (removed >= SWEEP_REMOVALS || existsSync(nodePath.dirname(path))) return;
+      quietly(() => unlinkSync(nodePath.join(dir, "identity")));
       unlinkSync(nodePath.join(dir, "path"));
       rmdirSync(dir);
+      madeDirs.delete(dir);
       removed++;
     });
   }
 }
 
-/** Only an empty regular file is a placeholder; anything else was made by someone and is kept. */
-function removeIfPlaceholder(path: string): void {
+/**
+ * Only the file recorded when it was made, still empty and unchanged, is a placeholder; anything
+ * else was made by someone and is kept. Markers from before the record (no identity file) fall back
+ * to "an empty regular file" when the last sandbox using it ends, never in a sweep.
+ */
+function removeIfPlaceholder(path: string, dir: string, options: { sweep?: boolean } = {}): void {
   quietly(() => {
+    let recorded: string | undefined;
+    try {
+      recorded = readFileSync(nodePath.join(dir, "identity"), "utf8");
+    } catch {
+      recorded = undefined;
+    }
     const info = lstatSync(path, { throwIfNoEntry: false });
-    if (info?.isFile() && info.size === 0) unlinkSync(path);
+    if (!info?.isFile() || info.size !== 0) return;
+    if (recorded === undefined ? options.sweep : recorded !== identityOf(path)) return;
+    unlinkSync(path);
+    quietly(() => unlinkSync(nodePath.join(dir, "identity")));
   });
 }
 

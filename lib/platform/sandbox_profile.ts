@@ -4,7 +4,7 @@ import process from "node:process";
 import { canonicalPath } from "./canonical_path.ts";
 import { kernelInterfaceArgs } from "./sandbox_kernel.ts";
 import { hostSocketArgs, trellisHomeSecretArgs } from "./sandbox_masks.ts";
-import { isLeftoverPlaceholder, registerPlaceholders } from "./sandbox_placeholders.ts";
+import { isLeftoverPlaceholder, registerPlaceholders, sweepStale } from "./sandbox_placeholders.ts";
 import { isWithinPath, protectedArgs, protectedMounts, SandboxProfileError } from "./sandbox_protected.ts";
 import { hostSeccompArch, seccompFilterFile, seccompProgram, withSeccompFd } from "./sandbox_seccomp.ts";
 
@@ -176,6 +176,14 @@ function maskOptions(policy: SandboxPolicy, roots: string[]) {
   const allowSockets = (policy.allowUnixSockets ?? []).map((socket) => canonicalPath(socket));
   const readable = (policy.readableRoots ?? []).map((dir) => canonicalPath(dir));
   return { keep: [...roots, policy.cwd, ...readable, ...path], allowSockets, env };
+}
+
+/**
+ * At a session's start: removes the placeholders that earlier runs, killed before they could, left
+ * in the workspaces (sandbox_placeholders.ts), if still the empty files they made.
+ */
+export function removeLeftoverPlaceholders(trellisHome?: string): void {
+  sweepStale(placeholderMarkerDir(trellisHome ? canonicalPath(trellisHome) : undefined));
 }
 
 /**

@@ -6,7 +6,7 @@ import { kernelInterfaceArgs } from "./sandbox_kernel.ts";
 import { hostSocketArgs, trellisHomeSecretArgs } from "./sandbox_masks.ts";
 import { isLeftoverPlaceholder, registerPlaceholders, sweepStale } from "./sandbox_placeholders.ts";
 import { isWithinPath, protectedArgs, protectedMounts, SandboxProfileError } from "./sandbox_protected.ts";
-import { hostSeccompArch, seccompFilterFile, seccompProgram, withSeccompFd } from "./sandbox_seccomp.ts";
+import { hostSeccompArch, seccompFilterFile, withSeccompFd } from "./sandbox_seccomp.ts";
 
 /** Where a sandboxed command may write and whether it may reach the network. */
 export interface SandboxPolicy {
@@ -139,10 +139,9 @@ function seccompFilter(
   const arch = hostSeccompArch();
   if (!arch) return undefined;
   const denyUnixSockets = !network && (policy.allowUnixSockets ?? []).length === 0;
-  const program = seccompProgram(arch, { denyUnixSockets });
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
   const dir = nodePath.join(process.env.TMPDIR || "/tmp", `trellis-sandbox-seccomp-${uid}`);
-  const file = seccompFilterFile(dir, program, { write });
+  const file = seccompFilterFile(dir, arch, { denyUnixSockets, write });
   return { file, dir: nodePath.dirname(file) };
 }
 

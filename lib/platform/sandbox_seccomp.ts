@@ -84,6 +84,19 @@ const TABLES: Record<SeccompArch, SyscallTable> = {
 
 type Insn = { code: number; k: number; jt?: string; jf?: string; label?: string };
 
+const programs = new Map<string, { program: Uint8Array; name: string }>();
+
+/** The program and its file name (by digest), built once per process for each variant. */
+function cachedProgram(arch: SeccompArch, denyUnixSockets: boolean): { program: Uint8Array; name: string } {
+  const key = `${arch}:${denyUnixSockets}`;
+  let entry = programs.get(key);
+  if (!entry) {
+    const program = seccompProgram(arch, { denyUnixSockets });
+    programs.set(key, entry = { program, name: `filter-${digestHex("sha256", program).slice(0, 16)}.bpf` });
+  }
+  return entry;
+}
+
 /** The filter for `arch`, as the bytes bwrap reads (struct sock_filter: u16 code, u8 jt, u8 jf, u32 k). */
 export function seccompProgram(arch: SeccompArch, options: { denyUnixSockets: boolean }): Uint8Array {
   const t = TABLES[arch];
@@ -153,8 +166,12 @@ export function withSeccompFd(file: string, bwrapArgv: string[]): string[] {
  * a sandbox built by root may run as another user, as the tests do through setpriv). Its bytes are compared
  * on every call (a few hundred bytes) and rewritten when they differ or the file went away.
  */
-export function seccompFilterFile(dir: string, program: Uint8Array, options: { write: boolean }): string {
-  const name = `filter-${digestHex("sha256", program).slice(0, 16)}.bpf`;
+export function seccompFilterFile(
+  dir: string,
+  arch: SeccompArch,
+  options: { denyUnixSockets: boolean; write: boolean },
+): string {
+  const { program, name } = cachedProgram(arch, options.denyUnixSockets);
   if (!options.write) return nodePath.join(dir, name);
   const home = ownedDir(dir);
   const file = nodePath.join(home, name);

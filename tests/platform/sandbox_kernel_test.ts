@@ -13,16 +13,8 @@ import { type Box, makeBox, NOBODY, removeBox, runInSandbox, runtime } from "./_
 // root. Every profile keeps the kernel's interfaces read-only. The writes here only ever write back
 // the value just read, so a sandbox that does not hold changes nothing on the host.
 
-/** Kernel interfaces that must be read-only inside (those this host has). */
-const KERNEL_PATHS = [
-  "/proc/sys",
-  "/proc/sys/kernel",
-  "/proc/sysrq-trigger",
-  "/proc/irq",
-  "/proc/bus",
-  "/proc/fs",
-  "/sys",
-]
+/** Kernel interfaces bound read-only inside, whoever runs the sandbox. */
+const READ_ONLY = ["/proc/sys", "/proc/sys/kernel", "/proc/sys/fs/binfmt_misc", "/sys", "/sys/fs/cgroup"]
   .filter((path) => platform.fs.sync.lstat(path) !== null);
 
 const SCRIPT = `v=$(cat /proc/sys/kernel/core_pattern) && echo "read=$v"
@@ -30,6 +22,11 @@ const SCRIPT = `v=$(cat /proc/sys/kernel/core_pattern) && echo "read=$v"
 read -r pid < /proc/sys/kernel/core_uses_pid && (echo "$pid" > /proc/sys/kernel/core_uses_pid) 2>/dev/null && echo "core_uses_pid=written"
 (: > /sys/trellis-probe) 2>/dev/null && echo "sys=written"
 ls /sys/kernel >/dev/null && echo "sys=readable"
+# The knobs bwrap keeps read-only itself where this user could write them (and /proc/fs, /proc/acpi).
+for f in /proc/sysrq-trigger /proc/irq/default_smp_affinity /proc/irq/*/smp_affinity /proc/bus/pci/*/* \
+  $(find /proc/fs /proc/acpi /proc/sys -type f 2>/dev/null); do
+  [ -f "$f" ] && [ -w "$f" ] && echo "writable=$f"
+done
 echo ---; cat /proc/self/mountinfo`;
 
 /** Whether the mount `path` is on, inside the sandbox (the last one stacked there wins), is read-only. */
@@ -93,7 +90,7 @@ for (const [name, policyOf] of PROFILES) {
         const [out, mountinfo = ""] = result.stdout.split("---\n");
         // The neighbour: reading them still works (the same value as outside).
         assert.equal(out, `read=${host}\ncore_pattern=refused\nsys=readable\n`, result.stderr);
-        assert.deepStrictEqual(KERNEL_PATHS.filter((path) => !readOnlyInside(mountinfo, path)), []);
+        assert.deepStrictEqual(READ_ONLY.filter((path) => !readOnlyInside(mountinfo, path)), []);
         // The sandbox's own /proc stays usable.
         assert.ok(readOnlyInside(mountinfo, "/proc/sys") && !readOnlyInside(mountinfo, "/proc/self"));
       } finally {

@@ -142,7 +142,8 @@ function seccompFilter(
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
   const dir = nodePath.join(process.env.TMPDIR || "/tmp", `trellis-sandbox-seccomp-${uid}`);
   const file = seccompFilterFile(dir, arch, { denyUnixSockets, write });
-  return { file, dir: nodePath.dirname(file) };
+  // Canonical, as the roots are, so a TMPDIR through a symbolic link is still seen inside a root.
+  return { file, dir: write ? canonicalPath(nodePath.dirname(file)) : nodePath.dirname(file) };
 }
 
 /** The writable roots bound read-write: existing ones, parents before children so nested roots stay writable. */

@@ -154,3 +154,31 @@ Deno.test("seccompProgram() checks the arch first and ends in allow, EPERM and E
     }
   }
 });
+
+Deno.test("sandboxArgv() keeps the seccomp filter's directory read-only when a writable root holds it", async () => {
+  const box = await makeBox();
+  const saved = Deno.env.get("TMPDIR");
+  try {
+    // The filter lives under $TMPDIR; here that is inside the writable root box.root.
+    await platform.fs.mkdir(`${box.root}/tmp`);
+    await platform.fs.chmod(`${box.root}/tmp`, 0o777);
+    Deno.env.set("TMPDIR", `${box.root}/tmp`);
+    const dir = `${box.root}/tmp/trellis-sandbox-seccomp-${Deno.uid()}`;
+    const result = await runInSandbox(
+      policyFor(box, { writableRoots: [box.root] }),
+      `for f in ${dir}/*.bpf; do (: > "$f") 2>/dev/null && echo "emptied $f"; rm -f "$f" 2>/dev/null; done
+       mv ${dir} ${dir}.moved 2>/dev/null && echo moved
+       echo ok > ${box.root}/tmp/mine && echo "wrote beside it"`,
+    );
+    assert.equal(result.stdout, "wrote beside it\n", result.stderr);
+    const filters = (await platform.fs.readDir(dir)).filter((e) => e.name.endsWith(".bpf"));
+    assert.ok(filters.length > 0);
+    for (const entry of filters) {
+      assert.ok(((await platform.fs.lstat(`${dir}/${entry.name}`))?.size ?? 0) > 0, entry.name);
+    }
+  } finally {
+    if (saved === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", saved);
+    await removeBox(box);
+  }
+});

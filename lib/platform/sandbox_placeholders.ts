@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  futimesSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -22,12 +23,13 @@ import { digestHex } from "./digest.ts";
  * which no sandbox can write). Removing it earlier would detach the mount in a sandbox that is
  * still running.
  *
- * Trellis makes the empty file itself, just before the sandbox starts, and records its identity
- * (device, inode, mtime) beside the markers: only a file that is still that very file, empty and
- * unchanged, is ever removed — a file of the same name the user made or wrote to is theirs. A run
- * killed with SIGKILL leaves its pid marker behind; the next start (the session's, and every
- * process's first sandbox) removes the placeholders whose markers all name dead processes (#20 item
- * 15: an empty `sub/.git` left behind broke git there).
+ * Trellis makes the empty file itself, just before the sandbox starts, and marks it with a fixed
+ * mtime (`PLACEHOLDER_MTIME`, 2000-01-01T00:00:06Z: cheaper than a record beside the markers, one
+ * syscall per placeholder): any write changes the mtime, and a file made in its place has its own.
+ * A run killed with SIGKILL leaves its pid marker behind; the next start (the session's, and every
+ * process's first sandbox) removes the placeholders whose markers all name dead processes — only
+ * an empty regular file still carrying that mtime: a file of the same name the user made, or wrote
+ * to, is theirs (#20 item 15: an empty `sub/.git` left behind broke git there).
  */
 
 interface Lease {
@@ -94,7 +96,7 @@ function acquire(path: string, markerDir: string): void {
     if (!madeDirs.has(dir) && mkdirQuietly(dir)) writeFileSync(nodePath.join(dir, "path"), path);
     madeDirs.add(dir);
     closeSync(openSync(nodePath.join(dir, String(process.pid)), "w"));
-    makePlaceholder(path, dir);
+    makePlaceholder(path);
   } catch {
     // No marker this time (its directory went away: made again next time). Another process may
     // then remove the placeholder early, detaching this one mount; the others still hold.
@@ -103,26 +105,25 @@ function acquire(path: string, markerDir: string): void {
   }
 }
 
+/** The mark of a placeholder Trellis made: its mtime, in seconds (an even one, for coarse clocks). */
+const PLACEHOLDER_MTIME = 946_684_806;
+
 /**
- * Creates the placeholder (bwrap would, as the mount point) and records what it is; one that is
- * there already was made by a sandbox still running, or left by a killed one, and keeps its record.
+ * Creates the placeholder (bwrap would, as the mount point) with its mark; one that is there
+ * already was made by a sandbox still running, or left by a killed one, and is left as it is.
  */
-function makePlaceholder(path: string, dir: string): void {
+function makePlaceholder(path: string): void {
   let fd: number;
   try {
     fd = openSync(path, "wx", 0o644);
   } catch {
     return; // there already (or not makeable: bwrap reports that itself)
   }
-  closeSync(fd);
-  writeFileSync(nodePath.join(dir, "identity"), identityOf(path) ?? "");
-}
-
-/** Device, inode, size and mtime: a file replaced, or written to, since it was recorded differs. */
-function identityOf(path: string): string | undefined {
-  const info = lstatSync(path, { throwIfNoEntry: false });
-  if (!info?.isFile()) return undefined;
-  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+  try {
+    futimesSync(fd, PLACEHOLDER_MTIME, PLACEHOLDER_MTIME);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** True when this call made the directory (false: it was there). */
@@ -146,7 +147,7 @@ function release(path: string, markerDir: string): void {
   const dir = markerDirFor(markerDir, path);
   quietly(() => unlinkSync(nodePath.join(dir, String(process.pid))));
   // The directory and its `path` stay (an rmdir costs milliseconds here): a few bytes per name.
-  if (!otherUsers(dir)) removeIfPlaceholder(path, dir);
+  if (!otherUsers(dir)) removeIfPlaceholder(path);
 }
 
 /** Whether a live process other than this one still holds a marker; stale markers are removed. */
@@ -177,7 +178,7 @@ function markers(dir: string): { live: boolean; stale: number } {
 
 /**
  * Once per process (and at a session's start): placeholders that killed runs left behind — every
- * marker names a dead process — are removed, if still the file recorded. Marker directories stay
+ * marker names a dead process — are removed, if still the file Trellis made. Marker directories stay
  * after use (an rmdir costs milliseconds here), so those of placeholders whose directory is gone (a
  * deleted workspace or temp dir) and that no one holds are removed too: the markers grow with the
  * workspaces in use, not with every one ever sandboxed.
@@ -196,9 +197,8 @@ export function sweepStale(markerDir: string): void {
       const path = readFileSync(nodePath.join(dir, "path"), "utf8");
       const held = markers(dir);
       if (held.live || users.has(path)) return;
-      if (held.stale > 0) removeIfPlaceholder(path, dir, { sweep: true });
+      if (held.stale > 0) removeIfPlaceholder(path, { sweep: true });
       if (removed >= SWEEP_REMOVALS || existsSync(nodePath.dirname(path))) return;
-      quietly(() => unlinkSync(nodePath.join(dir, "identity")));
       unlinkSync(nodePath.join(dir, "path"));
       rmdirSync(dir);
       madeDirs.delete(dir);
@@ -208,23 +208,16 @@ export function sweepStale(markerDir: string): void {
 }
 
 /**
- * Only the file recorded when it was made, still empty and unchanged, is a placeholder; anything
- * else was made by someone and is kept. Markers from before the record (no identity file) fall back
- * to "an empty regular file" when the last sandbox using it ends, never in a sweep.
+ * Only an empty regular file is a placeholder; anything else was made by someone and is kept. A
+ * sweep (no sandbox of this run made it) also wants the mark Trellis gave it: a file written to or
+ * made anew since carries another mtime.
  */
-function removeIfPlaceholder(path: string, dir: string, options: { sweep?: boolean } = {}): void {
+function removeIfPlaceholder(path: string, options: { sweep?: boolean } = {}): void {
   quietly(() => {
-    let recorded: string | undefined;
-    try {
-      recorded = readFileSync(nodePath.join(dir, "identity"), "utf8");
-    } catch {
-      recorded = undefined;
-    }
     const info = lstatSync(path, { throwIfNoEntry: false });
     if (!info?.isFile() || info.size !== 0) return;
-    if (recorded === undefined ? options.sweep : recorded !== identityOf(path)) return;
+    if (options.sweep && info.mtimeMs !== PLACEHOLDER_MTIME * 1000) return;
     unlinkSync(path);
-    quietly(() => unlinkSync(nodePath.join(dir, "identity")));
   });
 }
 

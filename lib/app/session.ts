@@ -17,7 +17,7 @@ import {
   ttyElicitationResponder,
 } from "../mcp/mod.ts";
 import { createModelClient, resolveProvider } from "../model/mod.ts";
-import { detectSandbox, type Platform } from "../platform/mod.ts";
+import { detectSandbox, type Platform, removeLeftoverPlaceholders } from "../platform/mod.ts";
 import type {
   ConversationItem,
   EventSink,
@@ -191,6 +191,8 @@ export class Session {
   ): Promise<Session> {
     const { platform, loaded, events } = options;
     const config = loaded.config;
+    // Placeholders a killed earlier run left in a workspace (an empty `sub/.git` breaks git there).
+    removeLeftoverPlaceholders(loaded.paths.home);
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
       Capabilities.load({ platform, loaded, events, mcp }),

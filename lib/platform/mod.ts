@@ -51,6 +51,7 @@ export {
   holdSandboxMounts,
   isWithinPath,
   PROTECTED_NAMES,
+  removeLeftoverPlaceholders,
   sandboxArgv,
   type SandboxPolicy,
   SandboxProfileError,

@@ -5,6 +5,7 @@
 export { canonicalPath } from "./canonical_path.ts";
 export { detectSandbox, type SandboxStatus } from "./sandbox_probe.ts";
 export {
+  removeLeftoverPlaceholders,
   sandboxArgv,
   type SandboxPolicy,
   sandboxProfileProblem,

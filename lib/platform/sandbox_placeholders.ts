@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  futimesSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -21,6 +22,14 @@ import { digestHex } from "./digest.ts";
  * process (a marker file named after its pid, in a directory per placeholder under `$TRELLIS_HOME`,
  * which no sandbox can write). Removing it earlier would detach the mount in a sandbox that is
  * still running.
+ *
+ * Trellis makes the empty file itself, just before the sandbox starts, and marks it with a fixed
+ * mtime (`PLACEHOLDER_MTIME`, 2000-01-01T00:00:06Z: cheaper than a record beside the markers, one
+ * syscall per placeholder): any write changes the mtime, and a file made in its place has its own.
+ * A run killed with SIGKILL leaves its pid marker behind; the next start (the session's, and every
+ * process's first sandbox) removes the placeholders whose markers all name dead processes — only
+ * an empty regular file still carrying that mtime: a file of the same name the user made, or wrote
+ * to, is theirs (#20 item 15: an empty `sub/.git` left behind broke git there).
  */
 
 interface Lease {
@@ -89,11 +98,33 @@ function acquire(path: string, markerDir: string): void {
     }
     madeDirs.add(dir);
     closeSync(openSync(nodePath.join(dir, String(process.pid)), "w", 0o600));
+    makePlaceholder(path);
   } catch {
     // No marker this time (its directory went away: made again next time). Another process may
     // then remove the placeholder early, detaching this one mount; the others still hold.
     madeRoots.delete(markerDir);
     madeDirs.delete(dir);
+  }
+}
+
+/** The mark of a placeholder Trellis made: its mtime, in seconds (an even one, for coarse clocks). */
+const PLACEHOLDER_MTIME = 946_684_806;
+
+/**
+ * Creates the placeholder (bwrap would, as the mount point) with its mark; one that is there
+ * already was made by a sandbox still running, or left by a killed one, and is left as it is.
+ */
+function makePlaceholder(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o644);
+  } catch {
+    return; // there already (or not makeable: bwrap reports that itself)
+  }
+  try {
+    futimesSync(fd, PLACEHOLDER_MTIME, PLACEHOLDER_MTIME);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -123,27 +154,38 @@ function release(path: string, markerDir: string): void {
 
 /** Whether a live process other than this one still holds a marker; stale markers are removed. */
 function otherUsers(dir: string): boolean {
+  return markers(dir).live;
+}
+
+/** The live pid markers in `dir` and how many stale ones (a killed process's) were removed. */
+function markers(dir: string): { live: boolean; stale: number } {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return false;
+    return { live: false, stale: 0 };
   }
   let live = false;
+  let stale = 0;
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     if (existsSync(`/proc/${name}`)) live = true;
-    else quietly(() => unlinkSync(nodePath.join(dir, name)));
+    else {
+      stale++;
+      quietly(() => unlinkSync(nodePath.join(dir, name)));
+    }
   }
-  return live;
+  return { live, stale };
 }
 
 /**
- * Marker directories stay after use (an rmdir costs milliseconds here), so once per process those of
- * placeholders whose directory is gone (a deleted workspace or temp dir) and that no one holds are
- * removed: the markers grow with the workspaces in use, not with every one ever sandboxed.
+ * Once per process (and at a session's start): placeholders that killed runs left behind — every
+ * marker names a dead process — are removed, if still the file Trellis made. Marker directories stay
+ * after use (an rmdir costs milliseconds here), so those of placeholders whose directory is gone (a
+ * deleted workspace or temp dir) and that no one holds are removed too: the markers grow with the
+ * workspaces in use, not with every one ever sandboxed.
  */
-function sweepStale(markerDir: string): void {
+export function sweepStale(markerDir: string): void {
   let names: string[];
   try {
     names = readdirSync(markerDir);
@@ -155,19 +197,29 @@ function sweepStale(markerDir: string): void {
     const dir = nodePath.join(markerDir, name);
     quietly(() => {
       const path = readFileSync(nodePath.join(dir, "path"), "utf8");
-      if (removed >= SWEEP_REMOVALS || existsSync(nodePath.dirname(path)) || otherUsers(dir)) return;
+      const held = markers(dir);
+      if (held.live || users.has(path)) return;
+      if (held.stale > 0) removeIfPlaceholder(path, { sweep: true });
+      if (removed >= SWEEP_REMOVALS || existsSync(nodePath.dirname(path))) return;
       unlinkSync(nodePath.join(dir, "path"));
       rmdirSync(dir);
+      madeDirs.delete(dir);
       removed++;
     });
   }
 }
 
-/** Only an empty regular file is a placeholder; anything else was made by someone and is kept. */
-function removeIfPlaceholder(path: string): void {
+/**
+ * Only an empty regular file is a placeholder; anything else was made by someone and is kept. A
+ * sweep (no sandbox of this run made it) also wants the mark Trellis gave it: a file written to or
+ * made anew since carries another mtime.
+ */
+function removeIfPlaceholder(path: string, options: { sweep?: boolean } = {}): void {
   quietly(() => {
     const info = lstatSync(path, { throwIfNoEntry: false });
-    if (info?.isFile() && info.size === 0) unlinkSync(path);
+    if (!info?.isFile() || info.size !== 0) return;
+    if (options.sweep && info.mtimeMs !== PLACEHOLDER_MTIME * 1000) return;
+    unlinkSync(path);
   });
 }
 

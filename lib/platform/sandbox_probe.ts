@@ -11,7 +11,9 @@ export type SandboxStatus =
 /**
  * Run inside the profile: it reports the capabilities it holds and tries each way out a root-owned
  * bwrap has left open before — remounting `/` read-write, writing outside the writable roots, creating
- * a protected name, remounting from a nested namespace. Every line it prints starts with a marker, so
+ * a protected name, remounting from a nested namespace, writing a kernel knob under /proc/sys (it
+ * writes back the value it read from the harmless `kernel/core_uses_pid`, so a sandbox that does not
+ * hold changes nothing) or finding one of the other kernel knobs writable, making a setuid file. Every line it prints starts with a marker, so
  * a profile that cannot start (no marker) is told apart from one that escaped.
  */
 const PROBE = `
@@ -22,12 +24,21 @@ done < /proc/self/status
 mount -o remount,rw,bind / >/dev/null 2>&1 && echo "trellis-probe:escaped:remounted / read-write"
 (echo x > "$1/escape") 2>/dev/null && echo "trellis-probe:escaped:wrote outside the writable roots"
 (echo x > "$2/.mcp.json") 2>/dev/null
+read -r knob < /proc/sys/kernel/core_uses_pid # dash's read returns 1 on a /proc file, value read
+if [ -n "$knob" ]; then
+  (echo "$knob" > /proc/sys/kernel/core_uses_pid) 2>/dev/null && echo "trellis-probe:escaped:wrote /proc/sys"
+fi
+for f in /proc/sysrq-trigger /proc/irq/default_smp_affinity /proc/bus/pci/*/*; do
+  [ -f "$f" ] && [ -w "$f" ] && echo "trellis-probe:escaped:could write $f" && break
+done
+(: > "$2/setuid" && chmod u+s "$2/setuid") 2>/dev/null
+[ -u "$2/setuid" ] && echo "trellis-probe:escaped:made a setuid file"
 unshare -Urm /bin/sh -c 'mount -o remount,rw,bind / && echo x > "$0/nested"' "$1" >/dev/null 2>&1 &&
   echo "trellis-probe:escaped:remounted / from a nested namespace"
 echo trellis-probe:done
 `;
 /** Bumped when the probe changes, so every cached verdict is checked again. */
-const PROBE_VERSION = 2;
+const PROBE_VERSION = 4;
 
 // Keyed by platform so a test platform with its own PATH gets its own probe; the real one is probed once.
 const cache = new WeakMap<Platform, Promise<SandboxStatus>>();

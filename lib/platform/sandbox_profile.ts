@@ -2,9 +2,11 @@ import { existsSync } from "node:fs";
 import * as nodePath from "node:path";
 import process from "node:process";
 import { canonicalPath } from "./canonical_path.ts";
+import { kernelInterfaceArgs } from "./sandbox_kernel.ts";
 import { hostSocketArgs, trellisHomeSecretArgs } from "./sandbox_masks.ts";
-import { isLeftoverPlaceholder, registerPlaceholders } from "./sandbox_placeholders.ts";
+import { isLeftoverPlaceholder, registerPlaceholders, sweepStale } from "./sandbox_placeholders.ts";
 import { isWithinPath, protectedArgs, protectedMounts, SandboxProfileError } from "./sandbox_protected.ts";
+import { hostSeccompArch, seccompFilterFile, withSeccompFd } from "./sandbox_seccomp.ts";
 
 /** Where a sandboxed command may write and whether it may reach the network. */
 export interface SandboxPolicy {
@@ -59,8 +61,11 @@ const HARDENING = [
  * system read-only; each existing writable root bound read-write (parents before children); the
  * protected names inside them (`.git`, `.trellis`, `.codex`, `.claude`, `.agents`, `.mcp.json`,
  * `$TRELLIS_HOME`) read-only again, missing ones blocked by a placeholder; host UNIX sockets and
- * `$TRELLIS_HOME` secrets masked; no capabilities; the network unshared unless allowed; a fresh pid
- * namespace so killing bwrap ends every descendant. Run it with `runCommand` (which removes the
+ * `$TRELLIS_HOME` secrets masked; the kernel's knobs (`/proc/sys`, `/sys`, …) read-only; no
+ * capabilities; a seccomp filter that refuses setuid/setgid modes and, with the network off,
+ * `socket(AF_UNIX)` (sandbox_seccomp.ts); the network unshared unless allowed; a fresh pid
+ * namespace so killing bwrap ends every descendant. The argv starts with `/bin/sh`, which hands bwrap
+ * the filter as a file descriptor and execs it. Run it with `runCommand` (which removes the
  * placeholders afterwards) or hold `holdSandboxMounts(argv)` around the process. Throws a
  * SandboxProfileError when a protected path cannot be held (it is a symbolic link).
  */
@@ -88,7 +93,9 @@ export function buildSandboxArgv(
   const trellisHome = policy.trellisHome ? canonicalPath(policy.trellisHome) : undefined;
   const mounts = protectedMounts(roots, policy.cwd, trellisHome);
   const markerDir = placeholderMarkerDir(trellisHome);
-  const cmd = [
+  const network = policy.mode === "workspace-write" && policy.networkAccess;
+  const filter = seccompFilter(policy, network, scanHost);
+  const bwrapArgv = [
     bwrap,
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
     ...roots.flatMap((root) => ["--bind", root, root]),
@@ -98,17 +105,45 @@ export function buildSandboxArgv(
       .flatMap((root) => ["--bind", root, root]),
     ...(scanHost ? hostSocketArgs(maskOptions(policy, roots)) : []),
     ...(trellisHome && scanHost ? trellisHomeSecretArgs(trellisHome) : []),
-    ...(policy.mode === "workspace-write" && policy.networkAccess ? [] : ["--unshare-net"]),
+    ...kernelInterfaceArgs(roots),
+    // The filter's directory, should a writable root hold it: no sandbox may swap the next one's filter.
+    ...(filter && roots.some((root) => isWithinPath(root, filter.dir))
+      ? ["--ro-bind", filter.dir, filter.dir]
+      : []),
+    ...(network ? [] : ["--unshare-net"]),
     ...flags,
     ...HARDENING,
     ...["--chdir", policy.cwd, "--"],
     ...argv,
   ];
+  const cmd = filter ? withSeccompFd(filter.file, bwrapArgv) : bwrapArgv;
   const placeholders = mounts.filter((m) =>
     m.kind === "placeholder" || isLeftoverPlaceholder(m.path, markerDir)
   ).map((m) => m.path);
   registerPlaceholders(cmd, placeholders, markerDir);
   return cmd;
+}
+
+/**
+ * The seccomp filter for this policy (sandbox_seccomp.ts): setuid/setgid modes always refused;
+ * `socket(AF_UNIX)` too when the network is off and no host socket was allowed by name
+ * (`allow_unix_sockets`: those are reached by connecting, so the masks alone then hold the others).
+ * None on a host whose system call table Trellis does not know (Deno and Bun run on x86_64 and
+ * aarch64 only).
+ */
+function seccompFilter(
+  policy: SandboxPolicy,
+  network: boolean,
+  write: boolean,
+): { file: string; dir: string } | undefined {
+  const arch = hostSeccompArch();
+  if (!arch) return undefined;
+  const denyUnixSockets = !network && (policy.allowUnixSockets ?? []).length === 0;
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  const dir = nodePath.join(process.env.TMPDIR || "/tmp", `trellis-sandbox-seccomp-${uid}`);
+  const file = seccompFilterFile(dir, arch, { denyUnixSockets, write });
+  // Canonical, as the roots are, so a TMPDIR through a symbolic link is still seen inside a root.
+  return { file, dir: write ? canonicalPath(nodePath.dirname(file)) : nodePath.dirname(file) };
 }
 
 /** The writable roots bound read-write: existing ones, parents before children so nested roots stay writable. */
@@ -141,6 +176,14 @@ function maskOptions(policy: SandboxPolicy, roots: string[]) {
   const allowSockets = (policy.allowUnixSockets ?? []).map((socket) => canonicalPath(socket));
   const readable = (policy.readableRoots ?? []).map((dir) => canonicalPath(dir));
   return { keep: [...roots, policy.cwd, ...readable, ...path], allowSockets, env };
+}
+
+/**
+ * At a session's start: removes the placeholders that earlier runs, killed before they could, left
+ * in the workspaces (sandbox_placeholders.ts), if still the empty files they made.
+ */
+export function removeLeftoverPlaceholders(trellisHome?: string): void {
+  sweepStale(placeholderMarkerDir(trellisHome ? canonicalPath(trellisHome) : undefined));
 }
 
 /**

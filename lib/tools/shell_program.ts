@@ -9,11 +9,17 @@ export function shellProgram(platform: Platform): Promise<string[]> {
   return cached;
 }
 
+/**
+ * The first executable `bash` on PATH. A PATH entry this user cannot search (root's
+ * `/root/.cargo/bin` in a PATH handed to another user) or read holds no usable bash: it is skipped,
+ * never the shell tool's failure (#20 item 16).
+ */
 async function findBash(platform: Platform): Promise<string | undefined> {
   for (const dir of (platform.env("PATH") ?? "").split(":")) {
     if (!dir) continue;
     const candidate = nodePath.join(dir, "bash");
-    if ((await platform.fs.stat(candidate))?.isFile) return candidate;
+    const info = await platform.fs.stat(candidate).catch(() => null); // EACCES, ELOOP: not here
+    if (info?.isFile && (info.mode & 0o111) !== 0) return candidate;
   }
   return undefined;
 }

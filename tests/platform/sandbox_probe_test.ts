@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import process from "node:process";
 import { detectSandbox, type Platform, platform } from "../../lib/platform/mod.ts";
 import { createBuiltinTools } from "../../lib/tools/mod.ts";
 
@@ -112,6 +113,51 @@ Deno.test("shell() needs approval naming the failed self-check when the probe go
     assert.match(
       (need as { reason: string }).reason,
       /^sandbox unavailable \(bwrap does not hold here: the self-check probe remounted \/ read-write;/,
+    );
+  } finally {
+    await platform.fs.remove(fake.dir, { recursive: true });
+  }
+});
+
+/** A bwrap that drops one option (with its `extra` arguments) when its first argument is `value`. */
+function dropping(option: string, value: string, extra: number): string {
+  return `n=$#; i=0
+while [ $i -lt $n ]; do
+  a=$1; shift; i=$((i+1))
+  if [ "$a" = ${option} ] && [ "$1" = ${value} ]; then shift ${extra}; i=$((i+${extra})); continue; fi
+  set -- "$@" "$a"
+done
+exec /usr/bin/bwrap "$@"`;
+}
+
+// Issue #20 item 1: the probe writes back the value of /proc/sys/kernel/core_uses_pid; a profile
+// that leaves /proc/sys writable to root (as bwrap's own --proc does) is reported unavailable.
+Deno.test("detectSandbox() as root refuses a profile that leaves /proc/sys writable, naming it", async () => {
+  assert.equal(process.getuid?.(), 0, "this test runs as root, as CI does");
+  const fake = await fakeBwrap(dropping("--ro-bind", "/proc/sys", 2));
+  try {
+    const before = await platform.fs.readTextFile("/proc/sys/kernel/core_uses_pid");
+    const status = await detectSandbox(platformWith(fake.dir), { cacheFile: `${fake.dir}/sandbox.json` });
+    assert.equal(status.available, false);
+    assert.match(
+      (status as { reason: string }).reason,
+      /^bwrap does not hold here: the self-check probe wrote \/proc\/sys$/,
+    );
+    assert.equal(await platform.fs.lstat(`${fake.dir}/sandbox.json`), null);
+    assert.equal(await platform.fs.readTextFile("/proc/sys/kernel/core_uses_pid"), before);
+  } finally {
+    await platform.fs.remove(fake.dir, { recursive: true });
+  }
+});
+
+// Issue #20 item 12: a profile without the seccomp filter lets the probe make a setuid file.
+Deno.test("detectSandbox() refuses a profile whose seccomp filter did not load (a setuid file could be made)", async () => {
+  const fake = await fakeBwrap(dropping("--seccomp", "9", 1));
+  try {
+    const status = await detectSandbox(platformWith(fake.dir));
+    assert.match(
+      (status as { reason: string }).reason,
+      /^bwrap does not hold here: the self-check probe made a setuid file$/,
     );
   } finally {
     await platform.fs.remove(fake.dir, { recursive: true });

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { detectSandbox, type Platform, platform, sandboxArgv } from "../../lib/platform/mod.ts";
 import { makeWorkspace, removeWorkspace } from "./_workspace.ts";
 
-/** The argv without the masks over host sockets, which depend on the machine (tested in tests/platform/). */
+/**
+ * The argv without the masks over host sockets and the host's optional kernel binds, which depend
+ * on the machine (tested in tests/platform/).
+ */
 function withoutHostMasks(argv: string[], keepUnder: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -11,6 +14,11 @@ function withoutHostMasks(argv: string[], keepUnder: string): string[] {
       : argv[i] === "--ro-bind" && argv[i + 1] === "/dev/null"
       ? argv[i + 2]
       : undefined;
+    const hostKernel = argv[i] === "--ro-bind" && ["/proc/fs", "/proc/acpi"].includes(argv[i + 1]);
+    if (hostKernel) {
+      i += 2;
+      continue;
+    }
     if (masked !== undefined && !masked.startsWith(keepUnder)) {
       i += argv[i] === "--tmpfs" ? 1 : 2;
       continue;
@@ -19,6 +27,16 @@ function withoutHostMasks(argv: string[], keepUnder: string): string[] {
   }
   return out;
 }
+
+/** Every profile starts by handing bwrap its seccomp filter as fd 9 (#20 items 6 and 12). */
+function seccompPrefix(argv: string[]): string[] {
+  assert.deepStrictEqual(argv.slice(0, 3), ["/bin/sh", "-c", 'exec "$@" 9<"$0"']);
+  assert.match(argv[3], /\/trellis-sandbox-seccomp-\d+\/filter-[0-9a-f]{16}\.bpf$/);
+  return argv.slice(0, 4);
+}
+
+/** /proc/sys read-only in every profile (#20 item 1); /proc/fs and /proc/acpi depend on the host. */
+const KERNEL = ["--ro-bind", "/proc/sys", "/proc/sys"];
 
 const HARDENED = [
   ...["--unshare-user", "--disable-userns", "--cap-drop", "ALL"],
@@ -37,10 +55,12 @@ Deno.test("sandboxArgv() binds existing writable roots read-write, protects thei
   const placeholders = [".codex", ".claude", ".agents", ".trellis", ".mcp.json"]
     .flatMap((name) => ["--ro-bind", "/dev/null", `${box.ws}/${name}`]);
   assert.deepStrictEqual(withoutHostMasks(argv, box.root), [
-    "bwrap",
+    ...seccompPrefix(argv),
+    ...["bwrap", "--seccomp", "9"],
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
     ...["--bind", box.root, box.root, "--bind", box.ws, box.ws],
     ...["--ro-bind", `${box.ws}/.git`, `${box.ws}/.git`, ...placeholders],
+    ...KERNEL,
     "--unshare-net",
     ...HARDENED,
     ...["--chdir", box.ws, "--", "bash", "-lc", "make"],
@@ -59,8 +79,9 @@ Deno.test("sandboxArgv() binds nothing and keeps the network off when the mode i
     flags: [],
   });
   assert.deepStrictEqual(withoutHostMasks(argv, "/nowhere"), [
-    "/b",
-    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net"],
+    ...seccompPrefix(argv),
+    ...["/b", "--seccomp", "9"],
+    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...KERNEL, "--unshare-net"],
     ...HARDENED.slice(2),
     ...["--chdir", "/", "--", "ls"],
   ]);

@@ -16,7 +16,7 @@
  */
 export { loadConfig, readTomlFile, userControlledLayers } from "./load.ts";
 export type { ConfigLayer, LayerKind, LoadConfigOptions, LoadedConfig } from "./load.ts";
-export { dirsBetween, resolvePaths } from "./paths.ts";
+export { dirsBetween, resolvePaths, userProtectedPaths } from "./paths.ts";
 export type { TrellisPaths } from "./paths.ts";
 export { parseOverride, splitKeyPath } from "./overrides.ts";
 export { BUILT_IN_DEFAULTS, BUILT_IN_PROVIDERS } from "./defaults.ts";

@@ -45,6 +45,7 @@ export {
   canonicalPath,
   detectSandbox,
   holdSandboxMounts,
+  HOME_PROTECTED_PATHS,
   isWithinPath,
   PROTECTED_NAMES,
   sandboxArgv,

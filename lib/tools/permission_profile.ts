@@ -18,6 +18,11 @@ export interface PermissionProfile {
   networkAccess: boolean;
   /** `$TRELLIS_HOME`, canonical: read-only for the tools and the sandbox, its secrets unreadable. */
   trellisHome?: string;
+  /**
+   * User-level configuration Trellis reads in place (`~/.claude.json`, `$CODEX_HOME`, …) and the home
+   * directory's credentials and start-up files, canonical: protected inside a writable root (#20).
+   */
+  protectedPaths?: string[];
   /** Host UNIX sockets a sandboxed command may reach (`sandbox_workspace_write.allow_unix_sockets`). */
   allowUnixSockets?: string[];
 }
@@ -29,6 +34,8 @@ export interface ResolveProfileOptions {
   extraReadableRoots?: string[];
   /** `$TRELLIS_HOME` (the loaded config's home); kept read-only even inside a writable root. */
   trellisHome?: string;
+  /** User-level config files and home secrets to keep protected (see PermissionProfile). */
+  protectedPaths?: string[];
 }
 
 /**
@@ -51,6 +58,7 @@ export async function resolvePermissionProfile(
     (options.extraReadableRoots ?? []).map((path) => nodePath.resolve(cwd, path)),
   );
   const sockets = await Promise.all((write.allow_unix_sockets ?? []).map(canonical));
+  const guarded = await Promise.all((options.protectedPaths ?? []).map(canonical));
   return {
     sandboxMode: config.sandbox_mode ?? "workspace-write",
     approvalPolicy: config.approval_policy ?? "on-request",
@@ -60,6 +68,7 @@ export async function resolvePermissionProfile(
     networkAccess: write.network_access ?? false,
     ...(options.trellisHome ? { trellisHome: await canonical(options.trellisHome) } : {}),
     ...(sockets.length > 0 ? { allowUnixSockets: unique(sockets) } : {}),
+    ...(guarded.length > 0 ? { protectedPaths: unique(guarded) } : {}),
   };
 }
 

@@ -149,9 +149,12 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
   }
   const trustedDir = [paths.projectRoot, paths.cwd].find((dir) => projects[dir]?.trust_level === "trusted");
   const projectTrusted = trustedDir !== undefined;
-  const projectLayers = trustedDir === undefined
-    ? new Map<string, string>()
-    : checkProjectLayers(fs, paths, { dir: trustedDir, layerHashes: projects[trustedDir].layer_hashes }, diagnostics);
+  const projectLayers = trustedDir === undefined ? new Map<string, string>() : checkProjectLayers(
+    fs,
+    paths,
+    { dir: trustedDir, layerHashes: projects[trustedDir].layer_hashes },
+    diagnostics,
+  );
 
   for (const dir of paths.projectDirs) {
     const configDir = path.join(dir, ".trellis");

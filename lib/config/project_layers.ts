@@ -79,7 +79,9 @@ export function checkProjectLayers(
     const read = readLayerText(fs, file);
     if ("absent" in read) continue;
     if ("problem" in read) {
-      diagnostics.push(warning(`Cannot read project layer "${file}": ${read.problem}; it is not loaded`, { file }));
+      diagnostics.push(
+        warning(`Cannot read project layer "${file}": ${read.problem}; it is not loaded`, { file }),
+      );
       continue;
     }
     const recorded = record.layerHashes?.[path.relative(record.dir, file)];

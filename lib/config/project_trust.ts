@@ -3,7 +3,7 @@ import type { FileSystem } from "../platform/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 import { removeKey, setKey, type TomlTable } from "./config_edit.ts";
 import { isTable } from "./merge.ts";
-import { hashProjectLayers, trustChanges, type TrustChanges } from "./project_layers.ts";
+import { hashProjectLayers, type TrustChanges, trustChanges } from "./project_layers.ts";
 import { editConfigFile } from "./user_config_file.ts";
 
 export interface ProjectTrustResult {

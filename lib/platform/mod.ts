@@ -38,7 +38,12 @@ export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
 export { readStreamText } from "./stream_text.ts";
 export { quickRuntime } from "./quick_process.ts";
-export { NotRegularFileError, readRegularChunks, readRegularFile, readRegularTextSync } from "./regular_file.ts";
+export {
+  NotRegularFileError,
+  readRegularChunks,
+  readRegularFile,
+  readRegularTextSync,
+} from "./regular_file.ts";
 export { processStdio } from "./process_stdio.ts";
 export type { CommandResult } from "./run_command.ts";
 export {

@@ -94,7 +94,8 @@ Deno.test("a layer the sandboxed shell plants in sub/ is not loaded by a later t
   const { detectSandbox, sandboxArgv } = await import("../../lib/platform/mod.ts");
   const sandbox = await detectSandbox(platform);
   assert.ok(sandbox.available, sandbox.available ? "" : sandbox.reason);
-  const plant = "mkdir -p sub/.trellis && printf 'sandbox_mode = \"danger-full-access\"\\n' > sub/.trellis/config.toml";
+  const plant =
+    "mkdir -p sub/.trellis && printf 'sandbox_mode = \"danger-full-access\"\\n' > sub/.trellis/config.toml";
   const argv = sandboxArgv(["/bin/sh", "-c", plant], {
     mode: "workspace-write",
     writableRoots: [p.repo],
@@ -142,7 +143,12 @@ for (const name of [".trellis/config.toml", ".mcp.json", ".claude/settings.json"
     const file = `${p.repo}/${name}`;
     await fs.remove(file).catch(() => {});
     await p.trust();
-    const made = await runCommand(platform, { cmd: ["mkfifo", file], cwd: p.repo, env: { PATH: "/usr/bin:/bin" }, timeoutMs: 5_000 });
+    const made = await runCommand(platform, {
+      cmd: ["mkfifo", file],
+      cwd: p.repo,
+      env: { PATH: "/usr/bin:/bin" },
+      timeoutMs: 5_000,
+    });
     assert.equal(made.code, 0, made.stderr);
     const loaded = await p.load();
     await loadHooks({ loaded, platform, pluginSources: [] });

@@ -8,6 +8,10 @@ import { platform } from "../../lib/platform/mod.ts";
  */
 export function trustEntry(project: string): string {
   const { hashes } = hashProjectLayers(platform.fs, project);
-  const table = Object.entries(hashes).map(([file, hash]) => `${JSON.stringify(file)} = ${JSON.stringify(hash)}`);
-  return `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\nlayer_hashes = { ${table.join(", ")} }\n`;
+  const table = Object.entries(hashes).map(([file, hash]) =>
+    `${JSON.stringify(file)} = ${JSON.stringify(hash)}`
+  );
+  return `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\nlayer_hashes = { ${
+    table.join(", ")
+  } }\n`;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { resolvePaths, userProtectedPaths } from "../../lib/config/mod.ts";
-import { platform } from "../../lib/platform/mod.ts";
+import { detectSandbox, platform } from "../../lib/platform/mod.ts";
 import { resolvePermissionProfile } from "../../lib/tools/mod.ts";
 import { call, makeWorkspace, readIfExists, removeWorkspace, type Sandbox, toolsFor } from "./_workspace.ts";
 
@@ -86,6 +86,26 @@ Deno.test("$CODEX_HOME and $CLAUDE_CONFIG_DIR inside the workspace are protected
     const { write_file } = toolsFor(box, { profile });
     const got = await call(write_file, box, { path: "tools/notes.md", content: "ok" });
     assert.deepStrictEqual([got.approval, got.result.status], [{ kind: "none" }, "success"]);
+  } finally {
+    await removeWorkspace(box);
+  }
+});
+
+Deno.test("with cwd = $HOME the sandboxed shell tool cannot write ~/.claude.json or ~/.bashrc; a file beside them it can", async () => {
+  const box = await makeWorkspace();
+  try {
+    const sandbox = await detectSandbox(platform);
+    assert.ok(sandbox.available, sandbox.available ? "" : sandbox.reason);
+    await platform.fs.writeTextFile(`${box.ws}/.bashrc`, "# mine\n");
+    const profile = await profileWith(box, { HOME: box.ws });
+    const { shell } = toolsFor(box, { profile, sandbox });
+    const command = `echo '{"mcpServers":{"x":{"command":"sh"}}}' > .claude.json; echo evil >> .bashrc; ` +
+      "echo ok > notes.txt";
+    const got = await call(shell, box, { command });
+    assert.deepStrictEqual(got.approval, { kind: "none" });
+    assert.equal(await readIfExists(`${box.ws}/.claude.json`), null);
+    assert.equal(await readIfExists(`${box.ws}/.bashrc`), "# mine\n");
+    assert.equal(await readIfExists(`${box.ws}/notes.txt`), "ok\n");
   } finally {
     await removeWorkspace(box);
   }

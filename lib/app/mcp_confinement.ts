@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { LoadedConfig } from "../config/mod.ts";
+import { type LoadedConfig, userProtectedPaths } from "../config/mod.ts";
 import type { McpSandbox, McpServerConfig, ServerConfinement } from "../mcp/mod.ts";
 import {
   detectSandbox,
@@ -36,6 +36,7 @@ export function mcpConfinement(
       fs: platform.fs,
       tempDir: platform.tempDir(),
       trellisHome: loaded.paths.home,
+      protectedPaths: userProtectedPaths(loaded.paths),
     })
   );
   // One warning per server and path, however often the server is (re)started.

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { LoadedConfig, ProjectInstructions } from "../config/mod.ts";
+import { type LoadedConfig, type ProjectInstructions, userProtectedPaths } from "../config/mod.ts";
 import {
   approvalRequest,
   type Approver,
@@ -204,6 +204,7 @@ export class Session {
       extraReadableRoots: snapshot.readableRoots(),
       trellisHome: loaded.paths.home,
       userHome: loaded.paths.userHome,
+      protectedPaths: userProtectedPaths(loaded.paths),
     });
     if (!sandbox.available && profile.sandboxMode !== "danger-full-access") {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });

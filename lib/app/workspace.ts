@@ -1,6 +1,7 @@
 import {
   loadConfig,
   type LoadedConfig,
+  type ProjectTrustResult,
   resolvePaths,
   setProjectTrust,
   type TrellisPaths,
@@ -93,18 +94,19 @@ export class Workspace {
   /**
    * Trusts (or stops trusting) a project directory in the user config (Codex's
    * `[projects."<abs path>"] trust_level`): `dir`, else the project root of `cwd`; returns the
-   * canonical path written and the file.
+   * canonical path written and the file, and (trusting) what changed among its layer files since it
+   * was last trusted.
    */
   static async setProjectTrust(
     platform: Platform,
     dir: string | undefined,
     trusted: boolean,
     cwd: string = platform.cwd(),
-  ): Promise<{ project: string; file: string }> {
+  ): Promise<ProjectTrustResult & { file: string }> {
     const paths = Workspace.paths(platform, dir ?? cwd);
     const target = dir ? paths.cwd : paths.projectRoot;
-    const project = await setProjectTrust(platform.fs, paths.userConfig, target, trusted);
-    return { project, file: paths.userConfig };
+    const result = await setProjectTrust(platform.fs, paths.userConfig, target, trusted);
+    return { ...result, file: paths.userConfig };
   }
 
   /** The config's warnings and notes (invalid keys, skipped layers). */

@@ -62,7 +62,6 @@ export async function readClaudeMd(
     file: string,
     scope: InstructionFile["scope"],
     chain: { path: string; real: string }[],
-    top: string,
   ): Promise<void> => {
     if (state.remaining <= 0) {
       state.exhausted = true;
@@ -111,21 +110,26 @@ export async function readClaudeMd(
         );
         continue;
       }
-      if (scope !== "user" && !options.projectTrusted && !insideAny(real, await allowed(top))) {
+      if (scope !== "user" && !options.projectTrusted && !insideAny(real, [await projectReal()])) {
         warnings.push(
           `CLAUDE.md import "@${spec}" in "${file}" is not followed: "${real}" is outside the project ` +
             "(run `trellis project trust` to allow imports outside it)",
         );
         continue;
       }
-      await visit(target, scope, here, top);
+      await visit(target, scope, here);
     }
   };
-  // An untrusted project's files may import what lies in the project (or beside a CLAUDE.md found
-  // above it), compared by real path so a symlink cannot lead outside.
-  const allowed = async (top: string) => [await realOr(fs, options.projectRoot), await realOr(fs, top)];
+  // An untrusted project's files may import only what lies in the project, compared by real path so
+  // a symlink cannot lead outside. That holds for a CLAUDE.md found above the project too (`~/CLAUDE.md`,
+  // `/tmp/CLAUDE.md`): whoever could write it could otherwise send the model anything below it (#20).
+  let projectReal: () => Promise<string> = async () => {
+    const real = await realOr(fs, options.projectRoot);
+    projectReal = () => Promise.resolve(real);
+    return real;
+  };
   for (const candidate of candidates) {
-    await visit(candidate.path, candidate.scope, [], path.dirname(candidate.path));
+    await visit(candidate.path, candidate.scope, []);
   }
   if (state.exhausted) {
     warnings.push(

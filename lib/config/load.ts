@@ -5,6 +5,7 @@ import type { FileSystem } from "../platform/mod.ts";
 import { BUILT_IN_DEFAULTS } from "./defaults.ts";
 import { isTable, mergeInto } from "./merge.ts";
 import { parseOverride } from "./overrides.ts";
+import { checkProjectLayers } from "./project_layers.ts";
 import { resolvePaths, type TrellisPaths } from "./paths.ts";
 import type { TrellisConfig } from "./schema/mod.ts";
 import { type InvalidMcpServer, validateLayer } from "./validate.ts";
@@ -34,6 +35,11 @@ export interface LoadedConfig {
   paths: TrellisPaths;
   /** True when the user trusted this project (its layers loaded). */
   projectTrusted: boolean;
+  /**
+   * The project layer files that may load (trusted, and unchanged since `trellis project trust`):
+   * absolute path → the text checked. Every loader of a project layer takes its text from here.
+   */
+  projectLayers: ReadonlyMap<string, string>;
   /** Active profile name, if any. */
   profile?: string;
   /** Every loaded layer's invalid `[mcp_servers.X]` entries: those servers are reported failed. */
@@ -69,6 +75,11 @@ export function readTomlFile(
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw new UsageError(`Cannot read config "${file}": ${(error as Error).message}`, { file });
   }
+  return parseTomlText(file, text);
+}
+
+/** A TOML layer's text, parsed; malformed → UsageError naming file and line. */
+function parseTomlText(file: string, text: string): { raw: Record<string, unknown>; text: string } {
   try {
     return { raw: parseToml(text) as Record<string, unknown>, text };
   } catch (error) {
@@ -93,16 +104,16 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
   const layers: ConfigLayer[] = [{ kind: "default", source: "built-in", table: BUILT_IN_DEFAULTS }];
   const basePaths = resolvePaths(fs, { cwd: options.cwd, env: options.env });
 
-  const addFile = (kind: LayerKind, file: string, dir?: string) => {
+  const addFile = (kind: LayerKind, file: string, dir?: string, text?: string) => {
     try {
-      addFileOrThrow(kind, file, dir);
+      addFileOrThrow(kind, file, dir, text);
     } catch (error) {
       if (!options.skipInvalidFiles || !(error instanceof UsageError)) throw error;
       diagnostics.push({ level: "error", message: `Skipped ${file}: ${error.message}`, file });
     }
   };
-  const addFileOrThrow = (kind: LayerKind, file: string, dir?: string) => {
-    const read = readTomlFile(fs, file);
+  const addFileOrThrow = (kind: LayerKind, file: string, dir?: string, text?: string) => {
+    const read = text === undefined ? readTomlFile(fs, file) : parseTomlText(file, text);
     if (!read) return;
     const { value, diagnostics: d, invalidMcpServers } = validateLayer(read.raw, { file, text: read.text });
     diagnostics.push(...d);
@@ -129,16 +140,29 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
   const trusted = [...layers, ...(sessionLayer ? [{ table: sessionLayer.value }] : [])];
   const markers = trusted.map((l) => l.table.project_root_markers).filter((m) => m !== undefined).at(-1);
   const paths = markers ? resolvePaths(fs, { cwd: options.cwd, env: options.env, markers }) : basePaths;
-  const projects = Object.assign({}, ...trusted.map((l) => l.table.projects ?? {}));
-  const projectTrusted = [paths.projectRoot, paths.cwd].some((dir) =>
-    projects[dir]?.trust_level === "trusted"
+  // Field by field: `-c projects."/p".trust_level=…` keeps the hashes the user config recorded.
+  const projects: Record<string, { trust_level?: string; layer_hashes?: Record<string, string> }> = {};
+  for (const layer of trusted) {
+    for (const [dir, entry] of Object.entries(layer.table.projects ?? {})) {
+      projects[dir] = { ...projects[dir], ...entry };
+    }
+  }
+  const trustedDir = [paths.projectRoot, paths.cwd].find((dir) => projects[dir]?.trust_level === "trusted");
+  const projectTrusted = trustedDir !== undefined;
+  const projectLayers = trustedDir === undefined ? new Map<string, string>() : checkProjectLayers(
+    fs,
+    paths,
+    { dir: trustedDir, layerHashes: projects[trustedDir].layer_hashes },
+    diagnostics,
   );
 
   for (const dir of paths.projectDirs) {
     const configDir = path.join(dir, ".trellis");
     const file = path.join(configDir, "config.toml");
-    if (projectTrusted) addFile("project", file, configDir);
-    else if (fs.sync.lstat(file)) {
+    if (projectTrusted) {
+      const text = projectLayers.get(file);
+      if (text !== undefined) addFile("project", file, configDir, text);
+    } else if (fs.sync.lstat(file)) {
       diagnostics.push({
         level: "info",
         message: `Skipped ${file}: this project is not trusted (run \`trellis project trust\` to load it)`,
@@ -186,6 +210,7 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     diagnostics,
     paths,
     projectTrusted,
+    projectLayers,
     profile: profileName,
     invalidMcpServers: layers.flatMap((l) => l.invalidMcpServers ?? []),
   };

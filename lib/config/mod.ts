@@ -16,7 +16,7 @@
  */
 export { loadConfig, readTomlFile, userControlledLayers } from "./load.ts";
 export type { ConfigLayer, LayerKind, LoadConfigOptions, LoadedConfig } from "./load.ts";
-export { dirsBetween, resolvePaths } from "./paths.ts";
+export { dirsBetween, resolvePaths, userProtectedPaths } from "./paths.ts";
 export type { TrellisPaths } from "./paths.ts";
 export { parseOverride, splitKeyPath } from "./overrides.ts";
 export { BUILT_IN_DEFAULTS, BUILT_IN_PROVIDERS } from "./defaults.ts";
@@ -32,6 +32,9 @@ export type { TomlValue } from "./toml_editor.ts";
 export { editConfigFile } from "./user_config_file.ts";
 export type { ConfigFileEdit } from "./user_config_file.ts";
 export { setProjectTrust } from "./project_trust.ts";
+export type { ProjectTrustResult } from "./project_trust.ts";
+export { hashProjectLayers, PROJECT_LAYER_NAMES, TRUST_WALK_MAX_DIRS } from "./project_layers.ts";
+export type { TrustChanges } from "./project_layers.ts";
 export { DEFAULT_PROJECT_DOC_MAX_BYTES, loadProjectInstructions } from "./project_instructions.ts";
 export type { ProjectInstructions } from "./project_instructions.ts";
 export type { InstructionFile } from "./instruction_file.ts";

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { FileSystem } from "../platform/mod.ts";
+import { type FileSystem, HOME_PROTECTED_PATHS } from "../platform/mod.ts";
 
 export interface TrellisPaths {
   /** $TRELLIS_HOME, default ~/.trellis. */
@@ -74,4 +74,26 @@ export function dirsBetween(top: string, bottom: string): string[] {
     dirs.push(current);
   }
   return dirs;
+}
+
+/**
+ * The user-level files Trellis reads in place — `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`),
+ * Claude Code's config dir, `$CODEX_HOME`, `$TRELLIS_HOME`, `~/.agents` — and the home directory's
+ * credentials and shell start-up files: the file tools and the sandbox keep each read-only wherever it
+ * falls inside a writable root (#20 items 2 and 5), so nothing a session writes there runs later.
+ */
+export function userProtectedPaths(paths: TrellisPaths): string[] {
+  const home = paths.userHome;
+  const all = [
+    paths.claudeJson,
+    path.join(home, ".claude.json"),
+    paths.claudeDir,
+    path.join(home, ".claude"),
+    paths.codexHome,
+    path.join(home, ".codex"),
+    paths.home,
+    path.join(home, ".agents"),
+    ...HOME_PROTECTED_PATHS.map((name) => path.join(home, name)),
+  ];
+  return [...new Set(all)];
 }

@@ -48,9 +48,11 @@ export async function discoverHookSources(
       await noteSkipped(fs, [jsonFile, ...claudeFiles], diagnostics);
       continue;
     }
-    addLayer(fs, sources, diagnostics, "project", jsonFile, layerOf("project", trellisDir));
+    // A trusted project's files are read as checked against its trust record (#20), never again.
+    const approved = loaded.projectLayers;
+    addLayer(fs, sources, diagnostics, "project", jsonFile, layerOf("project", trellisDir), approved);
     for (const file of claudeFiles) {
-      add("claude_project", file, readJsonHooks(fs, file, diagnostics, { settings: true }));
+      add("claude_project", file, readJsonHooks(fs, file, diagnostics, { settings: true, approved }));
     }
   }
   const session = layerOf("session");
@@ -71,8 +73,9 @@ function addLayer(
   kind: HookSourceKind,
   jsonFile: string,
   layer: ConfigLayer | undefined,
+  approved?: ReadonlyMap<string, string>,
 ): void {
-  const json = readJsonHooks(fs, jsonFile, diagnostics);
+  const json = readJsonHooks(fs, jsonFile, diagnostics, { approved });
   const toml = layer?.table.hooks && hasEvents(layer.table.hooks) ? layer.table.hooks : undefined;
   if (json && hasEvents(json) && toml && layer) {
     diagnostics.push(warning(
@@ -124,7 +127,10 @@ function readText(
   fs: FileSystem,
   file: string,
   diagnostics: Diagnostic[],
+  approved?: ReadonlyMap<string, string>,
 ): string | undefined {
+  // A project file: its checked text, or nothing (held back or unreadable: loadConfig said so once).
+  if (approved) return approved.get(file);
   try {
     return fs.sync.readTextFile(file); // a settings file, read at every session start
   } catch (error) {
@@ -155,9 +161,9 @@ function readJsonHooks(
   fs: FileSystem,
   file: string,
   diagnostics: Diagnostic[],
-  options: { settings?: boolean } = {},
+  options: { settings?: boolean; approved?: ReadonlyMap<string, string> } = {},
 ): Record<string, unknown> | undefined {
-  const text = readText(fs, file, diagnostics);
+  const text = readText(fs, file, diagnostics, options.approved);
   if (text === undefined) return undefined;
   let parsed: unknown;
   try {

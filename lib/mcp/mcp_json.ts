@@ -235,13 +235,20 @@ export function readMcpJson(
   fs: FileSystem,
   projectRoot: string,
   env: (name: string) => string | undefined,
+  approved?: ReadonlyMap<string, string>,
 ): McpEntriesRead & { file: string } {
   const file = path.join(projectRoot, ".mcp.json");
-  let text: string;
-  try {
-    text = fs.sync.readTextFile(file); // read at every session start; usually absent
-  } catch {
-    return { servers: [], diagnostics: [], file };
+  let text: string | undefined;
+  if (approved) {
+    // A trusted project's file as checked against its trust record (#20); held back → no servers.
+    text = approved.get(file);
+    if (text === undefined) return { servers: [], diagnostics: [], file };
+  } else {
+    try {
+      text = fs.sync.readTextFile(file); // read at every session start; usually absent
+    } catch {
+      return { servers: [], diagnostics: [], file };
+    }
   }
   return { ...parseMcpJson(text, { file, env, baseDir: projectRoot }), file };
 }

@@ -69,7 +69,12 @@ export function mcpServersFromConfig(
   const fromProject = new Set<McpRegistration>();
   const mcpJsonFile = path.join(loaded.paths.projectRoot, ".mcp.json");
   if (loaded.projectTrusted) {
-    const json = readMcpJson(options.platform.fs, loaded.paths.projectRoot, options.platform.env);
+    const json = readMcpJson(
+      options.platform.fs,
+      loaded.paths.projectRoot,
+      options.platform.env,
+      loaded.projectLayers,
+    );
     diagnostics.push(...json.diagnostics);
     for (const config of json.servers) {
       clampWritable(config, { owner: "project", grant: redefineHint(config.name) });

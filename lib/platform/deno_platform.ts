@@ -1,6 +1,7 @@
 import { nodeFileSystem } from "./node_fs.ts";
 import { fileMode, isPrivatePath } from "./private_tree.ts";
 import { denoLockFile } from "./file_lock.ts";
+import { readRegularTextSync } from "./regular_file.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
 import { denoTerminal } from "./_deno_terminal.ts";
@@ -52,7 +53,7 @@ function toDirEntry(e: any): DirEntry {
 const denoSyncFileSystem: SyncFileSystem = {
   ...nodeFileSystem.sync,
   readFile: (path) => D.readFileSync(path),
-  readTextFile: (path) => D.readTextFileSync(path),
+  readTextFile: readRegularTextSync,
   writeFile: (path, data, options = {}) =>
     D.writeFileSync(path, data, { mode: fileMode(path, options.mode ?? 0o644) }),
   lstat(path) {

@@ -40,7 +40,12 @@ export { fileMode, isPrivatePath, keepPrivate, tightenPrivateTree } from "./priv
 export { GIT_SAFETY_CONFIG, gitArgv, repositoryFilterDrivers, runGit } from "./git_command.ts";
 export { readStreamText } from "./stream_text.ts";
 export { quickRuntime } from "./quick_process.ts";
-export { NotRegularFileError, readRegularChunks, readRegularFile } from "./regular_file.ts";
+export {
+  NotRegularFileError,
+  readRegularChunks,
+  readRegularFile,
+  readRegularTextSync,
+} from "./regular_file.ts";
 export { processStdio } from "./process_stdio.ts";
 export { processUid } from "./process_user.ts";
 export type { CommandResult } from "./run_command.ts";
@@ -49,6 +54,7 @@ export {
   detectSandbox,
   gitDirsOf,
   holdSandboxMounts,
+  HOME_PROTECTED_PATHS,
   isWithinPath,
   PROTECTED_NAMES,
   removeLeftoverPlaceholders,

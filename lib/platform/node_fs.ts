@@ -8,6 +8,7 @@ import { createDigest } from "./digest.ts";
 import type { DirEntry, FileInfo, FileSystem, SyncFileSystem } from "./platform.ts";
 import { bunLockFile } from "./file_lock.ts";
 import { fileMode, isPrivatePath, makeDirectory } from "./private_tree.ts";
+import { readRegularTextSync } from "./regular_file.ts";
 
 // Both runtimes implement node:fs/promises natively, so one file system serves Deno and Bun.
 
@@ -78,7 +79,7 @@ function toDirEntry(e: nodeFs.Dirent): DirEntry {
 
 const nodeSyncFileSystem: SyncFileSystem = {
   readFile: (path) => new Uint8Array(nodeFs.readFileSync(path)),
-  readTextFile: (path) => nodeFs.readFileSync(path, "utf8"),
+  readTextFile: readRegularTextSync,
   readFilePrefix(path, maxBytes) {
     const fd = nodeFs.openSync(path, "r");
     try {

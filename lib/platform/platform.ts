@@ -97,7 +97,11 @@ export interface AppendHandle {
  */
 export interface SyncFileSystem {
   readFile(path: string): Uint8Array;
-  /** For small files read on every start (settings, markers); never for a tool's target. */
+  /**
+   * For small files read on every start (settings, markers); never for a tool's target. Only a
+   * regular file is read: a FIFO, socket or device throws NotRegularFileError (a directory EISDIR)
+   * at once instead of blocking start-up.
+   */
   readTextFile(path: string): string;
   /** Reads at most `maxBytes` from the start of the file. */
   readFilePrefix(path: string, maxBytes: number): Uint8Array;

@@ -12,5 +12,11 @@ export {
   type SandboxRuntime,
 } from "./sandbox_profile.ts";
 export { holdSandboxMounts } from "./sandbox_placeholders.ts";
-export { gitDirsOf, isWithinPath, PROTECTED_NAMES, SandboxProfileError } from "./sandbox_protected.ts";
+export {
+  gitDirsOf,
+  HOME_PROTECTED_PATHS,
+  isWithinPath,
+  PROTECTED_NAMES,
+  SandboxProfileError,
+} from "./sandbox_protected.ts";
 export { TRELLIS_HOME_SECRETS } from "./sandbox_masks.ts";

@@ -17,6 +17,11 @@ export interface SandboxPolicy {
   /** `$TRELLIS_HOME`: read-only even inside a writable root, its secrets masked (default: none). */
   trellisHome?: string;
   /**
+   * User-level configuration and secrets (`~/.claude.json`, `$CODEX_HOME`, `~/.ssh`, `~/.bashrc`, …):
+   * read-only (a placeholder when missing) wherever they fall inside a writable root (#20).
+   */
+  protectedPaths?: string[];
+  /**
    * Directories the command needs to read that a mask must never hide (an MCP server's install
    * directory): the whole file system is readable already; these stay so even under `/run` or `/tmp`.
    */
@@ -91,7 +96,7 @@ export function buildSandboxArgv(
     : runtime;
   const roots = boundRoots(policy);
   const trellisHome = policy.trellisHome ? canonicalPath(policy.trellisHome) : undefined;
-  const mounts = protectedMounts(roots, policy.cwd, trellisHome);
+  const mounts = protectedMounts(roots, policy.cwd, trellisHome, userProtectedPaths(policy));
   const markerDir = placeholderMarkerDir(trellisHome);
   const network = policy.mode === "workspace-write" && policy.networkAccess;
   const filter = seccompFilter(policy, network, scanHost);
@@ -162,12 +167,17 @@ export function sandboxProfileProblem(policy: SandboxPolicy): string | undefined
       boundRoots(policy),
       policy.cwd,
       policy.trellisHome ? canonicalPath(policy.trellisHome) : undefined,
+      userProtectedPaths(policy),
     );
     return undefined;
   } catch (error) {
     if (error instanceof SandboxProfileError) return error.message;
     throw error;
   }
+}
+
+function userProtectedPaths(policy: SandboxPolicy): string[] {
+  return (policy.protectedPaths ?? []).map((path) => canonicalPath(path));
 }
 
 function maskOptions(policy: SandboxPolicy, roots: string[]) {

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 
 /**
@@ -8,6 +8,42 @@ import * as nodePath from "node:path";
  * `.git`, `.codex` and `.agents` read-only for the same reason.
  */
 export const PROTECTED_NAMES = [".git", ".trellis", ".codex", ".claude", ".agents", ".mcp.json"] as const;
+
+/**
+ * Paths below the home directory that run code or hold credentials when something later reads them:
+ * ssh keys and `authorized_keys`, gpg, cloud and cluster credentials, git's config (hooks, `core.*`
+ * programs), and the shell start-up files. Protected like the names above whenever they fall inside a
+ * writable root (cwd = `$HOME`, or a workspace containing it), for the file tools and under bwrap.
+ */
+export const HOME_PROTECTED_PATHS = [
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".config/gcloud",
+  ".kube",
+  ".netrc",
+  ".gitconfig",
+  ".config/git",
+  ".bashrc",
+  ".zshrc",
+  ".profile",
+  ".bash_profile",
+  ".zprofile",
+  ".config/fish",
+] as const;
+
+/**
+ * The bounded walk that finds protected names deeper in a writable root: at most this many
+ * directories per sandbox (the cwd's root first), and at most PROTECTED_WALK_MAX_FOUND names bound.
+ * Past either bound the rest of the tree is not searched: a layer file there can still be changed
+ * from the sandbox, and is then held back at the next start by project trust's content check (a
+ * trusted project's layers load only as recorded). The walk skips `node_modules` and does not enter
+ * a protected directory (bound read-only whole) or follow a symbolic link. It runs once per set of
+ * roots in a process (a cold walk of 1,000 directories costs tens of milliseconds): a name created
+ * after it is not bound by a later sandbox of the same process, and is caught the same way.
+ */
+export const PROTECTED_WALK_MAX_DIRS = 1_000;
+export const PROTECTED_WALK_MAX_FOUND = 256;
 
 export class SandboxProfileError extends Error {
   readonly code = "sandbox_profile";
@@ -83,7 +119,12 @@ export function gitDirsOf(dotGit: string): string[] {
  * name that is a symbolic link cannot be held (the link itself stays replaceable in its writable
  * parent), so it throws a SandboxProfileError naming it.
  */
-export function protectedMounts(roots: string[], cwd: string, trellisHome?: string): ProtectedMount[] {
+export function protectedMounts(
+  roots: string[],
+  cwd: string,
+  trellisHome?: string,
+  userPaths: readonly string[] = [],
+): ProtectedMount[] {
   const wanted = new Map<string, boolean>(); // path → protect even when missing
   for (const root of roots) {
     for (const name of PROTECTED_NAMES) wanted.set(nodePath.join(root, name), false);
@@ -94,7 +135,13 @@ export function protectedMounts(roots: string[], cwd: string, trellisHome?: stri
       for (const name of PROTECTED_NAMES) wanted.set(nodePath.join(dir, name), true);
     }
   }
-  if (trellisHome && nearestRoot(roots, trellisHome)) wanted.set(trellisHome, true);
+  // Deeper down, the names that exist (a later `trellis` in `sub/` loads `sub/.trellis`, #20).
+  for (const found of walkedNames(roots, cwdRoot)) if (!wanted.has(found)) wanted.set(found, false);
+  // The user-level files Trellis reads in place (`~/.claude.json`, `$CODEX_HOME`, …) and the home
+  // directory's credentials and start-up files: held even when missing, like `$TRELLIS_HOME`.
+  for (const path of [...(trellisHome ? [trellisHome] : []), ...userPaths]) {
+    if (nearestRoot(roots, path)) wanted.set(path, true);
+  }
   const mounts: ProtectedMount[] = [];
   for (const [path, evenMissing] of wanted) {
     const root = nearestRoot(roots, path);
@@ -115,6 +162,57 @@ export function protectedMounts(roots: string[], cwd: string, trellisHome?: stri
     }
   }
   return dedupe(mounts);
+}
+
+const walks = new Map<string, string[]>();
+
+/** The walk's answer for these roots, from this process's first sandbox over them (each path re-checked by the caller). */
+function walkedNames(roots: string[], first: string | undefined): string[] {
+  const key = JSON.stringify([first, roots]);
+  let found = walks.get(key);
+  if (!found) walks.set(key, found = walkProtectedNames(roots, first));
+  return found;
+}
+
+/**
+ * Existing protected names below each writable root (the roots themselves are handled by the
+ * caller), breadth first so the shallow ones are found before a bound is reached (see
+ * PROTECTED_WALK_MAX_DIRS). Symbolic links are neither followed nor bound: a link named `.trellis`
+ * deep down can be swapped from the sandbox, which content trust catches at the next load.
+ */
+function walkProtectedNames(roots: string[], first: string | undefined): string[] {
+  const found: string[] = [];
+  const names: ReadonlySet<string> = new Set(PROTECTED_NAMES);
+  const ordered = first ? [first, ...roots.filter((r) => r !== first)] : roots;
+  const queue: string[] = [];
+  for (const root of ordered) {
+    if (!queue.includes(root)) queue.push(root);
+  }
+  const seen = new Set<string>();
+  let visited = 0;
+  while (queue.length > 0 && visited < PROTECTED_WALK_MAX_DIRS && found.length < PROTECTED_WALK_MAX_FOUND) {
+    const dir = queue.shift()!;
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    visited++;
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = nodePath.join(dir, entry.name);
+      if (names.has(entry.name)) {
+        if (!entry.isSymbolicLink() && !roots.includes(dir) && found.length < PROTECTED_WALK_MAX_FOUND) {
+          found.push(path);
+        }
+        continue; // bound read-only whole (or a link): nothing below needs its own mount
+      }
+      if (entry.isDirectory() && entry.name !== "node_modules") queue.push(path);
+    }
+  }
+  return found;
 }
 
 function firstMissing(root: string, path: string): string {

@@ -45,13 +45,13 @@ type Read = { items: ClaudeInstalledPlugin[]; diagnostics: Diagnostic[] };
  */
 export async function readClaudeInstalledPlugins(
   fs: FileSystem,
-  loaded: Pick<LoadedConfig, "paths" | "projectTrusted">,
+  loaded: Pick<LoadedConfig, "paths" | "projectTrusted" | "projectLayers">,
 ): Promise<Read> {
   const { paths } = loaded;
   const pluginsDir = path.join(paths.claudeDir, "plugins");
   const file = path.join(pluginsDir, "installed_plugins.json");
   const diagnostics: Diagnostic[] = [];
-  const raw = await readJson(fs, file, diagnostics, "its plugins are not loaded");
+  const raw = readJson(fs, file, diagnostics, "its plugins are not loaded");
   if (raw === undefined) return { items: [], diagnostics };
   const plugins = isObject(raw) ? raw.plugins : undefined;
   if (!isObject(plugins)) {
@@ -61,7 +61,7 @@ export async function readClaudeInstalledPlugins(
     ));
     return { items: [], diagnostics };
   }
-  const enabled = await enabledPlugins(fs, loaded, diagnostics);
+  const enabled = enabledPlugins(fs, loaded, diagnostics);
   const market = marketplaceEntries(fs, pluginsDir, diagnostics);
   const items: ClaudeInstalledPlugin[] = [];
   for (const key of Object.keys(plugins).sort()) {
@@ -132,14 +132,16 @@ async function installedCopy(
  * project's `.claude/settings.json` and `settings.local.json` (later wins). An untrusted project that
  * would turn a plugin on is named in a note: a repository cannot start a plugin's servers by itself.
  */
-async function enabledPlugins(
+function enabledPlugins(
   fs: FileSystem,
-  loaded: Pick<LoadedConfig, "paths" | "projectTrusted">,
+  loaded: Pick<LoadedConfig, "paths" | "projectTrusted" | "projectLayers">,
   diagnostics: Diagnostic[],
-): Promise<Map<string, boolean>> {
+): Map<string, boolean> {
   const enabled = new Map<string, boolean>();
-  const apply = async (file: string, project: boolean) => {
-    const settings = await readJson(fs, file, diagnostics, "its enabledPlugins are not read");
+  const apply = (file: string, project: boolean) => {
+    // A trusted project's settings as checked against its trust record (#20); held back → nothing.
+    const approved = project && loaded.projectTrusted ? loaded.projectLayers : undefined;
+    const settings = readJson(fs, file, diagnostics, "its enabledPlugins are not read", approved);
     const map = isObject(settings) ? settings.enabledPlugins : undefined;
     if (map === undefined) return;
     if (!isObject(map)) {
@@ -163,10 +165,10 @@ async function enabledPlugins(
       if (typeof value === "boolean") enabled.set(key, value);
     }
   };
-  await apply(path.join(loaded.paths.claudeDir, "settings.json"), false);
+  apply(path.join(loaded.paths.claudeDir, "settings.json"), false);
   for (const dir of loaded.paths.projectDirs) {
-    await apply(path.join(dir, ".claude", "settings.json"), true);
-    await apply(path.join(dir, ".claude", "settings.local.json"), true);
+    apply(path.join(dir, ".claude", "settings.json"), true);
+    apply(path.join(dir, ".claude", "settings.local.json"), true);
   }
   return enabled;
 }
@@ -185,7 +187,7 @@ function marketplaceEntries(
   const files = new Map<string, Promise<Map<string, EntryManifest>>>();
   const knownFile = path.join(pluginsDir, "known_marketplaces.json");
   const entriesOf = async (marketplace: string) => {
-    known ??= readJson(fs, knownFile, diagnostics, "marketplace entries are not read")
+    known ??= Promise.resolve(readJson(fs, knownFile, diagnostics, "marketplace entries are not read"))
       .then((v) => (isObject(v) ? v : {}));
     const record = (await known)[marketplace];
     const location = isObject(record) && typeof record.installLocation === "string"
@@ -210,16 +212,25 @@ function marketplaceEntries(
   };
 }
 
-/** A JSON file's value; absent → undefined silently; unreadable or not JSON → one warning. */
-async function readJson(
+/**
+ * A settings file's JSON value; absent → undefined silently; unreadable or not JSON → one warning.
+ * Read through the regular-file check (a FIFO there never blocks start-up); a project file comes
+ * from `approved`, the texts checked against the project's trust record.
+ */
+function readJson(
   fs: FileSystem,
   file: string,
   diagnostics: Diagnostic[],
   consequence: string,
-): Promise<unknown> {
+  approved?: ReadonlyMap<string, string>,
+): unknown {
   let text: string;
   try {
-    text = await fs.readTextFile(file);
+    if (approved) {
+      const checked = approved.get(file);
+      if (checked === undefined) return undefined;
+      text = checked;
+    } else text = fs.sync.readTextFile(file);
   } catch (error) {
     const code = String((error as { code?: string }).code ?? "");
     if (code !== "ENOENT" && code !== "ENOTDIR") {

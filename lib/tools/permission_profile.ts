@@ -18,6 +18,11 @@ export interface PermissionProfile {
   networkAccess: boolean;
   /** `$TRELLIS_HOME`, canonical: read-only for the tools and the sandbox, its secrets unreadable. */
   trellisHome?: string;
+  /**
+   * User-level configuration Trellis reads in place (`~/.claude.json`, `$CODEX_HOME`, …) and the home
+   * directory's credentials and start-up files, canonical: protected inside a writable root (#20).
+   */
+  protectedPaths?: string[];
   /** Host UNIX sockets a sandboxed command may reach (`sandbox_workspace_write.allow_unix_sockets`). */
   allowUnixSockets?: string[];
   /**
@@ -38,6 +43,8 @@ export interface ResolveProfileOptions {
   trellisHome?: string;
   /** `$HOME`, for the approval scopes (never offered as a directory scope). */
   userHome?: string;
+  /** User-level config files and home secrets to keep protected (see PermissionProfile). */
+  protectedPaths?: string[];
 }
 
 /**
@@ -64,6 +71,7 @@ export async function resolvePermissionProfile(
   const gitDirs = await Promise.all(
     writableRoots.flatMap((root) => gitDirsOf(nodePath.join(root, ".git"))).map(canonical),
   );
+  const guarded = await Promise.all((options.protectedPaths ?? []).map(canonical));
   return {
     sandboxMode: config.sandbox_mode ?? "workspace-write",
     approvalPolicy: config.approval_policy ?? "on-request",
@@ -75,6 +83,7 @@ export async function resolvePermissionProfile(
     ...(sockets.length > 0 ? { allowUnixSockets: unique(sockets) } : {}),
     ...(gitDirs.length > 0 ? { gitDirs: unique(gitDirs) } : {}),
     ...(options.userHome ? { userHome: await canonical(options.userHome) } : {}),
+    ...(guarded.length > 0 ? { protectedPaths: unique(guarded) } : {}),
   };
 }
 

@@ -5,15 +5,19 @@ import type { PermissionProfile } from "./permission_profile.ts";
 const NAMES: ReadonlySet<string> = new Set(PROTECTED_NAMES);
 
 /**
- * The protected path a write to `path` would change, if any: `$TRELLIS_HOME`, or a `.git`,
- * `.trellis`, `.codex`, `.claude`, `.agents` or `.mcp.json` anywhere below a writable root. They hold
- * what runs outside the sandbox later (hooks, MCP servers, `sandbox_mode` itself), so the file tools
- * write there only with an approval of that write, as the sandbox never lets a command write there.
+ * The protected path a write to `path` would change, if any: `$TRELLIS_HOME`, a user-level file
+ * Trellis reads in place or a home secret (`~/.claude.json`, `$CODEX_HOME`, `~/.ssh`, `~/.bashrc`,
+ * …: `profile.protectedPaths`), or a `.git`, `.trellis`, `.codex`, `.claude`, `.agents` or
+ * `.mcp.json` at any depth below a writable root. They hold what runs outside the sandbox later
+ * (hooks, MCP servers, `sandbox_mode` itself), so the file tools write there only with an approval
+ * of that write, as the sandbox never lets a command write there.
  */
 export function protectedPathOf(profile: PermissionProfile, path: string): string | undefined {
   if (profile.trellisHome && isWithin(profile.trellisHome, path)) return profile.trellisHome;
   const gitDir = profile.gitDirs?.find((dir) => isWithin(dir, path));
   if (gitDir) return gitDir;
+  const user = profile.protectedPaths?.find((guarded) => isWithin(guarded, path));
+  if (user) return user;
   for (const root of profile.writableRoots) {
     if (!isWithin(root, path)) continue;
     const parts = nodePath.relative(root, path).split("/");

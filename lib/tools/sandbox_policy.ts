@@ -40,6 +40,7 @@ export function confinedPolicy(
     env,
     ...(confinement.readableRoots?.length ? { readableRoots: confinement.readableRoots } : {}),
     ...(profile.trellisHome ? { trellisHome: profile.trellisHome } : {}),
+    ...(profile.protectedPaths?.length ? { protectedPaths: profile.protectedPaths } : {}),
     ...(profile.allowUnixSockets ? { allowUnixSockets: profile.allowUnixSockets } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { DoctorReport } from "../../lib/app/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 import { pluginSandbox } from "../plugins/_helpers.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 
 // `trellis doctor` (#17 item 5): the subsystems' own checks as one table, a fix per failing row.
 
@@ -48,11 +49,6 @@ Deno.test("doctor names a broken config layer, a failing MCP server, a failing h
     `[mcp_servers.bad]\ncommand = "/nonexistent/mcp-server"\n` +
       `[mcp_servers.good]\ncommand = "node"\nargs = [${JSON.stringify(FIXTURE)}]\n`,
   );
-  // A trusted project whose own config does not parse: the load leaves it out, doctor names it.
-  await platform.fs.appendTextFile(
-    `${t.env.TRELLIS_HOME}/config.toml`,
-    `[projects.${JSON.stringify(t.cwd)}]\ntrust_level = "trusted"\n`,
-  );
   await platform.fs.writeTextFile(
     `${t.env.TRELLIS_HOME}/hooks.json`,
     JSON.stringify({
@@ -62,6 +58,8 @@ Deno.test("doctor names a broken config layer, a failing MCP server, a failing h
   assert.equal((await runCliCaptured(["hooks", "trust", "--all"], t)).code, 0);
   await platform.fs.mkdir(`${t.cwd}/.trellis`);
   await platform.fs.writeTextFile(`${t.cwd}/.trellis/config.toml`, "model = [\n");
+  // A trusted project whose own config does not parse: the load leaves it out, doctor names it.
+  await platform.fs.appendTextFile(`${t.env.TRELLIS_HOME}/config.toml`, trustEntry(t.cwd));
   const skill = `${t.env.HOME}/.agents/skills/broken`;
   await platform.fs.mkdir(skill);
   await platform.fs.writeTextFile(`${skill}/SKILL.md`, "no front matter here\n");

@@ -57,10 +57,13 @@ Deno.test("project layers load only after `trellis project trust`", async () => 
   await platform.fs.writeTextFile(userConfig, "# keep me\nmodel_context_window = 1000\n");
   const trust = await runCliCaptured(["project", "trust"], { env, cwd: project });
   assert.deepStrictEqual(trust.code, 0, trust.stderr);
-  assert.deepStrictEqual(
-    await platform.fs.readTextFile(userConfig),
-    `# keep me\nmodel_context_window = 1000\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
+  assert.ok(
+    (await platform.fs.readTextFile(userConfig)).startsWith(
+      `# keep me\nmodel_context_window = 1000\n\n[projects."${project}"]\ntrust_level = "trusted"\n` +
+        'layer_hashes = { ".trellis/config.toml" = "sha256:',
+    ),
   );
+  assert.match(trust.stdout, /new: +\.trellis\/config\.toml/);
   const after = await runCliCaptured(["config", "show", "--json"], { env, cwd: project });
   assert.deepStrictEqual(JSON.parse(after.stdout).config.model, "from-project");
 });

@@ -97,7 +97,7 @@ Deno.test("project trust refuses a missing directory and trusts a name with U+00
   assert.deepStrictEqual([run.code, run.stderr], [0, ""]);
   assert.deepStrictEqual(
     await read(),
-    `# keep\n\n[projects."${root}/odd\\u007Fname"]\ntrust_level = "trusted"\n`,
+    `# keep\n\n[projects."${root}/odd\\u007Fname"]\ntrust_level = "trusted"\nlayer_hashes = {}\n`,
   );
   assert.deepStrictEqual((await cli("project", "untrust", odd)).code, 0);
   assert.deepStrictEqual(await read(), "# keep\n\n");

@@ -84,6 +84,24 @@ Deno.test("loadProjectInstructions() reads instructions in an untrusted project,
   assert.ok(summary(root, trusted.files).includes("claude:project secret.md <- repo/CLAUDE.md"));
 });
 
+// #20 item 10: a CLAUDE.md above the project used to import anything below its own directory.
+Deno.test("loadProjectInstructions(): a parent directory's CLAUDE.md of an untrusted project imports only inside the project", async () => {
+  const { root, repo } = await copyInstructionsFixture();
+  await fs.mkdir(`${root}/notes`);
+  await fs.writeTextFile(`${root}/notes/secret.md`, "SECRET BESIDE THE PARENT");
+  await fs.writeTextFile(`${repo}/inside.md`, "INSIDE THE PROJECT");
+  await fs.writeTextFile(`${root}/CLAUDE.md`, "Parent.\n@notes/secret.md\n@repo/inside.md\n");
+  const untrusted = await load(root, repo);
+  assert.ok(!JSON.stringify(untrusted.files).includes("SECRET BESIDE THE PARENT"));
+  assert.ok(untrusted.warnings.includes(
+    `CLAUDE.md import "@notes/secret.md" in "${root}/CLAUDE.md" is not followed: "${root}/notes/secret.md" is outside the project (run \`trellis project trust\` to allow imports outside it)`,
+  ));
+  // The neighbour: the same parent file's import of a file inside the project still loads.
+  assert.ok(summary(root, untrusted.files).includes("claude:project repo/inside.md <- CLAUDE.md"));
+  const trusted = await load(root, repo, [`projects.${JSON.stringify(repo)}.trust_level="trusted"`]);
+  assert.ok(summary(root, trusted.files).includes("claude:project notes/secret.md <- CLAUDE.md"));
+});
+
 Deno.test("loadProjectInstructions() warns once for an import cycle and for imports past five levels; everything else loads", async () => {
   const { root, repo } = await copyInstructionsFixture();
   await fs.writeTextFile(`${repo}/CLAUDE.md`, "Top.\n@a.md\n@l1.md\n");

@@ -8,6 +8,7 @@ import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { runTrellis } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
 import { TmuxTerminal } from "./_tmux.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 
 const MANY_TOOLS = new URL("../../fixtures/mcp/many_tools_server.mjs", import.meta.url).pathname;
 const FIXTURE = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
@@ -94,12 +95,14 @@ Deno.test("e2e: doctor shows a failing MCP server and a broken config layer with
       "[mcp_servers.broken]",
       'command = "node"',
       `args = [${JSON.stringify(`${s.root}/no-such-server.mjs`)}]`,
-      `[projects.${JSON.stringify(s.workspace)}]`,
-      'trust_level = "trusted"',
     ].join("\n") + "\n",
   );
   await Deno.mkdir(`${s.workspace}/.trellis`);
   await Deno.writeTextFile(`${s.workspace}/.trellis/config.toml`, 'approval_policy = "sometimes"\n');
+  await Deno.writeTextFile(
+    `${s.env.TRELLIS_HOME}/config.toml`,
+    (await Deno.readTextFile(`${s.env.TRELLIS_HOME}/config.toml`)) + trustEntry(s.workspace),
+  );
   const env = { ...s.env, SHELL: "/bin/sh" };
   const text = await runTrellis(["doctor", "--timeout", "5"], { env, cwd: s.workspace });
   assert.equal(text.code, 1, text.stderr);

@@ -3,6 +3,7 @@ import { loadConfig } from "../../lib/config/mod.ts";
 import { type HookHandlerInfo, loadHooks, type PluginHookSource } from "../../lib/hooks/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 
 const guard = (command: string, matcher = "Bash") =>
   JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command }] }] } });
@@ -119,17 +120,16 @@ Deno.test("loadHooks() skips project hooks of an untrusted project and ignores t
   assert.deepStrictEqual(untrustedProject.handlers, []);
   assert.ok(untrustedProject.diagnostics.some((d) => /trellis project trust/.test(d.message)));
 
-  await platform.fs.writeTextFile(
-    `${env.TRELLIS_HOME}/config.toml`,
-    `[projects."${project}"]\ntrust_level = "trusted"\n`,
-  );
+  await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, trustEntry(project));
   const listed = await load(env, project);
   const [h] = listed.handlers;
-  // The repository tries to trust its own hook: project layers never carry hook state.
+  // The repository tries to trust its own hook: project layers never carry hook state (even in a
+  // layer the user then trusted too).
   await platform.fs.writeTextFile(
     `${project}/.trellis/config.toml`,
     `[hooks.state."${h.key}"]\ntrusted_hash = "${h.hash}"\nenabled = true\n`,
   );
+  await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, trustEntry(project));
   const selfTrusted = await load(env, project);
   assert.deepStrictEqual(selfTrusted.handlers.map(summary), [
     { key: `${projectFile}:pre_tool_use:0:0`, kind: "project", trust: "untrusted", runnable: false },

@@ -4,6 +4,7 @@ import { loadConfig } from "../../lib/config/mod.ts";
 import { createHookEngine, loadHooks } from "../../lib/hooks/mod.ts";
 import { type Platform, platform } from "../../lib/platform/mod.ts";
 import { discardEvents } from "../../lib/shared/mod.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
 import { testEnv, turnContext } from "./_helpers.ts";
 
@@ -47,7 +48,6 @@ Deno.test("loadHooks() + createHookEngine() never spawn an untrusted, modified o
     },
   };
   const userConfig = `${env.TRELLIS_HOME}/config.toml`;
-  const trustProject = `[projects."${project}"]\ntrust_level = "trusted"\n`;
   await fc.assert(
     fc.asyncProperty(fc.array(specArb, { minLength: 1, maxLength: 5 }), async (specs) => {
       const byFile = new Map<string, { matcher: string; hooks: Record<string, unknown>[] }[]>();
@@ -67,15 +67,15 @@ Deno.test("loadHooks() + createHookEngine() never spawn an untrusted, modified o
           JSON.stringify({ hooks: { PreToolUse: byFile.get(file) ?? [] } }),
         );
       }
-      await platform.fs.writeTextFile(userConfig, trustProject);
       await platform.fs.writeTextFile(`${project}/.trellis/config.toml`, "");
+      await platform.fs.writeTextFile(userConfig, trustEntry(project));
       const load = async () => {
         const loaded = await loadConfig(platform.fs, { cwd: project, env: (n) => env[n] });
         return await loadHooks({ loaded, platform: recording, pluginSources: [] });
       };
       const first = await load();
       const byCommand = new Map(first.handlers.map((h) => [h.command, h]));
-      let userState = trustProject;
+      let userState = "";
       let projectState = "";
       specs.forEach((s, i) => {
         const h = byCommand.get(`echo hook-${i}`)!;
@@ -86,8 +86,9 @@ Deno.test("loadHooks() + createHookEngine() never spawn an untrusted, modified o
         if (s.state === "project-self") projectState += entry;
         else userState += entry;
       });
-      await platform.fs.writeTextFile(userConfig, userState);
+      // The user trusts the project as it now is (its layer carrying hook state included, #20).
       await platform.fs.writeTextFile(`${project}/.trellis/config.toml`, projectState);
+      await platform.fs.writeTextFile(userConfig, trustEntry(project) + userState);
       const { handlers } = await load();
       spawned.length = 0;
       const engine = createHookEngine({

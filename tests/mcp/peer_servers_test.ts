@@ -8,6 +8,7 @@ import { loadConfig } from "../../lib/config/mod.ts";
 import { mcpServersFromConfig, summarizeServer } from "../../lib/mcp/mod.ts";
 import { type Platform, platform } from "../../lib/platform/mod.ts";
 import { FIXTURE_MCP, writePeerHome } from "../helpers/peer_home.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 
 const fs = platform.fs;
 
@@ -81,13 +82,17 @@ Deno.test("mcpServersFromConfig() loads this project's ~/.claude.json servers on
 });
 
 Deno.test("mcpServersFromConfig(): Trellis's own entry of the same name wins, noted (not warned); a project .mcp.json beats the user files", async () => {
-  const { project, peer, catalog } = await sandbox({
+  const { project, peer, catalog, home } = await sandbox({
     trusted: true,
     trellisToml: '[mcp_servers.claude_fx]\ncommand = "mine"\n',
   });
   await fs.writeTextFile(
     `${project}/.mcp.json`,
     JSON.stringify({ mcpServers: { codex_fx: { command: "proj" } } }),
+  );
+  await fs.writeTextFile(
+    `${home}/.trellis/config.toml`,
+    '[mcp_servers.claude_fx]\ncommand = "mine"\n\n' + trustEntry(project),
   );
   const { catalog: resolved, diagnostics } = await catalog();
   const byName = Object.fromEntries(

@@ -8,6 +8,7 @@ import { mcpConfinement } from "../../lib/app/mod.ts";
 import { loadConfig } from "../../lib/config/mod.ts";
 import { findDenials, mcpServersFromConfig } from "../../lib/mcp/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
 
 async function load(userToml: string) {
@@ -140,7 +141,7 @@ Deno.test("#17 item 2: a trusted project's [plugins.*.mcp_servers] cannot widen 
   );
   await platform.fs.writeTextFile(
     `${env.TRELLIS_HOME}/config.toml`,
-    `[plugins."p@m".mcp_servers.pl]\nsandbox = "read-only"\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
+    `[plugins."p@m".mcp_servers.pl]\nsandbox = "read-only"\n\n${trustEntry(project)}`,
   );
   const loaded = await loadConfig(platform.fs, { cwd: project, env: (n) => env[n] });
   const { catalog, diagnostics } = mcpServersFromConfig(loaded, {

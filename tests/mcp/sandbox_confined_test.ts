@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 import { fixture } from "./_helpers.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 
 const SERVER = fixture("sandbox_server.mjs");
 
@@ -259,13 +260,10 @@ Deno.test("#17 item 2: without bwrap a server that asks for a sandbox is refused
 async function projectBox(entry: Record<string, unknown>, userExtra: string) {
   const b = await box("");
   await platform.fs.writeTextFile(
-    b.config,
-    `${userExtra}\n[projects.${JSON.stringify(b.ws)}]\ntrust_level = "trusted"\n`,
-  );
-  await platform.fs.writeTextFile(
     `${b.ws}/.mcp.json`,
     JSON.stringify({ mcpServers: { fx: { command: "node", args: [SERVER], ...entry } } }),
   );
+  await platform.fs.writeTextFile(b.config, `${userExtra}\n${trustEntry(b.ws)}`);
   return b;
 }
 
@@ -298,11 +296,6 @@ Deno.test("#17 item 2: under mcp_require_sandbox a project server that declares 
 
 Deno.test("#17 item 2: a project layer can neither set mcp_require_sandbox nor loosen the profile the user chose", async () => {
   const b = await box('sandbox = "read-only"');
-  await platform.fs.writeTextFile(
-    b.config,
-    (await platform.fs.readTextFile(b.config)) +
-      `\n[projects.${JSON.stringify(b.ws)}]\ntrust_level = "trusted"\n`,
-  );
   await platform.fs.mkdir(`${b.ws}/.trellis`);
   const projectConfig = `${b.ws}/.trellis/config.toml`;
   await platform.fs.writeTextFile(
@@ -310,6 +303,10 @@ Deno.test("#17 item 2: a project layer can neither set mcp_require_sandbox nor l
     `mcp_require_sandbox = false\n\n[mcp_servers.fx]\ncommand = "node"\nargs = [${
       JSON.stringify(SERVER)
     }]\nsandbox = "none"\n`,
+  );
+  await platform.fs.writeTextFile(
+    b.config,
+    (await platform.fs.readTextFile(b.config)) + `\n${trustEntry(b.ws)}`,
   );
   const run = await call(b, "write_file", { path: `${b.ws}/a.txt`, text: "x" });
   assert.deepStrictEqual(run.code, 1, run.stderr);

@@ -3,6 +3,7 @@ import { loadConfig } from "../../lib/config/mod.ts";
 import { mcpServersFromConfig } from "../../lib/mcp/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 
 Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin servers (MCP-1/3)", async () => {
   const { root, env } = await makeSandboxHome();
@@ -37,7 +38,7 @@ Deno.test("mcpServersFromConfig() merges config, trusted .mcp.json and plugin se
   ]);
   await platform.fs.writeTextFile(
     userConfig,
-    `[mcp_servers.shared]\ncommand = "from-toml"\n\n[projects."${project}"]\ntrust_level = "trusted"\n`,
+    `[mcp_servers.shared]\ncommand = "from-toml"\n\n${trustEntry(project)}`,
   );
   const trusted = mcpServersFromConfig(await load(), {
     platform,
@@ -78,7 +79,7 @@ Deno.test("mcp_tool_pinning: block for project and plugin servers, warn for the 
     'mcp_tool_pinning = "off"\n[mcp_servers.fromproject]\ncommand = "p"\nmcp_tool_pinning = "off"\n',
   );
   const userConfig = `${env.TRELLIS_HOME}/config.toml`;
-  const trust = `[projects."${project}"]\ntrust_level = "trusted"\n`;
+  const trust = trustEntry(project);
   await platform.fs.writeTextFile(userConfig, `[mcp_servers.mine]\ncommand = "m"\n\n${trust}`);
   const pluginServers = [{
     pluginId: "p@m",

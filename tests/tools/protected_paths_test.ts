@@ -18,6 +18,9 @@ Deno.test("write_file() needs approval, naming the protected path, for .trellis,
     [".agents/skills/x/SKILL.md", ".agents"],
     [".git/hooks/pre-commit", ".git"],
     ["sub/repo/.git/config", "sub/repo/.git"],
+    // #20 item 2: a layer a later `trellis` in sub/ would load, at any depth.
+    ["sub/.trellis/config.toml", "sub/.trellis"],
+    ["a/b/.claude/settings.json", "a/b/.claude"],
     [`${box.tmp}/.mcp.json`, `${box.tmp}/.mcp.json`],
   ];
   for (const [path, guarded] of targets) {

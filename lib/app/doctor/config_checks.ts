@@ -25,6 +25,15 @@ export function configLayerRows(fs: FileSystem, loaded: LoadedConfig): DoctorRow
       rows.push(row("skip", check, `${file}: not loaded, the project is not trusted`));
       continue;
     }
+    if (kind === "project" && !loaded.projectLayers.has(file)) {
+      rows.push(row(
+        "warn",
+        check,
+        `${file}: not loaded, it is new, changed or unreadable since the project was trusted`,
+        "read it, then `trellis project trust`",
+      ));
+      continue;
+    }
     try {
       const read = readTomlFile(fs, file);
       if (!read) continue;

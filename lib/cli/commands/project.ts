@@ -16,13 +16,28 @@ export function registerProjectCommand(program: Command, ctx: CliContext): void 
       .argument("[dir]", "project directory (default: the project root of the current directory)")
       .action(async (dir?: string) => {
         const cwd = await ctx.cwd();
-        const { project, file } = await Workspace.setProjectTrust(
+        const { project, file, changes, warnings } = await Workspace.setProjectTrust(
           ctx.platform,
           dir ? path.resolve(cwd, dir) : undefined,
           trusted,
           cwd,
         );
-        await ctx.out(`${trusted ? "Trusted" : "No longer trusting"} ${project} (${file})\n`);
+        let text = `${trusted ? "Trusted" : "No longer trusting"} ${project} (${file})\n`;
+        if (changes) text += changeLines(changes);
+        for (const problem of warnings) text += `warning: ${problem}\n`;
+        await ctx.out(text);
       });
   }
+}
+
+/** What re-trusting took in, so a planted or changed layer file is seen before it loads (#20). */
+type TrustChanges = NonNullable<Awaited<ReturnType<typeof Workspace.setProjectTrust>>["changes"]>;
+
+function changeLines(changes: TrustChanges): string {
+  const lines = [
+    ...changes.added.map((file) => `  new:     ${file}`),
+    ...changes.changed.map((file) => `  changed: ${file}`),
+    ...changes.removed.map((file) => `  removed: ${file}`),
+  ];
+  return lines.length ? `Layer files since the last trust:\n${lines.join("\n")}\n` : "";
 }

@@ -35,6 +35,8 @@ const sandboxWorkspaceWriteSchema = () =>
 const projectEntrySchema = () =>
   z.strictObject({
     trust_level: z.optional(z.enum(["trusted", "untrusted"])),
+    /** Trellis: `trellis project trust` records each layer file's hash (path relative to the project). */
+    layer_hashes: z.optional(z.record(z.string(), z.string())),
   });
 
 /** Keys a profile may set (Codex's profile keys). */

@@ -63,4 +63,5 @@ export { memo } from "./memo.ts";
 export { settle } from "./settle.ts";
 export { shellTokens } from "./shell_words.ts";
 export type { ShellToken } from "./shell_words.ts";
+export { commandPathWords } from "./command_paths.ts";
 export { splitQuotedWords } from "./quoted_words.ts";

@@ -103,6 +103,10 @@ Deno.test("on-failure: 'always' outside for ./build.sh covers it unchanged, asks
       ["s2", "approved", "session"],
       ["s3", "denied", "user"],
     ]);
+    assert.match(
+      io.screen,
+      /don't ask again this session for this exact command .*, while \S*\/build\.sh stays as it is now/,
+    );
     assert.equal(await exists(`${box.outside}/v1`), true);
     assert.equal(await exists(`${box.outside}/v2`), false);
     const requested = run.events.find((e) => e.type === "approval.requested" && e.call_id === "s1");

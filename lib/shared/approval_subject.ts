@@ -17,7 +17,9 @@ export type CommandSandbox = "inside" | "outside" | "unavailable";
  * these bytes: the same command over a rewritten script is another subject.
  */
 export interface NamedFileState {
+  /** The absolute path the command names (symlinks followed for the content, not in the name). */
   path: string;
+  /** `x sha256:<hex>` / `- sha256:<hex>` (executable bit, content), `missing`, `special fifo`, … */
   state: string;
 }
 

@@ -59,6 +59,7 @@ export type {
   CommandSandbox,
   ErrorData,
   EventUsage,
+  NamedFileState,
   ThreadItem,
   TrellisErrorCode,
   TrellisEventBody as TrellisEvent,

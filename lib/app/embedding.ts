@@ -92,6 +92,8 @@ export interface HookInfo {
   command: string;
   /** "managed", "trusted", "modified" (changed since trusted) or "untrusted": only the first two run. */
   trust: string;
+  /** Why it is "modified": "command changed", "content changed" (a script or its plugin), … or null. */
+  trustReason: string | null;
   /** False when disabled in config. */
   enabled: boolean;
   /** The file that declared it. */
@@ -293,6 +295,7 @@ export class Trellis {
       matcher: h.matcher ?? null,
       command: h.command,
       trust: h.trust,
+      trustReason: h.trustReason ?? null,
       enabled: h.enabled,
       source: h.sourcePath,
       plugin: h.plugin?.pluginId ?? null,

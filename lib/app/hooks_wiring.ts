@@ -6,6 +6,7 @@ import {
   type PluginHookSource,
   reviewNotice,
 } from "../hooks/mod.ts";
+import type { PluginLoadResult } from "../plugins/mod.ts";
 import { type Platform, sandboxArgv, SandboxProfileError, type SandboxStatus } from "../platform/mod.ts";
 import { type EventSink, type LifecycleHooks, noLifecycleHooks } from "../shared/mod.ts";
 import { confinedPolicy, type PermissionProfile } from "../tools/mod.ts";
@@ -21,12 +22,19 @@ export async function wireHooks(options: {
   loaded: LoadedConfig;
   events: EventSink;
   pluginSources: PluginHookSource[];
+  /** Enabled plugins that did not load: a trusted hook of one is warned about by name. */
+  unloadedPlugins?: { pluginId: string; reason: string }[];
   sandbox: SandboxStatus;
   profile: PermissionProfile;
   threadId: string;
 }): Promise<LifecycleHooks> {
   const { platform, loaded, events } = options;
-  const loadedHooks = await loadHooks({ loaded, platform, pluginSources: options.pluginSources });
+  const loadedHooks = await loadHooks({
+    loaded,
+    platform,
+    pluginSources: options.pluginSources,
+    unloadedPlugins: options.unloadedPlugins ?? [],
+  });
   reportDiagnostics(events, loadedHooks.diagnostics);
   const notice = reviewNotice(loadedHooks.needsReview);
   if (notice) events({ type: "notice", message: notice });
@@ -40,6 +48,12 @@ export async function wireHooks(options: {
     threadId: options.threadId,
     confine: hookConfinement(loaded, options.sandbox, options.profile, platform.envAll()),
   });
+}
+
+/** The enabled plugins a load left inactive with an error (not installed, its directory gone). */
+export function unloadedPlugins(load: PluginLoadResult): { pluginId: string; reason: string }[] {
+  return load.plugins.filter((p) => p.enabled && !p.active && p.error !== undefined)
+    .map((p) => ({ pluginId: p.id, reason: p.error! }));
 }
 
 /**

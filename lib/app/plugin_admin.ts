@@ -1,5 +1,6 @@
 import {
   activeVersion,
+  type AddedMarketplace,
   addMarketplace,
   configuredPlugins,
   installById,
@@ -8,7 +9,6 @@ import {
   type LoadedMarketplace,
   type LoadedPlugin,
   loadMarketplaces,
-  type MarketplaceSetting,
   removeMarketplace,
   removePluginConfig,
   requirePluginId,
@@ -106,8 +106,11 @@ export class PluginAdmin {
     return requirePluginId(id).key;
   }
 
-  addMarketplace(source: string, ref?: string): Promise<MarketplaceSetting & { plugins: number }> {
-    return addMarketplace({ platform: this.ws.platform, loaded: this.ws.loaded, source, ref });
+  addMarketplace(
+    source: string,
+    options: { ref?: string; replace?: boolean } = {},
+  ): Promise<AddedMarketplace> {
+    return addMarketplace({ platform: this.ws.platform, loaded: this.ws.loaded, source, ...options });
   }
 
   marketplaces(): Promise<{ marketplaces: LoadedMarketplace[]; diagnostics: Diagnostic[] }> {

@@ -31,7 +31,7 @@ import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { wireHooks } from "./hooks_wiring.ts";
+import { unloadedPlugins, wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
@@ -220,6 +220,7 @@ export class Session {
       loaded,
       events,
       pluginSources: capabilities.pluginLoad.contributions.hookSources,
+      unloadedPlugins: unloadedPlugins(capabilities.pluginLoad),
       sandbox,
       profile,
       threadId: transcript.meta.id,

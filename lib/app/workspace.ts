@@ -22,6 +22,7 @@ import { type Diagnostic, discardEvents, type EventSink } from "../shared/mod.ts
 import { createSkillsService, type SkillsInput, type SkillsSnapshot } from "../skills/mod.ts";
 import { skillsInputFor } from "./capabilities.ts";
 import { keepHomePrivate } from "./private_home.ts";
+import { unloadedPlugins } from "./hooks_wiring.ts";
 import { type McpCommandOptions, type McpCommandRuntime, openMcpCommand } from "./mcp_command.ts";
 import { Session, type SessionOptions } from "./session.ts";
 
@@ -159,8 +160,13 @@ export class Workspace {
 
   /** Every hook handler — config layers, Claude Code settings, plugins — with its trust status (HK-3). */
   hooks(): Promise<LoadedHooks> {
-    this.#hooks ??= this.plugins().then(({ contributions }) =>
-      loadHooks({ loaded: this.loaded, platform: this.platform, pluginSources: contributions.hookSources })
+    this.#hooks ??= this.plugins().then((load) =>
+      loadHooks({
+        loaded: this.loaded,
+        platform: this.platform,
+        pluginSources: load.contributions.hookSources,
+        unloadedPlugins: unloadedPlugins(load),
+      })
     );
     return this.#hooks;
   }

@@ -1,6 +1,7 @@
 import type { CommandResult, Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
-import { runHookCommand } from "./command_runner.ts";
+import { type HookCommandResult, runHookCommand } from "./command_runner.ts";
+import { namedFilesUnchanged } from "./content_trust.ts";
 import { eventLabel, eventUsesMatcher, type HookEventName } from "./hook_events.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { type IfRule, ifRuleMatches, parseIfRule } from "./if_rule.ts";
@@ -98,15 +99,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       });
       const background = handler.async === true || handler.rewake !== undefined;
       const confine = options.confine?.(handler);
-      const running = runHookCommand(handler, {
-        platform: options.platform,
-        ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
-        ...(confine ? { wrapCommand: confine } : {}),
-        input,
-        cwd: request.cwd,
-        signal: request.signal,
-        detachOnAsyncLine: !background,
-      });
+      const changed = contentChangedSinceLoad(handler);
+      const running: Promise<HookCommandResult> = changed
+        ? Promise.resolve(notRun(changed))
+        : runHookCommand(handler, {
+          platform: options.platform,
+          ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
+          ...(confine ? { wrapCommand: confine } : {}),
+          input,
+          cwd: request.cwd,
+          signal: request.signal,
+          detachOnAsyncLine: !background,
+        });
       const complete = (result: CommandResult) => {
         const record = recordOf(
           runId,
@@ -131,6 +135,33 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     });
     const records = await Promise.all(runs);
     return records.sort((a, b) => a.handler.displayOrder - b.handler.displayOrder);
+  };
+}
+
+/**
+ * A trusted hook's named files are read again before each run (#20 item 7): one the model rewrote
+ * mid-session is reported as a failed run (a blocking guard then blocks) and is never started.
+ */
+function contentChangedSinceLoad(handler: HookHandlerInfo): string | undefined {
+  if (!handler.contentFiles || handler.trust === "managed") return undefined;
+  if (namedFilesUnchanged(handler.command, handler.contentFiles, handler.plugin?.pluginRoot)) {
+    return undefined;
+  }
+  return "not run: a file it runs changed since it was trusted (trellis hooks list, then trellis hooks trust KEY)";
+}
+
+function notRun(error: string): CommandResult {
+  return {
+    code: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    timedOut: false,
+    aborted: false,
+    durationMs: 0,
+    error,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { NamedFilesOptions } from "../platform/mod.ts";
 import type { HookEventName } from "./hook_events.ts";
 
 /** Where a handler came from (HK-2). `managed` sources always run and cannot be disabled. */
@@ -13,7 +14,10 @@ export type HookSourceKind =
   | "session"
   | "plugin";
 
-/** HK-3: Managed | Trusted (stored hash == current) | Modified (differs) | Untrusted (none stored). */
+/**
+ * HK-3: Managed | Trusted (stored hashes == current) | Modified (the command or the content it runs
+ * differs; `trustReason` says which) | Untrusted (none stored).
+ */
 export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
 
 /** Plugin context of a plugin handler: env vars and `${VAR}` substitution come from it. */
@@ -23,6 +27,10 @@ export interface HookPluginContext {
   dataDir: string;
   /** "claude" for a plugin Claude Code installed (read in place); absent for Trellis's own. */
   origin?: "claude";
+  /** The plugin tree's digest now (a trusted hook covers it, #20 item 7). */
+  contentDigest?: string;
+  /** Why the tree could not be read (its directory vanished): none of its hooks runs. */
+  contentError?: string;
 }
 
 /** Whose file a hook came from: Trellis's own, a Codex user's or a Claude Code user's. */
@@ -73,9 +81,18 @@ export interface HookHandlerInfo extends DeclaredHandler {
   plugin?: HookPluginContext;
   /** Position across all sources: managed → system → user → project → session → plugins. */
   displayOrder: number;
-  /** `sha256:<hex>` of the normalized identity. */
+  /** `sha256:<hex>` of the normalized identity: Codex's command hash, stored as `trusted_hash`. */
   hash: string;
+  /**
+   * `sha256:<hex>` of what the command runs (its plugin's tree, the project files it names), stored
+   * as `content_hash` (#20 item 7); absent when it names none and is no plugin's.
+   */
+  contentHash?: string;
+  /** The named files as loaded, re-read before each run (content_trust.ts). */
+  contentFiles?: { options: NamedFilesOptions; digest: string };
   trust: TrustStatus;
+  /** Why a hook is `modified`: "command changed", "content changed", … (shown by `hooks list`). */
+  trustReason?: string;
   enabled: boolean;
   runnable: boolean;
 }

@@ -4,6 +4,8 @@ import { type Diagnostic, warning } from "../shared/mod.ts";
 export interface HookStateEntry {
   enabled?: boolean;
   trustedHash?: string;
+  /** What the hook runs, as trusted (#20 item 7): beside Codex's command hash, never folded into it. */
+  contentHash?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export function readHookState(
         continue;
       }
       const entry = { ...state.get(key) };
-      const { enabled, trusted_hash } = raw as Record<string, unknown>;
+      const { enabled, trusted_hash, content_hash } = raw as Record<string, unknown>;
       if (typeof enabled === "boolean") entry.enabled = enabled;
       else if (enabled !== undefined) {
         diagnostics.push(
@@ -38,6 +40,12 @@ export function readHookState(
       else if (trusted_hash !== undefined) {
         diagnostics.push(
           warning(`invalid trusted_hash for "${key}" in ${layer.source}: not a string`, where),
+        );
+      }
+      if (typeof content_hash === "string") entry.contentHash = content_hash;
+      else if (content_hash !== undefined) {
+        diagnostics.push(
+          warning(`invalid content_hash for "${key}" in ${layer.source}: not a string`, where),
         );
       }
       state.set(key, entry);

@@ -7,6 +7,7 @@ import { type HookStateEntry, readHookState } from "./hook_state.ts";
 import type { DeclaredHandler } from "./hook_handler.ts";
 import { parseHookSource } from "./parse_source.ts";
 import { hookTrustHash } from "./trust_hash.ts";
+import { type ContentScope, handlerContent } from "./content_trust.ts";
 
 /** One plugin's hook file or inline manifest hooks, produced by the plugins subsystem. */
 export interface PluginHookSource {
@@ -19,6 +20,10 @@ export interface PluginHookSource {
   sourcePath: string;
   /** The parsed `{ hooks: {…} }` object. */
   hooks: unknown;
+  /** The plugin tree's digest now: a trusted hook covers it (#20 item 7). */
+  contentDigest?: string;
+  /** Why the tree could not be hashed (its directory vanished): its hooks never run. */
+  contentError?: string;
 }
 
 export interface LoadHooksOptions {
@@ -27,6 +32,11 @@ export interface LoadHooksOptions {
   pluginSources: PluginHookSource[];
   /** Run untrusted and modified handlers too (explicit bypass; never set from project config). */
   bypassTrust?: boolean;
+  /**
+   * Enabled plugins that did not load (not installed, directory gone): a trusted hook of one is
+   * named in a warning instead of vanishing silently; nothing of it runs.
+   */
+  unloadedPlugins?: { pluginId: string; reason: string }[];
 }
 
 export interface LoadedHooks {
@@ -55,16 +65,47 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
   const { state, diagnostics: stateDiagnostics } = readHookState(loaded);
   diagnostics.push(...stateDiagnostics);
   const handlers: HookHandlerInfo[] = [];
+  const { cwd, projectRoot, userHome } = loaded.paths;
+  const scope: ContentScope = { cwd, projectRoot, userHome };
   for (const source of kept) {
     const parsed = parseHookSource(source);
     diagnostics.push(...parsed.diagnostics);
+    if (source.plugin?.contentError !== undefined && parsed.handlers.length > 0) {
+      diagnostics.push(warning(
+        `Hooks of plugin ${source.plugin.pluginId} not run: ${source.plugin.contentError}`,
+        { file: source.path, subject: source.plugin.pluginId },
+      ));
+    }
     for (const declared of parsed.handlers) {
-      handlers.push(judge(declared, source, state.get(declared.key), handlers.length, options.bypassTrust));
+      const entry = state.get(declared.key);
+      handlers.push(judge(declared, source, entry, handlers.length, scope, options.bypassTrust));
     }
   }
+  diagnostics.push(...unloadedPluginWarnings(options.unloadedPlugins ?? [], state));
   const needsReview = handlers.filter((h) => h.enabled && (h.trust === "untrusted" || h.trust === "modified"))
     .length;
   return { handlers, diagnostics, needsReview };
+}
+
+/** One warning per enabled plugin that did not load yet has hooks the user trusted. */
+function unloadedPluginWarnings(
+  unloaded: { pluginId: string; reason: string }[],
+  state: Map<string, HookStateEntry>,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { pluginId, reason } of unloaded) {
+    const keys = [...state].filter(([key, e]) =>
+      e.trustedHash !== undefined && key.startsWith(`${pluginId}:`)
+    )
+      .map(([key]) => key);
+    if (keys.length === 0) continue;
+    out.push(warning(
+      `Trusted hook(s) of plugin ${pluginId} not run: ${reason} (${keys.join(", ")}); ` +
+        `reinstall it, or forget them: trellis hooks untrust KEY`,
+      { subject: pluginId },
+    ));
+  }
+  return out;
 }
 
 function pluginHookSources(plugins: PluginHookSource[], diagnostics: Diagnostic[]): HookSource[] {
@@ -89,6 +130,8 @@ function pluginHookSources(plugins: PluginHookSource[], diagnostics: Diagnostic[
         pluginRoot: p.pluginRoot,
         dataDir: p.dataDir,
         ...(p.origin ? { origin: p.origin } : {}),
+        ...(p.contentDigest !== undefined ? { contentDigest: p.contentDigest } : {}),
+        ...(p.contentError !== undefined ? { contentError: p.contentError } : {}),
       },
       events: events as Record<string, unknown>,
     });
@@ -118,18 +161,37 @@ export function trustStatus(managed: boolean, stored: string | undefined, curren
   return stored === current ? "trusted" : "modified";
 }
 
+/**
+ * Trust of the content part (#20 item 7), judged only once the command hash matches: a content hash
+ * missing on either side, or differing, makes the hook `modified` with the reason named.
+ */
+function contentVerdict(stored: string | undefined, current: string | undefined): string | undefined {
+  if (stored === current) return undefined;
+  if (stored === undefined) return "content not recorded (trusted before its content was hashed)";
+  return "content changed";
+}
+
 function judge(
   declared: DeclaredHandler,
   source: HookSource,
   entry: HookStateEntry | undefined,
   displayOrder: number,
+  scope: ContentScope,
   bypassTrust = false,
 ): HookHandlerInfo {
   const hash = hookTrustHash(declared);
-  const trust = trustStatus(source.managed, entry?.trustedHash, hash);
+  const content = source.managed ? {} : handlerContent(declared, source, scope);
+  let trust = trustStatus(source.managed, entry?.trustedHash, hash);
+  let trustReason = trust === "modified" ? "command changed" : undefined;
+  if (trust === "trusted") {
+    trustReason = content.problem ?? contentVerdict(entry?.contentHash, content.hash);
+    if (trustReason !== undefined) trust = "modified";
+  }
   // Managed hooks cannot be disabled.
   const enabled = source.managed || entry?.enabled !== false;
-  const runnable = enabled && (trust === "managed" || trust === "trusted" || bypassTrust);
+  // A hook whose content cannot be read never runs, not even when trust is bypassed.
+  const runnable = enabled && content.problem === undefined &&
+    (trust === "managed" || trust === "trusted" || bypassTrust);
   return {
     ...declared,
     sourcePath: source.path,
@@ -139,7 +201,10 @@ function judge(
     ...(source.plugin ? { plugin: source.plugin } : {}),
     displayOrder,
     hash,
+    ...(content.hash !== undefined ? { contentHash: content.hash } : {}),
+    ...(content.files ? { contentFiles: content.files } : {}),
     trust,
+    ...(trustReason !== undefined ? { trustReason } : {}),
     enabled,
     runnable,
   };

@@ -49,7 +49,8 @@ export async function approveUnsandboxedRetry(
   context: { hookInput: () => ToolHookInput; failed: ToolResult },
 ): Promise<ApprovalVerdict> {
   const input = context.hookInput().toolInput as { command?: unknown; workdir?: unknown };
-  const subject: ApprovalSubject = {
+  // The tool's own subject names the files the command runs: "always" is then for their content.
+  const subject: ApprovalSubject = tool.unsandboxedSubject?.(args) ?? {
     kind: "command",
     command: String(input.command ?? ""),
     cwd: nodePath.resolve(env.cwd, typeof input.workdir === "string" ? input.workdir : "."),

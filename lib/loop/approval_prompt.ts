@@ -179,13 +179,23 @@ function runsText(sandbox: CommandSandbox): string {
   }
 }
 
+/** A scope that holds files is for their content now (#20 item 7): the prompt says so. */
+function asNow(files: { path: string }[] | undefined): string {
+  if (!files?.length) return "";
+  const names = files.map((f) => safe(f.path));
+  const shown = names.length > 3 ? [...names.slice(0, 3), `${names.length - 3} more`] : names;
+  return `, while ${shown.join(", ")} ${files.length === 1 ? "stays as it is" : "stay as they are"} now`;
+}
+
 function scopeText(scope: SessionScope): string {
   switch (scope.kind) {
     case "command":
-      return `for this exact command (in ${safe(scope.cwd)}, ${placement(scope.sandbox)})`;
+      return `for this exact command (in ${safe(scope.cwd)}, ${placement(scope.sandbox)})${
+        asNow(scope.files)
+      }`;
     case "command_prefix":
       return `for commands starting with "${safe(scope.prefix.join(" "))}" ` +
-        `(in ${safe(scope.cwd)}, ${placement(scope.sandbox)})`;
+        `(in ${safe(scope.cwd)}, ${placement(scope.sandbox)})${asNow(scope.files)}`;
     case "path":
       return `to ${scope.access} this exact path`;
     case "directory":

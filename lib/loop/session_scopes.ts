@@ -1,12 +1,18 @@
 import * as nodePath from "node:path";
-import type { ApprovalSubject, SessionScope } from "../shared/mod.ts";
+import {
+  type ApprovalSubject,
+  commandPathWords,
+  type NamedFileState,
+  type SessionScope,
+} from "../shared/mod.ts";
 
 /**
  * Session approvals scoped to what the person saw (#13 item 3): "always" for `npm --version` covers
  * that exact command again — in the same directory and the same sandbox placement — never `rm -rf x`,
  * and never the same command run outside the sandbox; "always" for `/outside/x` covers that path,
  * never `~/.bashrc`. Wider scopes exist only where the prompt names them: a two-word command prefix,
- * the path's directory.
+ * the path's directory. A command's scope also holds the content of the files it names (#20 item 7):
+ * "always" for `./build.sh` is for that script's bytes, and after a rewrite it is asked again.
  */
 
 // Words bash passes through unchanged: no quotes, globs, variables, operators, redirections or `~`.
@@ -18,9 +24,18 @@ export function sessionScopesFor(subject: ApprovalSubject): SessionScope[] {
   switch (subject.kind) {
     case "command": {
       const { command, cwd, sandbox } = subject;
-      const scopes: SessionScope[] = [{ kind: "command", command, cwd, sandbox }];
+      const scopes: SessionScope[] = [{
+        kind: "command",
+        command,
+        cwd,
+        sandbox,
+        ...withFiles(subject.files),
+      }];
       const prefix = offeredPrefix(command);
-      if (prefix) scopes.push({ kind: "command_prefix", prefix, cwd, sandbox });
+      if (prefix) {
+        const files = namedBy(prefix, cwd, subject.files);
+        scopes.push({ kind: "command_prefix", prefix, cwd, sandbox, ...withFiles(files) });
+      }
       return scopes;
     }
     case "path": {
@@ -45,11 +60,13 @@ export function sessionScopesFor(subject: ApprovalSubject): SessionScope[] {
 export function scopeCovers(scope: SessionScope, subject: ApprovalSubject): boolean {
   switch (scope.kind) {
     case "command":
-      return subject.kind === "command" && subject.command === scope.command && sameRun(scope, subject);
+      return subject.kind === "command" && subject.command === scope.command && sameRun(scope, subject) &&
+        sameFiles(scope.files, subject.files);
     case "command_prefix": {
       if (subject.kind !== "command" || !sameRun(scope, subject)) return false;
       const words = plainWords(subject.command);
-      return words !== null && scope.prefix.every((word, i) => words[i] === word);
+      return words !== null && scope.prefix.every((word, i) => words[i] === word) &&
+        sameFiles(scope.files, namedBy(scope.prefix, scope.cwd, subject.files));
     }
     case "path":
       return subject.kind === "path" && subject.access === scope.access && subject.path === scope.path;
@@ -96,6 +113,22 @@ export function offeredPrefix(command: string): string[] | undefined {
 function plainWords(command: string): string[] | null {
   const words = command.trim().split(/ +/);
   return words[0] !== "" && words.every((word) => PLAIN_WORD.test(word)) ? words : null;
+}
+
+const withFiles = (files: NamedFileState[] | undefined) => files?.length ? { files } : {};
+
+/** The files among `files` that `words` name (resolved against `cwd`). */
+function namedBy(words: string[], cwd: string, files: NamedFileState[] | undefined): NamedFileState[] {
+  if (!files?.length) return [];
+  const named = new Set(commandPathWords(words.join(" ")).map((w) => nodePath.resolve(cwd, w)));
+  return files.filter((f) => named.has(f.path));
+}
+
+/** Same files in the same state: a script rewritten, made executable or planted reads as another. */
+function sameFiles(a: NamedFileState[] | undefined, b: NamedFileState[] | undefined): boolean {
+  const key = (files: NamedFileState[] | undefined) =>
+    (files ?? []).map((f) => `${f.state} ${f.path}`).sort().join("\n");
+  return key(a) === key(b);
 }
 
 function sameRun(

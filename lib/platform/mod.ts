@@ -34,6 +34,8 @@ export type {
 export { childEnv, DEFAULT_INHERITED_ENV } from "./child_env.ts";
 export { createDigest, digestHex } from "./digest.ts";
 export type { IncrementalDigest } from "./digest.ts";
+export { namedFiles, namedFilesDigest } from "./named_files.ts";
+export type { NamedFile, NamedFilesOptions } from "./named_files.ts";
 export { fileUrlOf } from "./file_url.ts";
 export { runCommand } from "./run_command.ts";
 export { fileMode, isPrivatePath, keepPrivate, tightenPrivateTree } from "./private_tree.ts";

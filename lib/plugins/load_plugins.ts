@@ -2,6 +2,7 @@ import { compatEnabled, isTable, type LoadedConfig, userControlledLayers } from 
 import type { FileSystem, Platform } from "../platform/mod.ts";
 import { type Diagnostic, errorDiagnostic } from "../shared/mod.ts";
 import { type ClaudeInstalledPlugin, readClaudeInstalledPlugins } from "./claude_installed.ts";
+import { digestTree } from "./content_digest.ts";
 import { resolveDataDir } from "./data_dir.ts";
 import { effectiveManifest, type EntryManifest } from "./effective_manifest.ts";
 import { readInstallRecord } from "./install_record.ts";
@@ -100,8 +101,17 @@ export async function loadPlugins(
       contributions.commandRoots.push({ path, pluginId: key, namespace: manifest.name, ...origin });
     }
     for (const agent of caps.agents) contributions.agents.push({ pluginId: key, ...agent });
+    const content = caps.hookSources.length ? await hookContent(fs, root) : {};
     for (const hook of caps.hookSources) {
-      contributions.hookSources.push({ pluginId: key, pluginRoot: root, dataDir, ...hook, env, ...origin });
+      contributions.hookSources.push({
+        pluginId: key,
+        pluginRoot: root,
+        dataDir,
+        ...hook,
+        env,
+        ...origin,
+        ...content,
+      });
     }
     const description = manifest.interface?.shortDescription ?? manifest.description;
     const summary = {
@@ -117,6 +127,28 @@ export async function loadPlugins(
     plugins.push({ ...plugin, summary, components: caps.components });
   }
   return { plugins, contributions, diagnostics };
+}
+
+/**
+ * What a trusted hook of this plugin vouches for (#20 item 7): the tree digest `update` and `verify`
+ * compare (paths, kinds, executable bits, bytes) plus the symlinks and special files the digest
+ * leaves out, so planting one changes it too.
+ */
+async function hookContent(
+  fs: FileSystem,
+  root: string,
+): Promise<{ contentDigest?: string; contentError?: string }> {
+  try {
+    const { digest, skipped } = await digestTree(fs, root);
+    return { contentDigest: skipped.length ? `${digest} skipped ${JSON.stringify(skipped)}` : digest };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return {
+      contentError: code === "ENOENT"
+        ? `its directory ${root} is gone`
+        : `cannot read ${root}: ${(error as Error).message}`,
+    };
+  }
 }
 
 /**

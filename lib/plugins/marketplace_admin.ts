@@ -10,7 +10,7 @@ import {
   readMarketplaceAt,
 } from "./marketplace_registry.ts";
 import { removeMarketplaceSetting, writeMarketplaceSetting } from "./plugin_config.ts";
-import { discard, recoverStore } from "./store.ts";
+import { discard, installedPluginIds, recoverStore } from "./store.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
 
 export interface MarketplaceAdminOptions {
@@ -19,25 +19,75 @@ export interface MarketplaceAdminOptions {
   layout?: StoreLayout;
 }
 
+/** What `marketplace add --replace` switched: the source before, and the plugins that follow the new one. */
+export interface MarketplaceReplacement {
+  previous: MarketplaceSetting;
+  /** Installed `<plugin>@<name>` ids: their next `plugin update` reads the new source. */
+  installed: string[];
+}
+
+export type AddedMarketplace = MarketplaceSetting & { plugins: number; replaced?: MarketplaceReplacement };
+
 /**
- * `marketplace add PATH|GIT_URL [--ref R]`: a local root is recorded by absolute path; a git one is
- * cloned into a staging dir, read, and renamed to `plugins/marketplaces/<name>` only when valid.
+ * `marketplace add PATH|GIT_URL [--ref R] [--replace]`: a local root is recorded by absolute path; a
+ * git one is cloned into a staging dir, read, and renamed to `plugins/marketplaces/<name>` only when
+ * valid. A name already registered from another source is refused before anything is written (its
+ * plugins would silently update from the newcomer, #20 item 9); `replace` switches, and says so.
  */
 export async function addMarketplace(
-  options: MarketplaceAdminOptions & { source: string; ref?: string },
-): Promise<MarketplaceSetting & { plugins: number }> {
+  options: MarketplaceAdminOptions & { source: string; ref?: string; replace?: boolean },
+): Promise<AddedMarketplace> {
   const { platform, loaded } = options;
   const layout = options.layout ?? storeLayout(loaded.paths.home);
+  const registered = marketplaceSettings(loaded);
+  const admit = (candidate: MarketplaceSetting) => admitName(registered, candidate, options.replace === true);
+  let added: { setting: MarketplaceSetting; plugins: number };
   if (!looksLikeGitUrl(options.source)) {
     const root = localRoot(path.resolve(loaded.paths.cwd, options.source));
     const read = await readOrUsage(platform, root);
-    const setting: MarketplaceSetting = { name: read.name, kind: "local", source: root };
-    await writeMarketplaceSetting(platform.fs, loaded.paths.userConfig, setting);
-    return { ...setting, plugins: read.entries.length };
+    added = { setting: { name: read.name, kind: "local", source: root }, plugins: read.entries.length };
+  } else {
+    added = await cloneMarketplace(platform, layout, options.source, options.ref, undefined, admit);
   }
-  const setting = await cloneMarketplace(platform, layout, options.source, options.ref);
-  await writeMarketplaceSetting(platform.fs, loaded.paths.userConfig, setting.setting);
-  return { ...setting.setting, plugins: setting.plugins };
+  const previous = admit(added.setting); // a git clone was judged before it replaced anything
+  if (previous?.kind === "git" && added.setting.kind === "local") {
+    // The old clone would otherwise linger under the name the local root now owns.
+    const stale = path.join(layout.marketplacesDir, previous.name);
+    if (await platform.fs.lstat(stale)) await discard(platform.fs, layout, stale);
+  }
+  await writeMarketplaceSetting(platform.fs, loaded.paths.userConfig, added.setting);
+  if (!previous) return { ...added.setting, plugins: added.plugins };
+  const installed = (await installedPluginIds(platform.fs, layout))
+    .filter((id) => id.marketplace === previous.name).map((id) => id.key);
+  return { ...added.setting, plugins: added.plugins, replaced: { previous, installed } };
+}
+
+/**
+ * The registration `candidate` replaces (undefined when its name is new or has the same source):
+ * the same kind and source again is idempotent (a new `ref` of the same repository included);
+ * another source needs `replace`, otherwise a UsageError naming both.
+ */
+function admitName(
+  registered: MarketplaceSetting[],
+  candidate: MarketplaceSetting,
+  replace: boolean,
+): MarketplaceSetting | undefined {
+  const existing = registered.find((s) => s.name === candidate.name);
+  if (!existing || (existing.kind === candidate.kind && existing.source === candidate.source)) {
+    return undefined;
+  }
+  if (replace) return existing;
+  throw new UsageError(
+    `Cannot add marketplace "${candidate.name}" from ${describeSource(candidate)}: ` +
+      `that name is already registered from ${describeSource(existing)}; ` +
+      `pass --replace to switch it (its installed plugins then update from the new source), ` +
+      `or remove it first: trellis plugin marketplace remove ${candidate.name}`,
+    { marketplace: candidate.name },
+  );
+}
+
+function describeSource(setting: MarketplaceSetting): string {
+  return `${setting.kind} ${setting.source}${setting.ref ? `@${setting.ref}` : ""}`;
 }
 
 async function cloneMarketplace(
@@ -46,6 +96,8 @@ async function cloneMarketplace(
   url: string,
   ref?: string,
   expected?: string,
+  /** Judges the name the repository gives itself before the clone replaces anything. */
+  admit?: (setting: MarketplaceSetting) => unknown,
 ) {
   await recoverStore(platform.fs, layout);
   await platform.fs.mkdir(layout.stagingDir);
@@ -59,16 +111,17 @@ async function cloneMarketplace(
         `Cannot update marketplace "${expected}": the repository now names itself "${read.name}"`,
       );
     }
-    const target = path.join(layout.marketplacesDir, read.name);
-    await platform.fs.mkdir(layout.marketplacesDir);
-    if (await platform.fs.lstat(target)) await discard(platform.fs, layout, target);
-    await platform.fs.rename(checkout, target);
     const setting: MarketplaceSetting = {
       name: read.name,
       kind: "git",
       source: url,
       ...(ref ? { ref } : {}),
     };
+    admit?.(setting);
+    const target = path.join(layout.marketplacesDir, read.name);
+    await platform.fs.mkdir(layout.marketplacesDir);
+    if (await platform.fs.lstat(target)) await discard(platform.fs, layout, target);
+    await platform.fs.rename(checkout, target);
     return { setting, plugins: read.entries.length };
   } finally {
     await platform.fs.remove(work, { recursive: true });

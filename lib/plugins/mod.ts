@@ -31,6 +31,7 @@ export type { MarketplaceEntry, PluginSource } from "./marketplace_file.ts";
 export { loadMarketplaces, MARKETPLACE_FILES, marketplaceSettings } from "./marketplace_registry.ts";
 export type { LoadedMarketplace, MarketplaceSetting } from "./marketplace_registry.ts";
 export { addMarketplace, removeMarketplace, updateMarketplaces } from "./marketplace_admin.ts";
+export type { AddedMarketplace, MarketplaceReplacement } from "./marketplace_admin.ts";
 export { DEFAULT_NPM_LIMITS } from "./npm_source.ts";
 export type { NpmLimits } from "./npm_source.ts";
 export {

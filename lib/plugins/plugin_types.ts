@@ -93,6 +93,13 @@ export interface HookSourceContribution {
   env: Record<string, string>;
   /** "claude" when the plugin is one Claude Code installed (read in place). */
   origin?: "claude";
+  /**
+   * The plugin tree's content as it is now (content_digest.ts, never the install record: an edit in
+   * place counts too): a hook's trust covers it (#20 item 7). Absent when the tree cannot be read.
+   */
+  contentDigest?: string;
+  /** Why the tree could not be hashed (its directory vanished, a permission): its hooks do not run. */
+  contentError?: string;
 }
 
 export interface PluginContributions {

@@ -11,10 +11,25 @@
  */
 export type CommandSandbox = "inside" | "outside" | "unavailable";
 
+/**
+ * One file a command names, as the approval saw it (#20 item 7): `state` is its executable bit and
+ * content hash (`x sha256:…`), `missing`, or `special fifo`. An approval of `./build.sh` is for
+ * these bytes: the same command over a rewritten script is another subject.
+ */
+export interface NamedFileState {
+  /** The absolute path the command names (symlinks followed for the content, not in the name). */
+  path: string;
+  /** `x sha256:<hex>` / `- sha256:<hex>` (executable bit, content), `missing`, `special fifo`, … */
+  state: string;
+}
+
 /** What approving a call allows: a command, a path, or an action. */
 export type ApprovalSubject =
-  /** A shell command: the exact text bash receives, its working directory, and where it runs. */
-  | { kind: "command"; command: string; cwd: string; sandbox: CommandSandbox }
+  /**
+   * A shell command: the exact text bash receives, its working directory, where it runs, and the
+   * files it names inside the writable roots (absent when it names none).
+   */
+  | { kind: "command"; command: string; cwd: string; sandbox: CommandSandbox; files?: NamedFileState[] }
   /**
    * A file operation beyond the roots: the real path (symlinks and `..` resolved). `noDirectoryScope`:
    * the path's directory is `$HOME`, where "always for this directory" would cover every dotfile,
@@ -30,8 +45,15 @@ export type ApprovalSubject =
  * directory the prompt names (for one access kind); one action.
  */
 export type SessionScope =
-  | { kind: "command"; command: string; cwd: string; sandbox: CommandSandbox }
-  | { kind: "command_prefix"; prefix: string[]; cwd: string; sandbox: CommandSandbox }
+  | { kind: "command"; command: string; cwd: string; sandbox: CommandSandbox; files?: NamedFileState[] }
+  /** `files`: the ones the prefix itself names (`bash scripts/x.sh …`), as they were approved. */
+  | {
+    kind: "command_prefix";
+    prefix: string[];
+    cwd: string;
+    sandbox: CommandSandbox;
+    files?: NamedFileState[];
+  }
   | { kind: "path"; path: string; access: "read" | "write" }
   | { kind: "directory"; directory: string; access: "read" | "write" }
   | { kind: "action"; name: string };

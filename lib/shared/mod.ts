@@ -31,7 +31,7 @@ export type {
   ToolRunContext,
   ToolSource,
 } from "./tool_contract.ts";
-export type { ApprovalSubject, CommandSandbox, SessionScope } from "./approval_subject.ts";
+export type { ApprovalSubject, CommandSandbox, NamedFileState, SessionScope } from "./approval_subject.ts";
 export { terminalText } from "./terminal_text.ts";
 export type { TerminalTextOptions } from "./terminal_text.ts";
 export { discardEvents, EVENT_SCHEMA_VERSION, eventUsage } from "./events.ts";
@@ -63,4 +63,5 @@ export { memo } from "./memo.ts";
 export { settle } from "./settle.ts";
 export { shellTokens } from "./shell_words.ts";
 export type { ShellToken } from "./shell_words.ts";
+export { commandPathWords } from "./command_paths.ts";
 export { splitQuotedWords } from "./quoted_words.ts";

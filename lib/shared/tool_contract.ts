@@ -54,6 +54,12 @@ export interface ToolDefinition {
   source: ToolSource;
   /** Decide before running whether approval is needed; args are already validated. */
   approval(args: unknown, ctx: { cwd: string }): ApprovalNeed;
+  /**
+   * What approving a run outside the sandbox allows (on-failure's retry), as the tool knows it: the
+   * command, its real working directory and the files it names (#20 item 7). Default: built from
+   * the hook-facing input, without files.
+   */
+  unsandboxedSubject?(args: unknown): ApprovalSubject;
   run(args: unknown, ctx: ToolRunContext): Promise<ToolResult>;
   /** Validate and normalise model arguments; a thrown error becomes an error output for the model. */
   parseArguments(raw: unknown): unknown;

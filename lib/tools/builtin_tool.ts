@@ -1,5 +1,12 @@
 import { TrellisError, z } from "../shared/mod.ts";
-import type { ApprovalNeed, JsonSchema, ToolDefinition, ToolResult, ToolRunContext } from "../shared/mod.ts";
+import type {
+  ApprovalNeed,
+  ApprovalSubject,
+  JsonSchema,
+  ToolDefinition,
+  ToolResult,
+  ToolRunContext,
+} from "../shared/mod.ts";
 import { BUILTIN_TOOL_PARAMETERS } from "./builtin_parameters.generated.ts";
 
 /** A built-in tool: the shared contract plus the reverse of `toHookInput`, for PreToolUse rewrites. */
@@ -23,6 +30,8 @@ export interface BuiltinToolSpec<A> {
   schema: () => z.core.$ZodType<A>;
   parallel: boolean;
   approval(args: A): ApprovalNeed;
+  /** See ToolDefinition.unsandboxedSubject. */
+  unsandboxedSubject?(args: A): ApprovalSubject;
   run(args: A, ctx: ToolRunContext): Promise<ToolResult>;
   toHookInput(args: A): Record<string, unknown>;
   /** Maps a hook-shaped input back to raw arguments; validation follows. */
@@ -43,6 +52,9 @@ export function builtinTool<A>(spec: BuiltinToolSpec<A>): BuiltinTool {
     source: { kind: "builtin" },
     parseArguments: parse,
     approval: (args) => spec.approval(args as A),
+    ...(spec.unsandboxedSubject
+      ? { unsandboxedSubject: (args: unknown) => spec.unsandboxedSubject!(args as A) }
+      : {}),
     run: (args, ctx) => spec.run(args as A, ctx),
     toHookInput: (args) => withoutUndefined(spec.toHookInput(args as A)),
     fromHookInput: (input) => parse(withoutUndefined(spec.fromHookInput(asRecord(spec.name, input)))),

@@ -2,6 +2,7 @@ import * as nodePath from "node:path";
 import {
   canonicalPath,
   childEnv,
+  namedFiles,
   runCommand,
   sandboxArgv,
   SandboxProfileError,
@@ -9,6 +10,8 @@ import {
 } from "../platform/mod.ts";
 import {
   type ApprovalNeed,
+  type ApprovalSubject,
+  type CommandSandbox,
   describeSchema,
   memo,
   type ToolResult,
@@ -53,6 +56,7 @@ export function shellTool(env: ToolEnv): BuiltinTool {
     schema,
     parallel: false,
     approval: (args) => shellApproval(env, args),
+    unsandboxedSubject: (args) => commandSubject(env, args, "outside"),
     run: (args, ctx) => runShell(env, args, ctx),
     toHookInput: (args) => ({ command: args.command, timeout: args.timeout_ms, workdir: args.workdir }),
     fromHookInput: (input) => ({
@@ -73,23 +77,41 @@ export function shellApproval(env: ToolEnv, args: Pick<Args, "command" | "workdi
   const { profile, sandbox } = env;
   if (profile.sandboxMode === "danger-full-access") return { kind: "none" };
   const cwd = commandCwd(env, args.workdir);
-  const command = { kind: "command" as const, command: args.command, cwd };
   const unavailable = !sandbox.available ? sandbox.reason : sandboxProfileProblem(policyFor(env, cwd));
   if (unavailable) {
     return {
       kind: "required",
       reason: `sandbox unavailable (${unavailable}): the command would run without one`,
-      subject: { ...command, sandbox: "unavailable" },
+      subject: commandSubject(env, args, "unavailable"),
     };
   }
   if (profile.approvalPolicy === "untrusted" && !isKnownSafeCommand(args.command)) {
     return {
       kind: "required",
       reason: "approval policy untrusted: command is not known to be read-only",
-      subject: { ...command, sandbox: "inside" },
+      subject: commandSubject(env, args, "inside"),
     };
   }
   return { kind: "none" };
+}
+
+/**
+ * The command as an approval subject, with the files it names inside the writable roots (#20 item
+ * 7): the ones the model could have rewritten, so "always" for `./build.sh` is for its current bytes.
+ */
+function commandSubject(
+  env: ToolEnv,
+  args: Pick<Args, "command" | "workdir">,
+  sandbox: CommandSandbox,
+): ApprovalSubject {
+  const cwd = commandCwd(env, args.workdir);
+  const home = env.platform.env("HOME");
+  const files = namedFiles(args.command, {
+    cwd,
+    roots: [env.profile.workspace, ...env.profile.writableRoots],
+    vars: home ? { HOME: home } : {},
+  });
+  return { kind: "command", command: args.command, cwd, sandbox, ...(files.length ? { files } : {}) };
 }
 
 function commandCwd(env: ToolEnv, workdir?: string): string {

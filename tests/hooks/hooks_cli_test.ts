@@ -31,7 +31,9 @@ Deno.test("hooks list --json reports key, event, matcher, command, source, trust
     origin: "trellis",
     plugin: null,
     trust: "untrusted",
+    trustReason: null,
     hash: "…",
+    contentHash: null,
     enabled: true,
     runnable: false,
   });

@@ -37,6 +37,8 @@ Deno.test("loadPlugins() projects skills, MCP, hooks and summaries of an install
       sourcePath: "hooks/hooks.json",
       hooks: JSON.parse(await platform.fs.readTextFile(`${root}/hooks/hooks.json`)),
       env: { PLUGIN_ROOT: root, PLUGIN_DATA: data, CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: data },
+      // The tree as it is now, which a trusted hook covers (#20 item 7): here, the installed digest.
+      contentDigest: result.plugins[0].digest,
     }],
     summaries: [{
       pluginId: "demo@test",

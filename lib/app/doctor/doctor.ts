@@ -95,7 +95,9 @@ async function hookRows(
     rows.push(row(
       "warn",
       "hooks",
-      `${review.length} hook(s) not run until reviewed: ${review.map((h) => h.key).join(", ")}`,
+      `${review.length} hook(s) not run until reviewed: ${
+        review.map((h) => `${h.key}${h.trustReason ? ` (${h.trustReason})` : ""}`).join(", ")
+      }`,
       "trellis hooks list, then trellis hooks trust KEY",
     ));
   }

@@ -32,12 +32,14 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
       }
       if (handlers.length === 0) return void await ctx.out("No hooks configured.\n");
       const lines = handlers.map((h) =>
-        `${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}\n    ${h.event}${
-          h.matcher ? ` [${h.matcher}]` : ""
-        }${h.ifRule ? ` if ${h.ifRule}` : ""}${h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""}: ` +
+        `${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}${
+          h.trustReason ? ` (${h.trustReason})` : ""
+        }\n    ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}${h.ifRule ? ` if ${h.ifRule}` : ""}${
+          h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""
+        }: ` +
         `${h.command}${h.plugin ? ` (plugin ${h.plugin.pluginId})` : ""}\n    ${h.hash}\n    from ${
           h.origin ?? "trellis"
-        }: ${h.sourcePath}`
+        }: ${h.sourcePath}${h.contentHash ? `\n    content ${h.contentHash}` : ""}`
       );
       const notice = reviewNotice(needsReview);
       await ctx.out(
@@ -58,8 +60,12 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
         : [findHook(handlers, key!, "trust")];
       const managed = targets.filter((h) => h.managed);
       if (managed.length > 0) return void await ctx.out(`${managed[0].key} is managed; it always runs.\n`);
-      await ws.writeHookState(targets.map((h) => ({ kind: "trust", key: h.key, hash: h.hash })));
-      const lines = targets.map((h) => `Trusted ${h.key} (${h.hash})`);
+      await ws.writeHookState(
+        targets.map((h) => ({ kind: "trust", key: h.key, hash: h.hash, contentHash: h.contentHash })),
+      );
+      const lines = targets.map((h) =>
+        `Trusted ${h.key} (${h.hash}${h.contentHash ? `, content ${h.contentHash}` : ""})`
+      );
       await ctx.out((lines.length ? lines.join("\n") : "No hooks need review.") + "\n");
     });
 
@@ -135,7 +141,10 @@ function registerTestCommand(
       const result = await testHookEvent(engine, eventName, hookCtx, { tool: options.tool, input });
       const skipped = handlers.filter((h) => h.event === result.event && !h.runnable);
       const lines = result.runs.map(describeRun);
-      for (const h of skipped) lines.push(`skipped ${h.key}: ${h.enabled ? h.trust : "disabled"}`);
+      for (const h of skipped) {
+        const why = h.enabled ? `${h.trust}${h.trustReason ? ` (${h.trustReason})` : ""}` : "disabled";
+        lines.push(`skipped ${h.key}: ${why}`);
+      }
       if (lines.length === 0) lines.push(`no ${result.event} hook matched`);
       lines.push(`outcome: ${JSON.stringify(result.outcome)}`);
       await ctx.out(lines.join("\n") + "\n");
@@ -176,7 +185,9 @@ function listEntry(h: HookHandlerInfo) {
     origin: h.origin ?? "trellis",
     plugin: h.plugin?.pluginId ?? null,
     trust: h.trust,
+    trustReason: h.trustReason ?? null,
     hash: h.hash,
+    contentHash: h.contentHash ?? null,
     enabled: h.enabled,
     runnable: h.runnable,
   };

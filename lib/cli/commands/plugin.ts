@@ -181,8 +181,24 @@ function registerMarketplaceCommands(plugin: Command, ctx: CliContext): void {
   withCommonOptions(market.command("add").argument("<source>", "marketplace root dir or git URL"))
     .description("add a local or git marketplace")
     .option("--ref <ref>", "git branch, tag or commit")
+    .option("--replace", "switch a name already registered from another source to this one")
     .action(async (source: string, options) => {
-      const added = await (await adminFor(ctx, options)).addMarketplace(source, options.ref);
+      const admin = await adminFor(ctx, options);
+      const added = await admin.addMarketplace(source, {
+        ref: options.ref,
+        replace: options.replace === true,
+      });
+      const replaced = added.replaced;
+      if (replaced) {
+        const from = replaced.previous;
+        const plugins = replaced.installed.length
+          ? `installed plugins that now update from the new source: ${replaced.installed.join(", ")}`
+          : "no installed plugins come from it";
+        await ctx.out(
+          `Replaced marketplace ${added.name}: ${from.kind} ${from.source}${from.ref ? `@${from.ref}` : ""}` +
+            ` → ${added.kind} ${added.source}${added.ref ? `@${added.ref}` : ""}; ${plugins}\n`,
+        );
+      }
       await ctx.out(
         `Added marketplace ${added.name} (${added.kind}: ${added.source}) with ${added.plugins} plugin(s)\n`,
       );

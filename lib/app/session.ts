@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { LoadedConfig, ProjectInstructions } from "../config/mod.ts";
+import { type LoadedConfig, type ProjectInstructions, SessionSettings } from "../config/mod.ts";
 import {
   approvalRequest,
   type Approver,
@@ -18,7 +18,7 @@ import {
   ttyElicitationResponder,
 } from "../mcp/mod.ts";
 import { createModelClient, resolveProvider } from "../model/mod.ts";
-import { detectSandbox, type Platform } from "../platform/mod.ts";
+import { detectSandbox, type Platform, type SandboxStatus } from "../platform/mod.ts";
 import type {
   ConversationItem,
   EventSink,
@@ -109,12 +109,13 @@ interface SessionParts {
   threadId: string;
   transcript: Transcript;
   model: ModelClient;
-  modelName: string;
+  /** Approval policy, sandbox mode, model, real cwd: the one place each is held (#26 item 1). */
+  settings: SessionSettings;
+  sandbox: SandboxStatus;
   instructions: string;
   builtins: ToolDefinition[];
   hooks: LifecycleHooks;
   capabilities: Capabilities;
-  sandboxed: boolean;
   stopWatching: () => void;
   lastUsage: () => Usage | null;
 }
@@ -131,14 +132,12 @@ export class Session {
   // Turn ids count turns (t1, t2, …), carried over a resume from the transcript's turn lines; never
   // the user messages, which skill bodies and Stop-hook prompts add to (#16).
   private turnsStarted: number;
-  /** `/approvals` changes it for later calls. */
-  private approvalPolicy: string;
 
   private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
     this.turnsStarted = parts.transcript.recordedTurns;
-    this.approvalPolicy = options.loaded.config.approval_policy ?? "on-request";
     this.compaction = new SessionCompaction(options.loaded.config, {
       ...parts,
+      modelName: () => parts.settings.model,
       events: options.events,
       hookContext: () => this.hookContext(),
     });
@@ -161,6 +160,8 @@ export class Session {
     if (!options.preview) {
       events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
     }
+    // Built once: the tools, the loop, MCP and the hooks all read this object at call time.
+    const settings = SessionSettings.fromConfig(loaded);
     const mcp = new McpHolder({
       platform,
       loaded,
@@ -169,9 +170,10 @@ export class Session {
       model,
       approver: options.approver,
       preview: options.preview,
+      settings,
     });
     try {
-      return await Session.build(options, { transcript, model, mcp, lastUsage: meter.last });
+      return await Session.build(options, { transcript, model, mcp, settings, lastUsage: meter.last });
     } catch (error) {
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
@@ -183,10 +185,11 @@ export class Session {
 
   private static async build(
     options: SessionOptions,
-    { transcript, model, mcp, lastUsage }: {
+    { transcript, model, mcp, settings, lastUsage }: {
       transcript: Transcript;
       model: ModelClient;
       mcp: McpHolder;
+      settings: SessionSettings;
       lastUsage: () => Usage | null;
     },
   ): Promise<Session> {
@@ -202,8 +205,9 @@ export class Session {
       tempDir: platform.tempDir(),
       extraReadableRoots: snapshot.readableRoots(),
       trellisHome: loaded.paths.home,
+      settings,
     });
-    if (!sandbox.available && profile.sandboxMode !== "danger-full-access") {
+    if (!sandbox.available && settings.sandboxed) {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });
     }
     const builtins = createBuiltinTools({
@@ -225,14 +229,14 @@ export class Session {
       threadId: transcript.meta.id,
       transcript,
       model,
-      modelName: config.model ?? "",
+      settings,
+      sandbox,
       instructions: config.instructions
         ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
         : options.baseInstructions ?? BASE_INSTRUCTIONS,
       builtins,
       hooks,
       capabilities,
-      sandboxed: profile.sandboxMode !== "danger-full-access",
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
       lastUsage,
     });
@@ -289,7 +293,7 @@ export class Session {
     ];
     return {
       request: {
-        model: this.parts.modelName,
+        model: this.parts.settings.model,
         instructions: this.parts.instructions,
         input: placed.map(([item]) => item),
         tools: step.tools.map((t) => ({
@@ -360,7 +364,7 @@ export class Session {
     const result = await runTurn({
       turnId,
       model: this.parts.model,
-      modelName: this.parts.modelName,
+      modelName: this.parts.settings.model,
       instructions: this.parts.instructions,
       history: [...this.transcript.items],
       prompt: request.prompt,
@@ -370,8 +374,9 @@ export class Session {
       hooks: this.parts.hooks,
       hookContext: this.hookContext(),
       approver: this.options.approver,
-      approvalPolicy: this.approvalPolicy,
-      sandboxed: this.parts.sandboxed,
+      // Read at each call: `/approvals` and `/sandbox` during a turn apply to its next call.
+      approvalPolicy: () => this.parts.settings.approvalPolicy,
+      sandboxed: () => this.parts.settings.sandboxed,
       events,
       record: (item) => this.transcript.recordItem(item),
       maxSteps: request.maxSteps,
@@ -386,15 +391,16 @@ export class Session {
 
   /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */
   info(): SessionInfo {
-    const { config, paths } = this.options.loaded;
+    const { config } = this.options.loaded;
+    const { settings } = this.parts;
     return {
       threadId: this.threadId,
       transcriptFile: this.transcript.file,
-      cwd: paths.cwd,
-      model: this.parts.modelName,
-      provider: config.model_provider ?? "openai",
-      sandboxMode: config.sandbox_mode ?? "workspace-write",
-      approvalPolicy: this.approvalPolicy,
+      cwd: settings.cwd,
+      model: settings.model,
+      provider: settings.provider,
+      sandboxMode: settings.sandboxMode,
+      approvalPolicy: settings.approvalPolicy,
       ...(resolveContextWindow(config) ? { contextWindow: resolveContextWindow(config) } : {}),
     };
   }
@@ -416,14 +422,29 @@ export class Session {
     }));
   }
 
-  /** `/model NAME`: later requests use this model (the provider stays). */
+  /** `/model NAME`: later requests use this model (the provider stays); "" is a UsageError. */
   setModel(model: string): void {
-    this.parts.modelName = model;
+    this.parts.settings.setModel(model);
   }
 
-  /** `/approvals POLICY`: later tool calls follow this approval policy. */
-  setApprovalPolicy(policy: "untrusted" | "on-request" | "on-failure" | "never"): void {
-    this.approvalPolicy = policy;
+  /**
+   * `/approvals POLICY`: the next tool call — built-in, MCP, a hook's permission mode — follows
+   * it. An unknown name is a UsageError, nothing changed.
+   */
+  setApprovalPolicy(policy: string): void {
+    this.parts.settings.setApprovalPolicy(policy);
+  }
+
+  /**
+   * `/sandbox MODE`: the next file-tool check and shell command (and a confined hook) use this mode.
+   * Switching to a sandboxed mode where no sandbox works says so, as at start. Unknown: UsageError.
+   */
+  setSandboxMode(mode: string): void {
+    const { settings, sandbox } = this.parts;
+    settings.setSandboxMode(mode);
+    if (!sandbox.available && settings.sandboxed) {
+      this.options.events({ type: "sandbox.unavailable", reason: sandbox.reason });
+    }
   }
 
   /**
@@ -433,7 +454,7 @@ export class Session {
   async ask(question: string, signal: AbortSignal): Promise<string> {
     let text = "";
     const request = {
-      model: this.parts.modelName,
+      model: this.parts.settings.model,
       instructions: "Answer briefly and plainly, in at most five sentences.",
       input: [{ type: "message" as const, role: "user" as const, content: question }],
       tools: [],
@@ -491,8 +512,8 @@ export class Session {
     return {
       sessionId: this.threadId,
       cwd: loaded.paths.cwd,
-      model: this.parts.modelName,
-      permissionMode: this.approvalPolicy === "never" ? "bypassPermissions" : "default",
+      model: this.parts.settings.model,
+      permissionMode: this.parts.settings.approvalPolicy === "never" ? "bypassPermissions" : "default",
       transcriptPath: this.transcript.file,
     };
   }

@@ -3,6 +3,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { type Diagnostic, settle, UsageError } from "../shared/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { BUILT_IN_DEFAULTS } from "./defaults.ts";
+import { homeWorkspaceSandbox } from "./home_workspace.ts";
 import { isTable, mergeInto } from "./merge.ts";
 import { parseOverride } from "./overrides.ts";
 import { resolvePaths, type TrellisPaths } from "./paths.ts";
@@ -179,6 +180,8 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     });
     mergeInto(merged, sessionLayer.value as Record<string, unknown>, "-c", provenance);
   }
+  const homeWarning = homeWorkspaceSandbox(merged as TrellisConfig, provenance, paths);
+  if (homeWarning) diagnostics.push(homeWarning);
   return {
     config: merged as TrellisConfig,
     layers,

@@ -40,9 +40,13 @@ export interface TurnOptions {
   hooks: LifecycleHooks;
   hookContext: Omit<HookTurnContext, "turnId" | "signal">;
   approver: Approver;
-  approvalPolicy: string;
-  /** Shell runs sandboxed (sandbox_mode ≠ danger-full-access); enables on-failure retries. */
-  sandboxed?: boolean;
+  /** The approval policy; a function is read at each call (a session's `/approvals`). */
+  approvalPolicy: string | (() => string);
+  /**
+   * Shell runs sandboxed (sandbox_mode ≠ danger-full-access); enables on-failure retries. A function
+   * is read at each call (a session's `/sandbox`).
+   */
+  sandboxed?: boolean | (() => boolean);
   events: EventSink;
   record: ItemRecorder;
   maxSteps: number;
@@ -151,8 +155,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
               hooks: options.hooks,
               hookContext,
               approver: options.approver,
-              approvalPolicy: options.approvalPolicy,
-              sandboxed: options.sandboxed ?? false,
+              approvalPolicy: current(options.approvalPolicy),
+              sandboxed: current(options.sandboxed ?? false),
               events: options.events,
               cwd: options.cwd,
               signal,
@@ -237,4 +241,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** A setting given as a value, or as a function read now. */
+function current<T extends string | boolean>(setting: T | (() => T)): T {
+  return typeof setting === "function" ? setting() : setting;
 }

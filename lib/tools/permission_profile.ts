@@ -1,14 +1,18 @@
 import * as nodePath from "node:path";
-import type { TrellisConfig } from "../config/mod.ts";
+import { type ApprovalPolicy, type SandboxMode, SessionSettings, type TrellisConfig } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 
-export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
-export type ApprovalPolicy = "untrusted" | "on-request" | "on-failure" | "never";
+export type { ApprovalPolicy, SandboxMode };
 
-/** What the built-in tools may touch without asking, resolved once per session from the config. */
+/**
+ * What the built-in tools may touch without asking: the roots resolved once per session from the
+ * config, and the mode and policy read from the session's settings at each check.
+ */
 export interface PermissionProfile {
-  sandboxMode: SandboxMode;
-  approvalPolicy: ApprovalPolicy;
+  /** The session's current mode: `resolvePermissionProfile` reads it from the settings, never copies it. */
+  readonly sandboxMode: SandboxMode;
+  /** The session's current policy, read the same way (`/approvals` applies to the next call). */
+  readonly approvalPolicy: ApprovalPolicy;
   /** The session's working directory, canonical. */
   workspace: string;
   /** Workspace, `sandbox_workspace_write.writable_roots` and the temp dir, canonical. */
@@ -29,6 +33,11 @@ export interface ResolveProfileOptions {
   extraReadableRoots?: string[];
   /** `$TRELLIS_HOME` (the loaded config's home); kept read-only even inside a writable root. */
   trellisHome?: string;
+  /**
+   * The session's settings, whose mode and policy the profile reads at every check (`/approvals`,
+   * `/sandbox`); absent: fixed settings from `config` (a one-off command, a test).
+   */
+  settings?: SessionSettings;
 }
 
 /**
@@ -51,9 +60,14 @@ export async function resolvePermissionProfile(
     (options.extraReadableRoots ?? []).map((path) => nodePath.resolve(cwd, path)),
   );
   const sockets = await Promise.all((write.allow_unix_sockets ?? []).map(canonical));
+  const settings = options.settings ?? fixedSettings(config, workspace);
   return {
-    sandboxMode: config.sandbox_mode ?? "workspace-write",
-    approvalPolicy: config.approval_policy ?? "on-request",
+    get sandboxMode() {
+      return settings.sandboxMode;
+    },
+    get approvalPolicy() {
+      return settings.approvalPolicy;
+    },
     workspace,
     writableRoots: unique([workspace, ...configured, ...temp]),
     readableRoots: unique(readable),
@@ -61,6 +75,14 @@ export async function resolvePermissionProfile(
     ...(options.trellisHome ? { trellisHome: await canonical(options.trellisHome) } : {}),
     ...(sockets.length > 0 ? { allowUnixSockets: unique(sockets) } : {}),
   };
+}
+
+function fixedSettings(config: TrellisConfig, workspace: string): SessionSettings {
+  return new SessionSettings({
+    ...(config.sandbox_mode ? { sandboxMode: config.sandbox_mode } : {}),
+    ...(config.approval_policy ? { approvalPolicy: config.approval_policy } : {}),
+    cwd: workspace,
+  });
 }
 
 /** Real path of the deepest existing ancestor plus the part that does not exist yet. */

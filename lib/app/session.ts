@@ -1,5 +1,10 @@
 import * as path from "node:path";
-import { type LoadedConfig, type ProjectInstructions, SessionSettings } from "../config/mod.ts";
+import {
+  DEFAULT_MODEL,
+  type LoadedConfig,
+  type ProjectInstructions,
+  SessionSettings,
+} from "../config/mod.ts";
 import {
   approvalRequest,
   type Approver,
@@ -200,7 +205,7 @@ export class Session {
       Capabilities.load({ platform, loaded, events, mcp }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();
-    const profile = await resolvePermissionProfile(config, loaded.paths.cwd, {
+    const profile = await resolvePermissionProfile(config, settings.cwd, {
       fs: platform.fs,
       tempDir: platform.tempDir(),
       extraReadableRoots: snapshot.readableRoots(),
@@ -358,7 +363,7 @@ export class Session {
 
   private async runTurnNow(request: TurnRequest): Promise<TurnResult> {
     const turnId = `${this.threadId}-t${++this.turnsStarted}`;
-    const { loaded, events } = this.options;
+    const { events } = this.options;
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
     const result = await runTurn({
@@ -381,7 +386,7 @@ export class Session {
       record: (item) => this.transcript.recordItem(item),
       maxSteps: request.maxSteps,
       signal: request.signal,
-      cwd: loaded.paths.cwd,
+      cwd: this.parts.settings.cwd,
       onCall: context.onCall,
       compaction: this.compaction.forTurn(),
     });
@@ -391,8 +396,8 @@ export class Session {
 
   /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */
   info(): SessionInfo {
-    const { config } = this.options.loaded;
     const { settings } = this.parts;
+    const contextWindow = this.contextWindow();
     return {
       threadId: this.threadId,
       transcriptFile: this.transcript.file,
@@ -401,7 +406,7 @@ export class Session {
       provider: settings.provider,
       sandboxMode: settings.sandboxMode,
       approvalPolicy: settings.approvalPolicy,
-      ...(resolveContextWindow(config) ? { contextWindow: resolveContextWindow(config) } : {}),
+      ...(contextWindow ? { contextWindow } : {}),
     };
   }
 
@@ -477,7 +482,7 @@ export class Session {
   }
 
   private turnContext(prompt: string, skills: string[]) {
-    const { platform, loaded, events } = this.options;
+    const { platform, events } = this.options;
     return prepareTurnContext({
       capabilities: this.parts.capabilities,
       history: this.transcript.items,
@@ -485,10 +490,15 @@ export class Session {
       skills,
       fs: platform.fs,
       events,
-      contextWindow: resolveContextWindow(loaded.config),
-      cwd: loaded.paths.cwd,
+      contextWindow: this.contextWindow(),
+      cwd: this.parts.settings.cwd,
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
     });
+  }
+
+  /** The window of the session's model now: `/model` changes it unless `model_context_window` is set. */
+  private contextWindow(): number | undefined {
+    return resolveContextWindow({ ...this.options.loaded.config, model: this.parts.settings.model });
   }
 
   private captureTools(): Promise<StepToolCatalog> {
@@ -508,10 +518,9 @@ export class Session {
   }
 
   private hookContext(): Omit<HookTurnContext, "turnId" | "signal"> {
-    const { loaded } = this.options;
     return {
       sessionId: this.threadId,
-      cwd: loaded.paths.cwd,
+      cwd: this.parts.settings.cwd,
       model: this.parts.settings.model,
       permissionMode: this.parts.settings.approvalPolicy === "never" ? "bypassPermissions" : "default",
       transcriptPath: this.transcript.file,
@@ -554,7 +563,7 @@ async function openTranscript(options: SessionOptions): Promise<Transcript> {
     id: newThreadId(),
     created: new Date().toISOString(),
     cwd: loaded.paths.cwd,
-    model: loaded.config.model ?? "",
+    model: loaded.config.model ?? DEFAULT_MODEL,
   });
 }
 

@@ -743,7 +743,7 @@ Deno.test("interactive: /approvals and /sandbox change what the next call does, 
     assert.match(status, /approvals\s+on-request/);
     await t.typeLine("make three");
     const three = await t.waitFor(/^did three$/m);
-    assert.match(three, /Read-only file system/);
+    assert.match(three, /✗ shell touch three\.txt · failed: exit 1/);
     await assert.rejects(Deno.stat(`${s.workspace}/three.txt`));
     await t.typeLine("/sandbox everything");
     await t.waitFor(/unknown sandbox mode "everything": use read-only, workspace-write, danger-full-access/);

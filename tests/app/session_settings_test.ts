@@ -364,3 +364,76 @@ Deno.test("an MCP tool asks after /approvals untrusted and stops asking after /a
     await session.close();
   }
 });
+
+Deno.test({
+  name: "/approvals during a turn applies to the turn's next call, not only to the next turn",
+  ignore: !sandbox.available,
+  fn: async () => {
+    const { root, env } = await makeSandboxHome();
+    await platform.fs.mkdir(`${root}/ws`);
+    const loaded = await loadConfig(platform.fs, {
+      cwd: `${root}/ws`,
+      env: (name) => env[name],
+      overrides: ["skills.bundled.enabled=false", 'approval_policy="untrusted"'],
+    });
+    const reasons: string[] = [];
+    let session: Session | undefined;
+    // The person answers the first question and, while the turn runs, switches to on-request.
+    const approver: Approver = {
+      request(request) {
+        reasons.push(request.reason);
+        session!.setApprovalPolicy("on-request");
+        return Promise.resolve({ decision: "approved" });
+      },
+    };
+    session = await Session.open({
+      platform,
+      loaded,
+      events: () => {},
+      approver,
+      model: scriptedModel([
+        [call("write_file", { path: "first.txt", content: "1" })],
+        [call("write_file", { path: "second.txt", content: "2" })],
+        [say("done")],
+      ]),
+    });
+    try {
+      await session.runTurn({ prompt: "go", maxSteps: 4, signal: new AbortController().signal });
+      assert.equal(reasons.length, 1, JSON.stringify(reasons));
+      assert.match(reasons[0], /first\.txt" under approval policy untrusted/);
+      assert.ok(await exists(`${root}/ws/second.txt`));
+    } finally {
+      await session.close();
+    }
+  },
+});
+
+Deno.test("/model applies to the next request, the next compaction and the context window", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.mkdir(`${root}/ws`);
+  const loaded = await loadConfig(platform.fs, {
+    cwd: `${root}/ws`,
+    env: (name) => env[name],
+    overrides: ["skills.bundled.enabled=false", 'model="gpt-5"'],
+  });
+  const model = scriptedModel([[say("one")], [say("a summary")], [say("two")]]);
+  const session = await Session.open({
+    platform,
+    loaded,
+    events: () => {},
+    approver: recordingApprover("denied"),
+    model,
+  });
+  const signal = new AbortController().signal;
+  try {
+    assert.equal(session.info().contextWindow, 272_000);
+    await session.runTurn({ prompt: "hello", maxSteps: 2, signal });
+    session.setModel("gpt-4o");
+    assert.equal(session.info().contextWindow, 128_000, "the new model's window");
+    assert.equal((await session.compact({ signal })).status, "compacted");
+    await session.runTurn({ prompt: "again", maxSteps: 2, signal });
+    assert.deepEqual(model.requests.map((r) => r.model), ["gpt-5", "gpt-4o", "gpt-4o"]);
+  } finally {
+    await session.close();
+  }
+});

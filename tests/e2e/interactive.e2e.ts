@@ -747,6 +747,8 @@ Deno.test("interactive: /approvals and /sandbox change what the next call does, 
     await assert.rejects(Deno.stat(`${s.workspace}/three.txt`));
     await t.typeLine("/sandbox everything");
     await t.waitFor(/unknown sandbox mode "everything": use read-only, workspace-write, danger-full-access/);
+    await t.typeLine("/sandbox danger-full-access");
+    await t.waitFor(/commands now run unsandboxed and the file tools write anywhere without asking/);
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);
   }, { args: ["-a", "on-request", "-s", "workspace-write"] });

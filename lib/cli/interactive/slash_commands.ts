@@ -76,6 +76,10 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
         values: SANDBOX_MODES,
         current: () => ctx.session().info().sandboxMode,
         set: (value) => ctx.session().setSandboxMode(value),
+        warning: (value) =>
+          value === "danger-full-access"
+            ? "commands now run unsandboxed and the file tools write anywhere without asking"
+            : undefined,
       }),
   },
   { name: "new", description: "start a new session in this directory", run: (_, ctx) => ctx.newSession() },
@@ -337,6 +341,8 @@ function chooseSetting(ctx: SlashContext, args: string, setting: {
   values: readonly string[];
   current(): string;
   set(value: string): void;
+  /** What a person should know about choosing `value`, shown in yellow after the change. */
+  warning?: (value: string) => string | undefined;
 }): void {
   const value = args.trim();
   const choices = setting.values.join(", ");
@@ -347,4 +353,6 @@ function chooseSetting(ctx: SlashContext, args: string, setting: {
   }
   setting.set(value);
   say(ctx, `${setting.label}: ${value} from the next tool call`);
+  const warning = setting.warning?.(value);
+  if (warning) say(ctx, ctx.ui.colors.yellow(warning));
 }

@@ -39,6 +39,7 @@ import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
 import { wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
+import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage } from "./attachments.ts";
@@ -164,6 +165,7 @@ export class Session {
     const transcript = await openTranscript(options);
     if (!options.preview) {
       events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
+      reportDiagnostics(events, loaded.startWarnings ?? []);
     }
     // Built once: the tools, the loop, MCP and the hooks all read this object at call time.
     const settings = SessionSettings.fromConfig(loaded);
@@ -377,7 +379,7 @@ export class Session {
       injected: [...context.injected, ...(request.attachments ?? []).map(attachmentMessage)],
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,
-      hookContext: this.hookContext(),
+      hookContext: () => this.hookContext(),
       approver: this.options.approver,
       // Read at each call: `/approvals` and `/sandbox` during a turn apply to its next call.
       approvalPolicy: () => this.parts.settings.approvalPolicy,

@@ -39,6 +39,11 @@ export interface LoadedConfig {
   profile?: string;
   /** Every loaded layer's invalid `[mcp_servers.X]` entries: those servers are reported failed. */
   invalidMcpServers: InvalidMcpServer[];
+  /**
+   * Warnings about what a session will be allowed to do (the workspace holds `$HOME`): a session
+   * shows them when it starts; commands that start none (`config show`, `completion`) stay quiet.
+   */
+  startWarnings?: Diagnostic[];
 }
 
 export interface LoadConfigOptions {
@@ -181,7 +186,6 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     mergeInto(merged, sessionLayer.value as Record<string, unknown>, "-c", provenance);
   }
   const homeWarning = homeWorkspaceSandbox(merged as TrellisConfig, provenance, paths);
-  if (homeWarning) diagnostics.push(homeWarning);
   return {
     config: merged as TrellisConfig,
     layers,
@@ -191,6 +195,7 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     projectTrusted,
     profile: profileName,
     invalidMcpServers: layers.flatMap((l) => l.invalidMcpServers ?? []),
+    ...(homeWarning ? { startWarnings: [homeWarning] } : {}),
   };
 }
 

@@ -38,7 +38,13 @@ export interface TurnOptions {
   /** Called before every sampling: the step's immutable tool snapshot (MCP-8, PL-11). */
   captureTools: () => Promise<StepToolCatalog>;
   hooks: LifecycleHooks;
-  hookContext: Omit<HookTurnContext, "turnId" | "signal">;
+  /**
+   * What hooks are told of the session; a function is read at each call, so a hook sees the
+   * permission mode and model of the moment (`/approvals`, `/model` during the turn).
+   */
+  hookContext:
+    | Omit<HookTurnContext, "turnId" | "signal">
+    | (() => Omit<HookTurnContext, "turnId" | "signal">);
   approver: Approver;
   /** The approval policy; a function is read at each call (a session's `/approvals`). */
   approvalPolicy: string | (() => string);
@@ -77,11 +83,13 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   // A person answering "no, and stop the turn" at an approval prompt aborts it like Ctrl-C does.
   const stopByUser = new AbortController();
   const signal = AbortSignal.any([options.signal, stopByUser.signal]);
-  const hookContext: HookTurnContext = {
-    ...options.hookContext,
+  const hookContextNow = (): HookTurnContext => ({
+    ...current(options.hookContext),
     turnId: options.turnId,
     signal,
-  };
+  });
+  // The prompt, compaction and Stop hooks see the turn's start; each call's hooks see their moment.
+  const hookContext = hookContextNow();
   const conversation = [...options.history];
   const record = async (item: ConversationItem) => {
     conversation.push(item);
@@ -153,7 +161,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
             runToolCall(call, {
               tools,
               hooks: options.hooks,
-              hookContext,
+              hookContext: hookContextNow(),
               approver: options.approver,
               approvalPolicy: current(options.approvalPolicy),
               sandboxed: current(options.sandboxed ?? false),
@@ -244,6 +252,6 @@ function escapeXml(text: string): string {
 }
 
 /** A setting given as a value, or as a function read now. */
-function current<T extends string | boolean>(setting: T | (() => T)): T {
-  return typeof setting === "function" ? setting() : setting;
+function current<T extends string | boolean | object>(setting: T | (() => T)): T {
+  return typeof setting === "function" ? (setting as () => T)() : setting;
 }

@@ -1,4 +1,4 @@
-import type { LoadedConfig } from "../config/mod.ts";
+import { type LoadedConfig, SessionSettings } from "../config/mod.ts";
 import {
   createMcpRuntime,
   type ElicitationResponder,
@@ -35,6 +35,11 @@ export interface McpWiringOptions {
   approver: Approver;
   /** A preview (`debug prompt`, `mcp tools`): tool pins are checked, never written. */
   preview?: boolean;
+  /**
+   * The session's settings: the runtime reads the approval policy and the model from them at each
+   * call (`/approvals`, `/model`). Absent (a `trellis mcp` command): fixed, from `loaded`.
+   */
+  settings?: SessionSettings;
 }
 
 /**
@@ -49,6 +54,7 @@ export function mcpRuntimeOptions(
 ): McpRuntimeOptions {
   const { platform, loaded, events } = options;
   const config = loaded.config;
+  const settings = options.settings ?? SessionSettings.fromConfig(loaded);
   return {
     platform,
     catalog,
@@ -56,7 +62,7 @@ export function mcpRuntimeOptions(
     cwd: loaded.paths.cwd,
     home: loaded.paths.home,
     elicitation: options.elicitation,
-    approvalPolicy: config.approval_policy ?? "on-request",
+    approvalPolicy: () => settings.approvalPolicy,
     ...(config.tool_output_max_bytes ? { outputBudgetBytes: config.tool_output_max_bytes } : {}),
     roots: [loaded.paths.cwd],
     toolSearch: {
@@ -67,7 +73,7 @@ export function mcpRuntimeOptions(
       ...(config.tool_search_context_share ? { share: config.tool_search_context_share } : {}),
     },
     sampling: {
-      handler: samplingHandler(options.model, config.model ?? ""),
+      handler: samplingHandler(options.model, () => settings.model),
       confirm: async (server, summary) =>
         approves(
           await options.approver.request(approvalRequest({

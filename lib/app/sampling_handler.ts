@@ -7,8 +7,10 @@ import type { ConversationItem } from "../shared/mod.ts";
  * messages become the input, its system prompt the instructions, no tools. Policy, consent and the
  * per-server token budget are decided in lib/mcp before this runs.
  */
-export function samplingHandler(model: ModelClient, modelName: string) {
+export function samplingHandler(model: ModelClient, currentModel: () => string) {
   return async (request: SamplingRequest, signal: AbortSignal): Promise<SamplingResult> => {
+    // The session's model when the request arrives (`/model` applies to MCP sampling too).
+    const modelName = currentModel();
     let text = "";
     let usage = { inputTokens: 0, outputTokens: 0 };
     for await (

@@ -1,5 +1,11 @@
 import * as path from "node:path";
-import { type LoadedConfig, type ProjectInstructions, userProtectedPaths } from "../config/mod.ts";
+import {
+  DEFAULT_MODEL,
+  type LoadedConfig,
+  type ProjectInstructions,
+  SessionSettings,
+  userProtectedPaths,
+} from "../config/mod.ts";
 import {
   approvalRequest,
   type Approver,
@@ -17,7 +23,12 @@ import {
   ttyElicitationResponder,
 } from "../mcp/mod.ts";
 import { createModelClient, resolveProvider } from "../model/mod.ts";
-import { detectSandbox, type Platform, removeLeftoverPlaceholders } from "../platform/mod.ts";
+import {
+  detectSandbox,
+  type Platform,
+  removeLeftoverPlaceholders,
+  type SandboxStatus,
+} from "../platform/mod.ts";
 import type {
   ConversationItem,
   EventSink,
@@ -33,6 +44,7 @@ import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
 import { unloadedPlugins, wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
+import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage } from "./attachments.ts";
@@ -108,12 +120,13 @@ interface SessionParts {
   threadId: string;
   transcript: Transcript;
   model: ModelClient;
-  modelName: string;
+  /** Approval policy, sandbox mode, model, real cwd: the one place each is held (#26 item 1). */
+  settings: SessionSettings;
+  sandbox: SandboxStatus;
   instructions: string;
   builtins: ToolDefinition[];
   hooks: LifecycleHooks;
   capabilities: Capabilities;
-  sandboxed: boolean;
   stopWatching: () => void;
   lastUsage: () => Usage | null;
 }
@@ -130,14 +143,12 @@ export class Session {
   // Turn ids count turns (t1, t2, …), carried over a resume from the transcript's turn lines; never
   // the user messages, which skill bodies and Stop-hook prompts add to (#16).
   private turnsStarted: number;
-  /** `/approvals` changes it for later calls. */
-  private approvalPolicy: string;
 
   private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
     this.turnsStarted = parts.transcript.recordedTurns;
-    this.approvalPolicy = options.loaded.config.approval_policy ?? "on-request";
     this.compaction = new SessionCompaction(options.loaded.config, {
       ...parts,
+      modelName: () => parts.settings.model,
       events: options.events,
       hookContext: () => this.hookContext(),
     });
@@ -159,7 +170,10 @@ export class Session {
     const transcript = await openTranscript(options);
     if (!options.preview) {
       events({ type: "thread.started", thread_id: transcript.meta.id, resumed: Boolean(options.resume) });
+      reportDiagnostics(events, loaded.startWarnings ?? []);
     }
+    // Built once: the tools, the loop, MCP and the hooks all read this object at call time.
+    const settings = SessionSettings.fromConfig(loaded);
     const mcp = new McpHolder({
       platform,
       loaded,
@@ -168,9 +182,10 @@ export class Session {
       model,
       approver: options.approver,
       preview: options.preview,
+      settings,
     });
     try {
-      return await Session.build(options, { transcript, model, mcp, lastUsage: meter.last });
+      return await Session.build(options, { transcript, model, mcp, settings, lastUsage: meter.last });
     } catch (error) {
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
@@ -182,10 +197,11 @@ export class Session {
 
   private static async build(
     options: SessionOptions,
-    { transcript, model, mcp, lastUsage }: {
+    { transcript, model, mcp, settings, lastUsage }: {
       transcript: Transcript;
       model: ModelClient;
       mcp: McpHolder;
+      settings: SessionSettings;
       lastUsage: () => Usage | null;
     },
   ): Promise<Session> {
@@ -198,15 +214,16 @@ export class Session {
       Capabilities.load({ platform, loaded, events, mcp }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();
-    const profile = await resolvePermissionProfile(config, loaded.paths.cwd, {
+    const profile = await resolvePermissionProfile(config, settings.cwd, {
       fs: platform.fs,
       tempDir: platform.tempDir(),
       extraReadableRoots: snapshot.readableRoots(),
       trellisHome: loaded.paths.home,
       userHome: loaded.paths.userHome,
       protectedPaths: userProtectedPaths(loaded.paths),
+      settings,
     });
-    if (!sandbox.available && profile.sandboxMode !== "danger-full-access") {
+    if (!sandbox.available && settings.sandboxed) {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });
     }
     const builtins = createBuiltinTools({
@@ -229,14 +246,14 @@ export class Session {
       threadId: transcript.meta.id,
       transcript,
       model,
-      modelName: config.model ?? "",
+      settings,
+      sandbox,
       instructions: config.instructions
         ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
         : options.baseInstructions ?? BASE_INSTRUCTIONS,
       builtins,
       hooks,
       capabilities,
-      sandboxed: profile.sandboxMode !== "danger-full-access",
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
       lastUsage,
     });
@@ -293,7 +310,7 @@ export class Session {
     ];
     return {
       request: {
-        model: this.parts.modelName,
+        model: this.parts.settings.model,
         // As the turn sends it: the servers' instructions end the step's instructions (#21 item 13).
         instructions: step.instructions
           ? `${this.parts.instructions}\n\n${step.instructions}`
@@ -363,13 +380,13 @@ export class Session {
 
   private async runTurnNow(request: TurnRequest): Promise<TurnResult> {
     const turnId = `${this.threadId}-t${++this.turnsStarted}`;
-    const { loaded, events } = this.options;
+    const { events } = this.options;
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
     const result = await runTurn({
       turnId,
       model: this.parts.model,
-      modelName: this.parts.modelName,
+      modelName: this.parts.settings.model,
       instructions: this.parts.instructions,
       history: [...this.transcript.items],
       prompt: request.prompt,
@@ -377,15 +394,16 @@ export class Session {
       injected: [...context.injected, ...(request.attachments ?? []).map(attachmentMessage)],
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,
-      hookContext: this.hookContext(),
+      hookContext: () => this.hookContext(),
       approver: this.options.approver,
-      approvalPolicy: this.approvalPolicy,
-      sandboxed: this.parts.sandboxed,
+      // Read at each call: `/approvals` and `/sandbox` during a turn apply to its next call.
+      approvalPolicy: () => this.parts.settings.approvalPolicy,
+      sandboxed: () => this.parts.settings.sandboxed,
       events,
       record: (item) => this.transcript.recordItem(item),
       maxSteps: request.maxSteps,
       signal: request.signal,
-      cwd: loaded.paths.cwd,
+      cwd: this.parts.settings.cwd,
       onCall: context.onCall,
       compaction: this.compaction.forTurn(),
     });
@@ -395,16 +413,17 @@ export class Session {
 
   /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */
   info(): SessionInfo {
-    const { config, paths } = this.options.loaded;
+    const { settings } = this.parts;
+    const contextWindow = this.contextWindow();
     return {
       threadId: this.threadId,
       transcriptFile: this.transcript.file,
-      cwd: paths.cwd,
-      model: this.parts.modelName,
-      provider: config.model_provider ?? "openai",
-      sandboxMode: config.sandbox_mode ?? "workspace-write",
-      approvalPolicy: this.approvalPolicy,
-      ...(resolveContextWindow(config) ? { contextWindow: resolveContextWindow(config) } : {}),
+      cwd: settings.cwd,
+      model: settings.model,
+      provider: settings.provider,
+      sandboxMode: settings.sandboxMode,
+      approvalPolicy: settings.approvalPolicy,
+      ...(contextWindow ? { contextWindow } : {}),
     };
   }
 
@@ -425,14 +444,29 @@ export class Session {
     }));
   }
 
-  /** `/model NAME`: later requests use this model (the provider stays). */
+  /** `/model NAME`: later requests use this model (the provider stays); "" is a UsageError. */
   setModel(model: string): void {
-    this.parts.modelName = model;
+    this.parts.settings.setModel(model);
   }
 
-  /** `/approvals POLICY`: later tool calls follow this approval policy. */
-  setApprovalPolicy(policy: "untrusted" | "on-request" | "on-failure" | "never"): void {
-    this.approvalPolicy = policy;
+  /**
+   * `/approvals POLICY`: the next tool call — built-in, MCP, a hook's permission mode — follows
+   * it. An unknown name is a UsageError, nothing changed.
+   */
+  setApprovalPolicy(policy: string): void {
+    this.parts.settings.setApprovalPolicy(policy);
+  }
+
+  /**
+   * `/sandbox MODE`: the next file-tool check and shell command (and a confined hook) use this mode.
+   * Switching to a sandboxed mode where no sandbox works says so, as at start. Unknown: UsageError.
+   */
+  setSandboxMode(mode: string): void {
+    const { settings, sandbox } = this.parts;
+    settings.setSandboxMode(mode);
+    if (!sandbox.available && settings.sandboxed) {
+      this.options.events({ type: "sandbox.unavailable", reason: sandbox.reason });
+    }
   }
 
   /**
@@ -442,7 +476,7 @@ export class Session {
   async ask(question: string, signal: AbortSignal): Promise<string> {
     let text = "";
     const request = {
-      model: this.parts.modelName,
+      model: this.parts.settings.model,
       instructions: "Answer briefly and plainly, in at most five sentences.",
       input: [{ type: "message" as const, role: "user" as const, content: question }],
       tools: [],
@@ -465,7 +499,7 @@ export class Session {
   }
 
   private turnContext(prompt: string, skills: string[]) {
-    const { platform, loaded, events } = this.options;
+    const { platform, events } = this.options;
     return prepareTurnContext({
       capabilities: this.parts.capabilities,
       history: this.transcript.items,
@@ -473,10 +507,15 @@ export class Session {
       skills,
       fs: platform.fs,
       events,
-      contextWindow: resolveContextWindow(loaded.config),
-      cwd: loaded.paths.cwd,
+      contextWindow: this.contextWindow(),
+      cwd: this.parts.settings.cwd,
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
     });
+  }
+
+  /** The window of the session's model now: `/model` changes it unless `model_context_window` is set. */
+  private contextWindow(): number | undefined {
+    return resolveContextWindow({ ...this.options.loaded.config, model: this.parts.settings.model });
   }
 
   private captureTools(): ReturnType<Capabilities["captureStep"]> {
@@ -496,12 +535,11 @@ export class Session {
   }
 
   private hookContext(): Omit<HookTurnContext, "turnId" | "signal"> {
-    const { loaded } = this.options;
     return {
       sessionId: this.threadId,
-      cwd: loaded.paths.cwd,
-      model: this.parts.modelName,
-      permissionMode: this.approvalPolicy === "never" ? "bypassPermissions" : "default",
+      cwd: this.parts.settings.cwd,
+      model: this.parts.settings.model,
+      permissionMode: this.parts.settings.approvalPolicy === "never" ? "bypassPermissions" : "default",
       transcriptPath: this.transcript.file,
     };
   }
@@ -542,7 +580,7 @@ async function openTranscript(options: SessionOptions): Promise<Transcript> {
     id: newThreadId(),
     created: new Date().toISOString(),
     cwd: loaded.paths.cwd,
-    model: loaded.config.model ?? "",
+    model: loaded.config.model ?? DEFAULT_MODEL,
   });
 }
 

@@ -30,7 +30,8 @@ export class SessionCompaction {
       threadId: string;
       transcript: Transcript;
       model: ModelClient;
-      modelName: string;
+      /** The session's model now (`/model` applies to the next compaction too). */
+      modelName: () => string;
       instructions: string;
       hooks: LifecycleHooks;
       events: EventSink;
@@ -98,7 +99,7 @@ export class SessionCompaction {
     this.count++;
     return await compactConversation({
       model: this.deps.model,
-      modelName: this.deps.modelName,
+      modelName: this.deps.modelName(),
       instructions: this.deps.instructions,
       hooks: this.deps.hooks,
       hookContext: {

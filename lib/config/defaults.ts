@@ -1,11 +1,25 @@
 import type { TrellisConfig } from "./schema/mod.ts";
+import type { ApprovalPolicy, SandboxMode } from "./schema/policies.ts";
+
+// The one place each built-in default is written (#26 item 1): every reader of a setting that no
+// layer set falls back to these names, never to a literal of its own.
+export const DEFAULT_MODEL = "gpt-5";
+export const DEFAULT_MODEL_PROVIDER = "openai";
+export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = "on-request";
+export const DEFAULT_SANDBOX_MODE: SandboxMode = "workspace-write";
+/**
+ * The built-in sandbox mode when the workspace is the home directory or contains it (`/`, `/home`):
+ * `workspace-write` there would let the model write `~/.bashrc` unasked (#20 item 5). Only the
+ * built-in default changes; a mode the user chose (`-s`, a config layer, the profile) is kept.
+ */
+export const HOME_WORKSPACE_SANDBOX_MODE: SandboxMode = "read-only";
 
 /** The built-in layer: what applies when no file says otherwise. */
 export const BUILT_IN_DEFAULTS: TrellisConfig = {
-  model: "gpt-5",
-  model_provider: "openai",
-  approval_policy: "on-request",
-  sandbox_mode: "workspace-write",
+  model: DEFAULT_MODEL,
+  model_provider: DEFAULT_MODEL_PROVIDER,
+  approval_policy: DEFAULT_APPROVAL_POLICY,
+  sandbox_mode: DEFAULT_SANDBOX_MODE,
 };
 
 export const BUILT_IN_PROVIDERS = {

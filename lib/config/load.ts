@@ -3,6 +3,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { type Diagnostic, settle, UsageError } from "../shared/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { BUILT_IN_DEFAULTS } from "./defaults.ts";
+import { homeWorkspaceSandbox } from "./home_workspace.ts";
 import { isTable, mergeInto } from "./merge.ts";
 import { parseOverride } from "./overrides.ts";
 import { checkProjectLayers } from "./project_layers.ts";
@@ -44,6 +45,11 @@ export interface LoadedConfig {
   profile?: string;
   /** Every loaded layer's invalid `[mcp_servers.X]` entries: those servers are reported failed. */
   invalidMcpServers: InvalidMcpServer[];
+  /**
+   * Warnings about what a session will be allowed to do (the workspace holds `$HOME`): a session
+   * shows them when it starts; commands that start none (`config show`, `completion`) stay quiet.
+   */
+  startWarnings?: Diagnostic[];
 }
 
 export interface LoadConfigOptions {
@@ -203,6 +209,7 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     });
     mergeInto(merged, sessionLayer.value as Record<string, unknown>, "-c", provenance);
   }
+  const homeWarning = homeWorkspaceSandbox(merged as TrellisConfig, provenance, paths);
   return {
     config: merged as TrellisConfig,
     layers,
@@ -213,6 +220,7 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     projectLayers,
     profile: profileName,
     invalidMcpServers: layers.flatMap((l) => l.invalidMcpServers ?? []),
+    ...(homeWarning ? { startWarnings: [homeWarning] } : {}),
   };
 }
 

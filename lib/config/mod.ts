@@ -19,7 +19,19 @@ export type { ConfigLayer, LayerKind, LoadConfigOptions, LoadedConfig } from "./
 export { dirsBetween, resolvePaths, userProtectedPaths } from "./paths.ts";
 export type { TrellisPaths } from "./paths.ts";
 export { parseOverride, splitKeyPath } from "./overrides.ts";
-export { BUILT_IN_DEFAULTS, BUILT_IN_PROVIDERS } from "./defaults.ts";
+export {
+  BUILT_IN_DEFAULTS,
+  BUILT_IN_PROVIDERS,
+  DEFAULT_APPROVAL_POLICY,
+  DEFAULT_MODEL,
+  DEFAULT_MODEL_PROVIDER,
+  DEFAULT_SANDBOX_MODE,
+  HOME_WORKSPACE_SANDBOX_MODE,
+} from "./defaults.ts";
+export { APPROVAL_POLICIES, SANDBOX_MODES } from "./schema/policies.ts";
+export type { ApprovalPolicy, SandboxMode } from "./schema/policies.ts";
+export { SessionSettings } from "./session_settings.ts";
+export { workspaceHoldsHome } from "./home_workspace.ts";
 export { MCP_SERVER_NAME, parseConfigTable } from "./schema/mod.ts";
 export { mcpServerFieldNames } from "./schema/mcp_servers.ts";
 export type { ConfigTableResult, TrellisConfig } from "./schema/mod.ts";

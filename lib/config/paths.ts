@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { type FileSystem, HOME_PROTECTED_PATHS } from "../platform/mod.ts";
+import { canonicalPath, type FileSystem, HOME_PROTECTED_PATHS } from "../platform/mod.ts";
 
 export interface TrellisPaths {
   /** $TRELLIS_HOME, default ~/.trellis. */
@@ -7,8 +7,12 @@ export interface TrellisPaths {
   userConfig: string;
   /** /etc/trellis (overridable for tests with TRELLIS_SYSTEM_DIR). */
   systemDir: string;
+  /**
+   * The working directory's real path (symlinks resolved), once: trust lookups, the workspace, the
+   * sandbox and every later comparison use this one path, never the one typed (`-C link`).
+   */
   cwd: string;
-  /** Nearest ancestor of cwd holding a project root marker (.git), else cwd. */
+  /** Nearest ancestor of cwd holding a project root marker (.git), else cwd; a real path too. */
   projectRoot: string;
   /** Every directory from the project root down to cwd, root first. */
   projectDirs: string[];
@@ -30,7 +34,7 @@ export function resolvePaths(
 ): TrellisPaths {
   const userHome = options.env("HOME") ?? "/";
   const home = path.resolve(options.env("TRELLIS_HOME") ?? path.join(userHome, ".trellis"));
-  const cwd = path.resolve(options.cwd);
+  const cwd = canonicalPath(path.resolve(options.cwd));
   // Both peers treat an empty variable as unset (`process.env.CLAUDE_CONFIG_DIR || homedir()`).
   const claudeConfigDir = options.env("CLAUDE_CONFIG_DIR") || undefined;
   const codexHome = options.env("CODEX_HOME") || undefined;

@@ -38,11 +38,21 @@ export interface TurnOptions {
   /** Called before every sampling: the step's immutable tool snapshot (MCP-8, PL-11). */
   captureTools: () => Promise<StepToolCatalog>;
   hooks: LifecycleHooks;
-  hookContext: Omit<HookTurnContext, "turnId" | "signal">;
+  /**
+   * What hooks are told of the session; a function is read at each call, so a hook sees the
+   * permission mode and model of the moment (`/approvals`, `/model` during the turn).
+   */
+  hookContext:
+    | Omit<HookTurnContext, "turnId" | "signal">
+    | (() => Omit<HookTurnContext, "turnId" | "signal">);
   approver: Approver;
-  approvalPolicy: string;
-  /** Shell runs sandboxed (sandbox_mode ≠ danger-full-access); enables on-failure retries. */
-  sandboxed?: boolean;
+  /** The approval policy; a function is read at each call (a session's `/approvals`). */
+  approvalPolicy: string | (() => string);
+  /**
+   * Shell runs sandboxed (sandbox_mode ≠ danger-full-access); enables on-failure retries. A function
+   * is read at each call (a session's `/sandbox`).
+   */
+  sandboxed?: boolean | (() => boolean);
   events: EventSink;
   record: ItemRecorder;
   maxSteps: number;
@@ -73,11 +83,13 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   // A person answering "no, and stop the turn" at an approval prompt aborts it like Ctrl-C does.
   const stopByUser = new AbortController();
   const signal = AbortSignal.any([options.signal, stopByUser.signal]);
-  const hookContext: HookTurnContext = {
-    ...options.hookContext,
+  const hookContextNow = (): HookTurnContext => ({
+    ...current(options.hookContext),
     turnId: options.turnId,
     signal,
-  };
+  });
+  // The prompt, compaction and Stop hooks see the turn's start; each call's hooks see their moment.
+  const hookContext = hookContextNow();
   const conversation = [...options.history];
   const record = async (item: ConversationItem) => {
     conversation.push(item);
@@ -151,10 +163,10 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
             runToolCall(call, {
               tools,
               hooks: options.hooks,
-              hookContext,
+              hookContext: hookContextNow(),
               approver: options.approver,
-              approvalPolicy: options.approvalPolicy,
-              sandboxed: options.sandboxed ?? false,
+              approvalPolicy: current(options.approvalPolicy),
+              sandboxed: current(options.sandboxed ?? false),
               events: options.events,
               cwd: options.cwd,
               signal,
@@ -239,4 +251,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** A setting given as a value, or as a function read now. */
+function current<T extends string | boolean | object>(setting: T | (() => T)): T {
+  return typeof setting === "function" ? (setting as () => T)() : setting;
 }

@@ -29,8 +29,11 @@ export interface McpRuntimeOptions {
   /** $TRELLIS_HOME, for per-server stderr logs. */
   home: string;
   elicitation: ElicitationResponder;
-  /** Codex approval policy; "never" declines elicitations (MCP-15). */
-  approvalPolicy: string;
+  /**
+   * Codex approval policy; "never" declines elicitations (MCP-15), "untrusted" asks before an
+   * `auto` tool. A function is read at each step and each elicitation: a session's `/approvals`.
+   */
+  approvalPolicy: string | (() => string);
   /** Model-facing output budget per MCP result in bytes (default 16 KiB). */
   outputBudgetBytes?: number;
   /** MCP-15 step 2: policy auto-approves MCP prompts (default false). */
@@ -83,8 +86,12 @@ export interface McpRuntime {
 }
 
 export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
+  const policy = options.approvalPolicy;
+  const approvalPolicy = typeof policy === "function" ? policy : () => policy;
   const router = new ElicitationRouter(options.elicitation, {
-    approvalPolicy: options.approvalPolicy,
+    get approvalPolicy() {
+      return approvalPolicy();
+    },
     autoApprove: options.autoApproveElicitations,
   }, options.events);
   const roots = new RootsState(options.roots ?? [options.cwd]);
@@ -127,7 +134,10 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
       const mcpTools = mcpToolDefinitions(manager, {
         budgetBytes: budget,
         events: options.events,
-        approvalPolicy: options.approvalPolicy,
+        // Read when a call is judged, not when the step is captured.
+        get approvalPolicy() {
+          return approvalPolicy();
+        },
       }, listing);
       const search = options.toolSearch ?? { mode: "off" };
       const defer = shouldDeferTools(mcpTools, search);

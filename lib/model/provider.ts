@@ -1,4 +1,4 @@
-import { BUILT_IN_PROVIDERS, type TrellisConfig } from "../config/mod.ts";
+import { BUILT_IN_PROVIDERS, DEFAULT_MODEL_PROVIDER, type TrellisConfig } from "../config/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 
 export type WireApi = "responses" | "chat";
@@ -39,7 +39,7 @@ export function resolveProvider(
   env: (name: string) => string | undefined,
   options: ResolveProviderOptions = {},
 ): ResolvedProvider {
-  const id = config.model_provider ?? "openai";
+  const id = config.model_provider ?? DEFAULT_MODEL_PROVIDER;
   const entry = lookupEntry(config, id);
   const envKey = entry.env_key;
   const apiKey = envKey ? nonEmpty(env(envKey)) : undefined;

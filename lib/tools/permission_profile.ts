@@ -1,14 +1,18 @@
 import * as nodePath from "node:path";
-import type { TrellisConfig } from "../config/mod.ts";
+import { type ApprovalPolicy, type SandboxMode, SessionSettings, type TrellisConfig } from "../config/mod.ts";
 import { type FileSystem, gitDirsOf } from "../platform/mod.ts";
 
-export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
-export type ApprovalPolicy = "untrusted" | "on-request" | "on-failure" | "never";
+export type { ApprovalPolicy, SandboxMode };
 
-/** What the built-in tools may touch without asking, resolved once per session from the config. */
+/**
+ * What the built-in tools may touch without asking: the roots resolved once per session from the
+ * config, and the mode and policy read from the session's settings at each check.
+ */
 export interface PermissionProfile {
-  sandboxMode: SandboxMode;
-  approvalPolicy: ApprovalPolicy;
+  /** The session's current mode: `resolvePermissionProfile` reads it from the settings, never copies it. */
+  readonly sandboxMode: SandboxMode;
+  /** The session's current policy, read the same way (`/approvals` applies to the next call). */
+  readonly approvalPolicy: ApprovalPolicy;
   /** The session's working directory, canonical. */
   workspace: string;
   /** Workspace, `sandbox_workspace_write.writable_roots` and the temp dir, canonical. */
@@ -45,6 +49,11 @@ export interface ResolveProfileOptions {
   userHome?: string;
   /** User-level config files and home secrets to keep protected (see PermissionProfile). */
   protectedPaths?: string[];
+  /**
+   * The session's settings, whose mode and policy the profile reads at every check (`/approvals`,
+   * `/sandbox`); absent: fixed settings from `config` (a one-off command, a test).
+   */
+  settings?: SessionSettings;
 }
 
 /**
@@ -72,9 +81,14 @@ export async function resolvePermissionProfile(
     writableRoots.flatMap((root) => gitDirsOf(nodePath.join(root, ".git"))).map(canonical),
   );
   const guarded = await Promise.all((options.protectedPaths ?? []).map(canonical));
+  const settings = options.settings ?? fixedSettings(config, workspace);
   return {
-    sandboxMode: config.sandbox_mode ?? "workspace-write",
-    approvalPolicy: config.approval_policy ?? "on-request",
+    get sandboxMode() {
+      return settings.sandboxMode;
+    },
+    get approvalPolicy() {
+      return settings.approvalPolicy;
+    },
     workspace,
     writableRoots,
     readableRoots: unique(readable),
@@ -85,6 +99,14 @@ export async function resolvePermissionProfile(
     ...(options.userHome ? { userHome: await canonical(options.userHome) } : {}),
     ...(guarded.length > 0 ? { protectedPaths: unique(guarded) } : {}),
   };
+}
+
+function fixedSettings(config: TrellisConfig, workspace: string): SessionSettings {
+  return new SessionSettings({
+    ...(config.sandbox_mode ? { sandboxMode: config.sandbox_mode } : {}),
+    ...(config.approval_policy ? { approvalPolicy: config.approval_policy } : {}),
+    cwd: workspace,
+  });
 }
 
 /** Real path of the deepest existing ancestor plus the part that does not exist yet. */

@@ -43,3 +43,43 @@ Deno.test("trellis -C MISSING project trust is a usage error naming --cd, nothin
   assert.match(run.stderr, /Cannot use --cd ".*nope": no such directory/);
   assert.equal(await platform.fs.stat(`${home}/config.toml`), null);
 });
+
+Deno.test("trellis -C LINK project trust records the real path; the next -C LINK run loads as trusted (#26 item 1)", async () => {
+  const { env, proj, other, home } = await twoDirs();
+  await platform.fs.mkdir(`${proj}/.trellis`);
+  await platform.fs.writeTextFile(`${proj}/.trellis/config.toml`, 'model = "from-the-project"\n');
+  const link = `${other}/link`;
+  await platform.fs.symlink(proj, link);
+  const show = async () => {
+    const run = await runCliCaptured(["-C", link, "config", "show", "--json"], { env, cwd: other });
+    assert.equal(run.code, 0, run.stderr);
+    return { ...JSON.parse(run.stdout), stderr: run.stderr };
+  };
+  const before = await show();
+  assert.deepEqual(before.project, { root: proj, trusted: false });
+  const trust = await runCliCaptured(["-C", link, "project", "trust"], { env, cwd: other });
+  assert.equal(trust.code, 0, trust.stderr);
+  assert.equal(trust.stdout, `Trusted ${proj} (${home}/config.toml)\n`);
+  assert.doesNotMatch(await platform.fs.readTextFile(`${home}/config.toml`), /link/);
+  const after = await show();
+  assert.deepEqual(after.project, { root: proj, trusted: true });
+  assert.equal(after.config.model, "from-the-project", "the project layer loads through the link");
+  assert.doesNotMatch(after.stderr, /not trusted/);
+});
+
+Deno.test("trellis -C LINK into a subdirectory of a trusted project loads as trusted; a link to another project does not", async () => {
+  const { env, proj, other } = await twoDirs();
+  await platform.fs.mkdir(`${proj}/sub`);
+  const trust = await runCliCaptured(["-C", proj, "project", "trust"], { env, cwd: other });
+  assert.equal(trust.code, 0, trust.stderr);
+  await platform.fs.symlink(`${proj}/sub`, `${other}/to-sub`);
+  await platform.fs.symlink(other, `${proj}/to-other`);
+  const trusted = async (dir: string) => {
+    const run = await runCliCaptured(["-C", dir, "config", "show", "--json"], { env, cwd: other });
+    assert.equal(run.code, 0, run.stderr);
+    return JSON.parse(run.stdout).project;
+  };
+  assert.deepEqual(await trusted(`${other}/to-sub`), { root: proj, trusted: true });
+  // A link inside the trusted project that leads out of it is the other project, untrusted.
+  assert.deepEqual(await trusted(`${proj}/to-other`), { root: other, trusted: false });
+});

@@ -553,3 +553,32 @@ Deno.test("-m, -s and -a before the subcommand apply to it too; the command's ow
     await server.close();
   }
 });
+
+Deno.test("exec started in $HOME warns once and runs read-only: the model's `touch` cannot write there; -s workspace-write can (#20 item 5)", async () => {
+  const s = await setup();
+  const home = s.env.HOME;
+  const server = await startFixtureModelServer({ script: fixture("shell_touch") });
+  try {
+    const plain = await runTrellis(["exec", ...s.flags(server.url), "touch it"], { env: s.env, cwd: home });
+    assert.equal(plain.code, 0, plain.stderr);
+    const warned = plain.stderr.split("\n").filter((l) => /is your home directory/.test(l));
+    assert.equal(warned.length, 1, plain.stderr);
+    assert.match(
+      warned[0],
+      /^warning: The workspace ".*" is your home directory: sandbox_mode defaults to "read-only"/,
+    );
+    assert.equal(await Deno.stat(`${home}/approved.txt`).then(() => true, () => false), false);
+    // A second server: the first one's script is spent.
+    const again = await startFixtureModelServer({ script: fixture("shell_touch") });
+    const chosen = await runTrellis(["exec", "-s", "workspace-write", ...s.flags(again.url), "touch it"], {
+      env: s.env,
+      cwd: home,
+    });
+    assert.equal(chosen.code, 0, chosen.stderr);
+    assert.match(chosen.stderr, /sandbox_mode = "workspace-write" \(-c\) lets commands write/);
+    await again.close();
+    assert.ok(await Deno.stat(`${home}/approved.txt`));
+  } finally {
+    await server.close();
+  }
+});

@@ -706,3 +706,50 @@ Deno.test("interactive: /status, /diff, /model and /init work in place; /init ne
     },
   });
 });
+
+Deno.test("interactive: /approvals and /sandbox change what the next call does, not only the label (#20 item 4)", async () => {
+  await withSession([
+    { tool_calls: [{ name: "shell", arguments: { command: "touch one.txt" } }] },
+    { text: "did one" },
+    { tool_calls: [{ name: "shell", arguments: { command: "touch two.txt" } }] },
+    { text: "did two" },
+    { tool_calls: [{ name: "shell", arguments: { command: "touch three.txt" } }] },
+    { text: "did three" },
+  ], async (t, s) => {
+    await t.waitFor(PROMPT);
+    // Opened under on-request: after /approvals untrusted the command asks, naming the new policy.
+    await t.typeLine("/approvals untrusted");
+    await t.waitFor(/approvals: untrusted from the next tool call/);
+    await t.typeLine("make one");
+    const asked = await t.waitFor(/\[x\] {8}no, and stop the turn/);
+    const prompt = asked.slice(asked.lastIndexOf("? Approve:"));
+    assert.match(prompt, /^ {2}reason {5}approval policy untrusted: command is not known to be read-only$/m);
+    await t.press("y");
+    await t.waitFor(/^did one$/m);
+    assert.ok(await Deno.stat(`${s.workspace}/one.txt`));
+    // Back to on-request: the next command runs unasked.
+    await t.typeLine("/approvals on-request");
+    await t.waitFor(/approvals: on-request from the next tool call/);
+    await t.typeLine("make two");
+    const two = await t.waitFor(/^did two$/m);
+    assert.equal(two.match(/\? Approve:/g)?.length, 1, "no second question");
+    assert.ok(await Deno.stat(`${s.workspace}/two.txt`));
+    // /sandbox read-only: the same kind of command now runs in a read-only sandbox and cannot write.
+    await t.typeLine("/sandbox read-only");
+    await t.waitFor(/sandbox: read-only from the next tool call/);
+    await t.typeLine("/status");
+    const status = await t.waitFor(/transcript\s+\S+\.jsonl/);
+    assert.match(status, /sandbox\s+read-only/);
+    assert.match(status, /approvals\s+on-request/);
+    await t.typeLine("make three");
+    const three = await t.waitFor(/^did three$/m);
+    assert.match(three, /✗ shell touch three\.txt · failed: exit 1/);
+    await assert.rejects(Deno.stat(`${s.workspace}/three.txt`));
+    await t.typeLine("/sandbox everything");
+    await t.waitFor(/unknown sandbox mode "everything": use read-only, workspace-write, danger-full-access/);
+    await t.typeLine("/sandbox danger-full-access");
+    await t.waitFor(/commands now run unsandboxed and the file tools write anywhere without asking/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+  }, { args: ["-a", "on-request", "-s", "workspace-write"] });
+});

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { LoadedConfig } from "../../config/mod.ts";
+import { DEFAULT_SANDBOX_MODE, type LoadedConfig } from "../../config/mod.ts";
 import { doctorHooks, type LoadedHooks } from "../../hooks/mod.ts";
 import { detectSandbox, type Platform } from "../../platform/mod.ts";
 import { installedPluginIds, storeLayout, verifyPlugin } from "../../plugins/mod.ts";
@@ -41,7 +41,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
 /** The bwrap self-check a session runs, fresh (the on-disk verdict cache is not consulted). */
 async function sandboxRows(platform: Platform, loaded: LoadedConfig): Promise<DoctorRow[]> {
-  const mode = loaded.config.sandbox_mode ?? "workspace-write";
+  const mode = loaded.config.sandbox_mode ?? DEFAULT_SANDBOX_MODE;
   const status = await detectSandbox(platform);
   if (status.available) {
     return [

@@ -12,6 +12,7 @@ const IMMEDIATE = new Set([
   "status",
   "model",
   "approvals",
+  "sandbox",
   "diff",
   "mcp",
   "skills",

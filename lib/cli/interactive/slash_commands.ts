@@ -1,5 +1,11 @@
 import { terminalText } from "../../shared/mod.ts";
-import { type Session, sessionContextLedger, workingTreeDiff } from "../../app/mod.ts";
+import {
+  APPROVAL_POLICIES,
+  SANDBOX_MODES,
+  type Session,
+  sessionContextLedger,
+  workingTreeDiff,
+} from "../../app/mod.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
 import type { Platform } from "../../platform/mod.ts";
 import type { EventView } from "./event_view.ts";
@@ -32,8 +38,6 @@ export interface SlashCommand {
   run(args: string, ctx: SlashContext): Promise<void> | void;
 }
 
-const POLICIES = ["untrusted", "on-request", "on-failure", "never"] as const;
-
 export const BUILTIN_COMMANDS: SlashCommand[] = [
   { name: "help", description: "list the slash commands", run: (_, ctx) => help(ctx) },
   {
@@ -54,29 +58,33 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   },
   {
     name: "approvals",
-    args: `[${POLICIES.join("|")}]`,
-    description: "show the approval policy, or change it",
-    run(args, ctx) {
-      const policy = args.trim();
-      if (!policy) {
-        return say(
-          ctx,
-          `approvals: ${ctx.session().info().approvalPolicy} (choose from ${POLICIES.join(", ")})`,
-        );
-      }
-      if (!(POLICIES as readonly string[]).includes(policy)) {
-        return say(
-          ctx,
-          ctx.ui.colors.red(
-            `unknown approval policy "${terminalText(policy, { lineBreaks: "show" })}": use ${
-              POLICIES.join(", ")
-            }`,
-          ),
-        );
-      }
-      ctx.session().setApprovalPolicy(policy as typeof POLICIES[number]);
-      say(ctx, `approvals: ${policy}`);
-    },
+    args: `[${APPROVAL_POLICIES.join("|")}]`,
+    description: "show the approval policy, or change it for the next tool call",
+    run: (args, ctx) =>
+      chooseSetting(ctx, args, {
+        label: "approvals",
+        what: "approval policy",
+        values: APPROVAL_POLICIES,
+        current: () => ctx.session().info().approvalPolicy,
+        set: (value) => ctx.session().setApprovalPolicy(value),
+      }),
+  },
+  {
+    name: "sandbox",
+    args: `[${SANDBOX_MODES.join("|")}]`,
+    description: "show the sandbox mode, or change it for the next tool call",
+    run: (args, ctx) =>
+      chooseSetting(ctx, args, {
+        label: "sandbox",
+        what: "sandbox mode",
+        values: SANDBOX_MODES,
+        current: () => ctx.session().info().sandboxMode,
+        set: (value) => ctx.session().setSandboxMode(value),
+        warning: (value) =>
+          value === "danger-full-access"
+            ? "commands now run unsandboxed and the file tools write anywhere without asking"
+            : undefined,
+      }),
   },
   { name: "new", description: "start a new session in this directory", run: (_, ctx) => ctx.newSession() },
   {
@@ -309,4 +317,30 @@ async function init(ctx: SlashContext): Promise<void> {
     return say(ctx, "AGENTS.md already exists here; /init leaves it alone (delete it to write a new one).");
   }
   ctx.submitPrompt(INIT_PROMPT);
+}
+
+/**
+ * `/approvals [POLICY]` and `/sandbox [MODE]`: no argument shows the setting and its choices; a
+ * known name changes it in the session (the next tool call follows); anything else is named in red.
+ */
+function chooseSetting(ctx: SlashContext, args: string, setting: {
+  label: string;
+  what: string;
+  values: readonly string[];
+  current(): string;
+  set(value: string): void;
+  /** What a person should know about choosing `value`, shown in yellow after the change. */
+  warning?: (value: string) => string | undefined;
+}): void {
+  const value = args.trim();
+  const choices = setting.values.join(", ");
+  if (!value) return say(ctx, `${setting.label}: ${setting.current()} (choose from ${choices})`);
+  if (!setting.values.includes(value)) {
+    const shown = terminalText(value, { lineBreaks: "show" });
+    return say(ctx, ctx.ui.colors.red(`unknown ${setting.what} "${shown}": use ${choices}`));
+  }
+  setting.set(value);
+  say(ctx, `${setting.label}: ${value} from the next tool call`);
+  const warning = setting.warning?.(value);
+  if (warning) say(ctx, ctx.ui.colors.yellow(warning));
 }

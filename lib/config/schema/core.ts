@@ -1,4 +1,5 @@
 import { memo, z } from "../../shared/mod.ts";
+import { APPROVAL_POLICIES, SANDBOX_MODES } from "./policies.ts";
 
 const wireApiSchema = memo(() => z.enum(["responses", "chat"]));
 
@@ -20,8 +21,8 @@ const modelProviderSchema = memo(() =>
   })
 );
 
-const sandboxModeSchema = memo(() => z.enum(["read-only", "workspace-write", "danger-full-access"]));
-const approvalPolicySchema = memo(() => z.enum(["untrusted", "on-request", "on-failure", "never"]));
+const sandboxModeSchema = memo(() => z.enum(SANDBOX_MODES));
+const approvalPolicySchema = memo(() => z.enum(APPROVAL_POLICIES));
 
 const sandboxWorkspaceWriteSchema = () =>
   z.strictObject({

@@ -1,4 +1,4 @@
-import type { BashParser, SyntaxNode } from "./shell_parser.ts";
+import type { BashParser, ParsedScript, SyntaxNode } from "./shell_parser.ts";
 import { innerCommands, programName, UNKNOWN } from "./command_wrappers.ts";
 
 /**
@@ -55,12 +55,8 @@ function readLine(
   }
   let found: CommandSegment[];
   try {
-    found = parser.read(line, (root) => {
-      const commands: CommandSegment[] = [];
-      if (root.hasError) commands.push(unjudged(`syntax error ${errorPlace(root, line)}`));
-      collect(root, commands);
-      return commands;
-    });
+    found = [];
+    collect(parser, parser.parse(line), line, found);
   } catch (error) {
     found = [unjudged(`the parser failed: ${(error as Error).message}`)];
   }
@@ -98,157 +94,59 @@ function expand(
   }
 }
 
-const COMMAND_NODES = new Set(["command", "declaration_command", "unset_command"]);
-
-/** Every command node under `node`, depth first in source order. */
-function collect(node: SyntaxNode, out: CommandSegment[]): void {
-  if (COMMAND_NODES.has(node.type)) {
-    const segment = simpleCommand(node);
-    if (segment) out.push(segment);
+/**
+ * Every simple command under `node`, depth first in source order: the walk goes into compound
+ * commands, function bodies, and the scripts unbash parses inside `$(…)`, backticks, `<(…)` and
+ * unquoted here-doc bodies; each script's syntax errors become one unreadable stand-in.
+ */
+function collect(parser: BashParser, node: SyntaxNode, line: string, out: CommandSegment[]): void {
+  if (node.type === "Script") {
+    const [error] = (node as ParsedScript).errors ?? [];
+    if (error) out.push(unjudged(`syntax error ${place(line, error.pos)}: ${error.message}`));
+  } else if (node.type === "Command" && node.name) {
+    const words = [node.name, ...node.args];
+    const values = words.map(argumentValue);
+    out.push({
+      words: values,
+      dynamic: words.filter((_, i) => values[i].includes(UNKNOWN)).map((w) => w.text),
+    });
   }
-  for (const child of node.children) if (child) collect(child, out);
+  parser.forEachChild(node, (child) => collect(parser, child, line, out));
 }
 
-/** Words Bash reads as syntax where a command starts, which tree-sitter-bash takes as command names. */
-const RESERVED = new Set(["then", "else", "elif", "fi", "do", "done", "esac", "in", "}", "]]"]);
+type Argument = Extract<SyntaxNode, { type: "Command" }>["args"][number];
+type Word = Extract<SyntaxNode, { type: "Word" }>;
+type WordPart = NonNullable<Word["parts"]>[number];
 
-function simpleCommand(node: SyntaxNode): CommandSegment | undefined {
-  const parts: SyntaxNode[] = [];
-  if (node.type === "command") {
-    const name = node.childForFieldName("name");
-    if (!name) return undefined;
-    if (RESERVED.has(name.text)) {
-      const { row, column } = name.startPosition;
-      return unjudged(
-        `syntax error at line ${row + 1}, column ${column + 1} (unexpected ${JSON.stringify(name.text)})`,
-      );
-    }
-    parts.push(name);
-    for (const arg of node.childrenForFieldName("argument")) if (arg) parts.push(arg);
-  } else {
-    // `export X=$(…)`, `local -r y`, `unset -f f`: the keyword, then its operands.
-    const [keyword, ...rest] = node.children.filter((c): c is SyntaxNode => c !== null);
-    if (!keyword) return undefined;
-    parts.push(keyword, ...rest.filter((c) => c.isNamed && !c.type.endsWith("redirect")));
-  }
-  const words = parts.map(wordValue);
-  const dynamic = parts.filter((_, i) => words[i].includes(UNKNOWN)).map((p) => p.text);
-  return { words, dynamic };
+/** `export X=1`: an assignment operand, as written once its value is known. */
+function argumentValue(arg: Argument): string {
+  if (arg.type === "Word") return wordValue(arg);
+  return arg.value.type === "Word" ? `${arg.name}${arg.append ? "+=" : "="}${wordValue(arg.value)}` : UNKNOWN;
 }
 
 /** A word's value after quote removal, `UNKNOWN` for what only the running shell knows. */
-function wordValue(node: SyntaxNode): string {
-  switch (node.type) {
-    case "command_name":
-      return node.children[0] ? wordValue(node.children[0]) : UNKNOWN;
-    case "word":
-      return unquotedWord(node.text);
-    case "number":
-    case "variable_name":
-    case "keyword":
-    case "export":
-    case "declare":
-    case "local":
-    case "readonly":
-    case "typeset":
-    case "unset":
-    case "unsetenv":
-      return node.text;
-    case "raw_string":
-      return node.text.slice(1, -1);
-    case "string":
-    case "translated_string":
-      return node.children.map((c) => c ? stringPart(c) : "").join("");
-    case "ansi_c_string":
-      return ansiC(node.text.slice(2, -1));
-    case "concatenation": {
-      const value = node.children.map((c) => c ? wordValue(c) : "").join("");
-      // `{a,b}` and `{1..3}` are brace expansions: several words, none known here.
-      return /^[^'"]*\{[^}]*(,|\.\.)/.test(node.text) ? UNKNOWN : value;
-    }
-    case "variable_assignment":
-      return node.text.includes("$") || node.text.includes("`") ? UNKNOWN : node.text;
+function wordValue(word: Word): string {
+  return word.parts ? word.parts.map(partValue).join("") : word.value;
+}
+
+function partValue(part: WordPart): string {
+  switch (part.type) {
+    case "Literal":
+    case "SingleQuoted":
+    case "AnsiCQuoted":
+      return part.value;
+    case "DoubleQuoted":
+    case "LocaleString":
+      return part.parts.map((p) => p.type === "Literal" ? p.value : UNKNOWN).join("");
     default:
-      // Expansions, substitutions, arithmetic, brace expressions, and anything this reader does not know.
+      // Expansions, substitutions, globs, brace expansions: known only when the command runs.
       return UNKNOWN;
   }
 }
 
-function stringPart(node: SyntaxNode): string {
-  if (node.type === "string_content") {
-    return node.text.replace(/\\([$`"\\\n])/g, (_, c) => c === "\n" ? "" : c);
-  }
-  if (!node.isNamed) return node.type === '"' || node.type === '$"' ? "" : node.text;
-  return node.type === "string" ? wordValue(node) : UNKNOWN;
-}
-
-/** An unquoted word: backslash escapes removed; an unescaped glob character could match anything. */
-function unquotedWord(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\") {
-      if (text[i + 1] !== "\n") out += text[i + 1] ?? "";
-      i++;
-    } else if (c === "*" || c === "?") {
-      out += UNKNOWN;
-    } else if (c === "[" && text.indexOf("]", i + 1) > i) {
-      out += UNKNOWN;
-      i = text.indexOf("]", i + 1);
-    } else {
-      out += c;
-    }
-  }
-  return /\{[^}]*(,|\.\.)[^}]*\}/.test(out) ? UNKNOWN : out;
-}
-
-const ANSI_C: Record<string, string> = {
-  a: "\x07",
-  b: "\b",
-  e: "\x1b",
-  E: "\x1b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-  v: "\v",
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  "?": "?",
-};
-
-/** `$'…'`: `\x72m` is `rm`; an escape this does not decode makes the word unknown. */
-function ansiC(body: string): string {
-  return body.replace(
-    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
-    (_, escape: string) => {
-      const kind = escape[0];
-      if (kind === "x" || kind === "u" || kind === "U") {
-        return String.fromCodePoint(parseInt(escape.slice(1), 16));
-      }
-      if (/[0-7]/.test(kind)) return String.fromCharCode(parseInt(escape, 8) & 0xff);
-      return ANSI_C[escape] ?? UNKNOWN;
-    },
-  );
-}
-
-function errorPlace(root: SyntaxNode, line: string): string {
-  const bad = firstError(root);
-  if (!bad) return "";
-  const { row, column } = bad.startPosition;
-  const near = bad.isMissing
-    ? `missing ${JSON.stringify(bad.type)}`
-    : `near ${JSON.stringify(bad.text.trim().slice(0, 20))}`;
-  return `at ${line.includes("\n") ? `line ${row + 1}, ` : ""}column ${column + 1} (${near})`;
-}
-
-function firstError(node: SyntaxNode): SyntaxNode | undefined {
-  if (node.isError || node.isMissing) return node;
-  if (!node.hasError) return undefined;
-  for (const child of node.children) {
-    const found = child ? firstError(child) : undefined;
-    if (found) return found;
-  }
-  return undefined;
+function place(line: string, offset: number): string {
+  const before = line.slice(0, offset);
+  const row = before.split("\n").length;
+  const column = offset - (before.lastIndexOf("\n") + 1) + 1;
+  return row > 1 ? `at line ${row}, column ${column}` : `at column ${column}`;
 }

@@ -107,7 +107,7 @@ Deno.test("preToolUse() runs an `if: Bash(rm:*)` guard for rm behind wrappers an
   const { engine, ctx, log } = await engineWith([guard]);
   const fired: [string, number][] = [];
   for (
-    const command of ["sudo rm -rf build", "bash -c 'cd x && rm y'", "echo rm", "rmdir x", "if true; then rm"]
+    const command of ["sudo rm -rf build", "bash -c 'cd x && rm y'", "echo rm", "rmdir x", "if true; then ls"]
   ) {
     await engine.preToolUse(ctx, bashCall(command));
     const text = await platform.fs.readTextFile(`${dir}/fired`).catch(() => "");
@@ -118,12 +118,12 @@ Deno.test("preToolUse() runs an `if: Bash(rm:*)` guard for rm behind wrappers an
     ["bash -c 'cd x && rm y'", 2],
     ["echo rm", 2],
     ["rmdir x", 2],
-    ["if true; then rm", 3],
+    ["if true; then ls", 3],
   ]);
   assert.deepStrictEqual(log.events.filter((e) => e.type === "warning"), [{
     type: "warning",
-    message: 'hook guard runs: its "if" "Bash(rm:*)" cannot judge this command (syntax error at column 1 ' +
-      '(near "if true; then rm")), and a command it cannot read counts as matching',
+    message: 'hook guard runs: its "if" "Bash(rm:*)" cannot judge this command (syntax error at column 17: ' +
+      "expected 'fi' to close 'if'), and a command it cannot read counts as matching",
     subject: "guard",
   }]);
 });

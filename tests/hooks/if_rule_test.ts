@@ -214,10 +214,11 @@ Deno.test("judgeIfRule() counts a command it cannot read as matching, and says w
   const nest = (depth: number, inner: string): string =>
     depth === 0 ? inner : `bash -c '${nest(depth - 1, inner).replaceAll("'", `'\\''`)}'`;
   const unread = [
-    ["if true; then rm", 'syntax error at column 1 (near "if true; then rm")'],
-    ["echo 'unterminated", 'syntax error at column 5 (near "\'unterminated")'],
-    ["echo )", 'syntax error at column 6 (near ")")'],
-    ["ls\necho x; fi", 'syntax error at line 2, column 9 (unexpected "fi")'],
+    ["if true; then ls", "syntax error at column 17: expected 'fi' to close 'if'"],
+    ["echo 'unterminated", "syntax error at column 6: unterminated single quote"],
+    ["echo )", "syntax error at column 6: unexpected token ')'"],
+    ["ls\necho x; fi", "syntax error at line 2, column 9: unexpected token 'fi'"],
+    ["echo $(ls; fi)", "syntax error at column 12: unexpected token 'fi'"],
     ["$CMD x", "$CMD is only known when the command runs"],
     ['"$(echo rm)" x', '"$(echo rm)" is only known when the command runs'],
     ["eval echo hi", "eval builds its command when it runs"],
@@ -234,6 +235,8 @@ Deno.test("judgeIfRule() counts a command it cannot read as matching, and says w
   assert.deepStrictEqual(await verdict("Bash(rm:*)", nest(6, "echo hi")), { matches: false });
   assert.deepStrictEqual(await verdict("Bash(rm:*)", nest(6, "rm x")), { matches: true });
   assert.deepStrictEqual(await verdict("Bash(rm:*)", "if true; then echo; fi"), { matches: false });
+  // A line with an error still fires without a warning when what it does read is the guarded command.
+  assert.deepStrictEqual(await verdict("Bash(rm:*)", "if true; then rm x"), { matches: true });
   assert.deepStrictEqual(await verdict("Bash(rm:*)", "rm $F"), { matches: true });
   // A word known at run time counts only where the rule looks: `$F` could be -rf, `$HOME` is no git.
   assert.deepStrictEqual(await verdict("Bash(rm -rf:*)", "rm $F"), {

@@ -10,8 +10,8 @@
  *   where no `if` is open is one). Released all through 2026 (6.0.4 in November); permission
  *   checks are a use it is written for. 100 KB minified: dist/trellis grows by 0.36 MB (126.87 →
  *   127.24 MB, with bytecode); importing it takes ~0.5 ms in dist/trellis (~3 ms under `deno
- *   run`), parsing a typical command line ~0.04 ms, judging a line with three wrappers and a
- *   `bash -lc` string ~0.16 ms (~6× shell-quote's tokenizing of it, which read `if` lines before).
+ *   run`), parsing a typical command line ~0.02 ms, judging a line with three wrappers and a
+ *   `bash -lc` string ~0.04 ms (~3.5× shell-quote's tokenizing of it, which read `if` lines before).
  * - web-tree-sitter 0.27 + tree-sitter-bash 0.25 (tried first): maintained, a full tree, but
  *   1.57 MB of wasm to embed (dist/trellis +1.04 MB), ~30–40 ms to instantiate, slower (~0.1 ms)
  *   parses, and it reads `ls; fi` as a command named `fi` without an error. Claude Code uses its

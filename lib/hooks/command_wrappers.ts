@@ -95,7 +95,7 @@ export function programName(word: string): string {
 /** What `words` (a simple command, its name static) runs besides itself; empty for most commands. */
 export function innerCommands(words: readonly string[]): InnerCommand[] {
   const name = programName(words[0]);
-  const wrapper = WRAPPERS[name];
+  const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined; // not `constructor`
   if (wrapper) {
     const scan = skipOptions(words, wrapper);
     if (name === "env" && (scan.options.has("S") || scan.options.has("split-string"))) {

@@ -178,6 +178,8 @@ Deno.test("judgeIfRule() looks through shell syntax and wrappers with their opti
     "find . -name rm -print",
     "timeout 10 ls rm",
     "echo $HOME",
+    "constructor rm",
+    "toString rm",
   ];
   const cases: [string, string, boolean][] = [
     ...fires.map((c): [string, string, boolean] => ["Bash(rm:*)", c, true]),

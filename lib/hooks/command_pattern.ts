@@ -25,6 +25,11 @@ export function compileCommandRule(specifier: string): Glob[] {
  * wildcards cover it); "possible": some value of the unknown text would make it match.
  */
 export function globMatches(glob: Glob, command: string, mode: "certain" | "possible"): boolean {
+  // Most commands differ from the rule in their first letters: settle those without the table.
+  const head = glob[0];
+  for (let j = 0; j < head.length && command[j] !== UNKNOWN; j++) {
+    if (command[j] !== head[j]) return false;
+  }
   const rule = tokens(glob);
   const n = command.length;
   // next[j]: rule[i + 1 …] matches command[j …]; a two-row table, O(rule × command).

@@ -71,7 +71,16 @@ const WRAPPERS: Readonly<Record<string, OptionSpec>> = {
   chrt: { short: "TPD", long: ["sched-runtime", "sched-period", "sched-deadline"], operands: 1 },
   setsid: {},
   strace: { short: "eopsuEabIOSXPA", long: ["output", "attach", "string-limit", "user", "env"] },
+  chroot: { long: ["userspec", "groups"], operands: 1 },
+  unshare: { short: "SGRw", long: ["setuid", "setgid", "root", "wd"] },
+  nsenter: { short: "tSG", long: ["target", "setuid", "setgid"] },
 };
+
+/**
+ * Programs that run a command line given with `-c` (through a shell): su and runuser (whose
+ * options may follow the user name), `flock FILE -c …`, `sg GROUP -c …`.
+ */
+const DASH_C = new Set(["su", "runuser", "flock", "sg"]);
 
 /** `watch` hands its words, joined by spaces, to `sh -c` (unless `-x`). */
 const WATCH: OptionSpec = { short: "nq", long: ["interval", "equexit"] };
@@ -106,6 +115,7 @@ export function innerCommands(words: readonly string[]): InnerCommand[] {
     return scan.index < words.length ? [{ kind: "words", words: words.slice(scan.index) }] : [];
   }
   if (SHELLS.has(name)) return shellRuns(words);
+  if (DASH_C.has(name)) return dashCRuns(words);
   if (name === "eval") return [{ kind: "unjudged", reason: "eval builds its command when it runs" }];
   if (name === "find") return findRuns(words);
   if (name === "watch") return watchRuns(words);
@@ -155,6 +165,47 @@ function shellRuns(words: readonly string[]): InnerCommand[] {
     return [{ kind: "unjudged", reason: `${words[0]} reads its commands from standard input` }];
   }
   return []; // `bash script.sh`: the script's commands are not on this command line
+}
+
+/**
+ * `su - root -c "rm x"`, `flock /tmp/l -c "rm x"`: the `-c` value is a command line, wherever it
+ * stands. flock and sg without `-c` run the words after their one operand (sg through `sh -c`).
+ */
+function dashCRuns(words: readonly string[]): InnerCommand[] {
+  const name = programName(words[0]);
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i];
+    if (word === "--") break;
+    let text: string | undefined;
+    if (word === "--command") text = words[i + 1] ?? "";
+    else if (word.startsWith("--command=")) text = word.slice("--command=".length);
+    else if (/^-[^-]/.test(word)) {
+      // A cluster: `-lc CMD`, `-cCMD`; g, G, s, w (and flock's w, E) take a value too.
+      for (let j = 1; j < word.length; j++) {
+        if (word[j] === "c") {
+          text = j < word.length - 1 ? word.slice(j + 1) : words[i + 1] ?? "";
+          break;
+        }
+        if ("gGswE".includes(word[j])) {
+          if (j === word.length - 1) i++;
+          break;
+        }
+      }
+    }
+    if (text === undefined) continue;
+    return text.includes(UNKNOWN)
+      ? [{ kind: "unjudged", reason: `the -c string of ${name} is only known when it runs` }]
+      : [{ kind: "script", text }];
+  }
+  if (name !== "flock" && name !== "sg") return []; // su or runuser with no -c: a login shell
+  const scan = skipOptions(words, { short: "wE", long: ["timeout", "conflict-exit-code"], operands: 1 });
+  const rest = words.slice(scan.index);
+  if (rest.length === 0) return [];
+  if (name === "flock") return [{ kind: "words", words: rest }];
+  const text = rest.join(" ");
+  return text.includes(UNKNOWN)
+    ? [{ kind: "unjudged", reason: "the command sg runs is only known when it runs" }]
+    : [{ kind: "script", text }];
 }
 
 /** `find … -exec rm {} ;` (and -execdir, -ok, -okdir) runs `rm {}` for each file. */

@@ -162,6 +162,15 @@ Deno.test("judgeIfRule() looks through shell syntax and wrappers with their opti
     "sh -c 'sudo rm x' sh",
     "zsh -c 'env bash -c \"rm x\"'",
     "/usr/bin/sudo /usr/bin/env /bin/rm x",
+    "su - root -c 'rm x'",
+    "su -lc 'rm x' admin",
+    "runuser -u admin --command='rm x'",
+    "flock /tmp/lock -c 'rm x'",
+    "flock -w 5 /tmp/lock rm x",
+    "sg wheel 'rm x'",
+    "chroot --userspec=1:1 /srv rm x",
+    "unshare -r -w /tmp rm x",
+    "nsenter -t 1 -m rm x",
   ];
   const spared = [
     "echo rm",
@@ -179,6 +188,10 @@ Deno.test("judgeIfRule() looks through shell syntax and wrappers with their opti
     "timeout 10 ls rm",
     "echo $HOME",
     "constructor rm",
+    "su -g rm root",
+    "su rm",
+    "chroot /rm ls",
+    "flock -w 5 /tmp/rm ls",
     "toString rm",
   ];
   const cases: [string, string, boolean][] = [

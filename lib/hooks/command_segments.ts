@@ -12,6 +12,8 @@ export interface CommandSegment {
   words: string[];
   dynamic: string[];
   unjudged?: string;
+  /** Its standard input when the line gives it (`<<EOF` or `<<<`): a shell reads its commands there. */
+  stdin?: string;
 }
 
 /** How many shells deep `bash -c "sh -c '…'"` is followed before the rest counts as unreadable. */
@@ -82,7 +84,7 @@ function expand(
   if (program !== name && program !== "") {
     out.push({ ...segment, words: [program, ...segment.words.slice(1)] });
   }
-  const inner = innerCommands(segment.words);
+  const inner = innerCommands(segment.words, segment.stdin);
   if (inner.length > 0 && wrappers >= MAX_WRAPPERS) {
     out.push(unjudged(`more than ${MAX_WRAPPERS} wrappers in a row`));
     return;
@@ -90,7 +92,10 @@ function expand(
   for (const run of inner) {
     if (run.kind === "unjudged") out.push(unjudged(run.reason));
     else if (run.kind === "script") readLine(run.text, depth + 1, parser, state, out);
-    else expand({ words: run.words, dynamic: segment.dynamic }, depth, parser, state, out, wrappers + 1);
+    else {
+      const next = { words: run.words, dynamic: segment.dynamic, ...stdinOf(segment) };
+      expand(next, depth, parser, state, out, wrappers + 1);
+    }
   }
 }
 
@@ -106,9 +111,11 @@ function collect(parser: BashParser, node: SyntaxNode, line: string, out: Comman
   } else if (node.type === "Command" && node.name) {
     const words = [node.name, ...node.args];
     const values = words.map(argumentValue);
+    const stdin = node.redirects.map(stdinText).findLast((text) => text !== undefined);
     out.push({
       words: values,
       dynamic: words.filter((_, i) => values[i].includes(UNKNOWN)).map((w) => w.text),
+      ...(stdin !== undefined ? { stdin } : {}),
     });
   }
   parser.forEachChild(node, (child) => collect(parser, child, line, out));
@@ -142,6 +149,27 @@ function partValue(part: WordPart): string {
       // Expansions, substitutions, globs, brace expansions: known only when the command runs.
       return UNKNOWN;
   }
+}
+
+function stdinOf(segment: CommandSegment): { stdin?: string } {
+  return segment.stdin !== undefined ? { stdin: segment.stdin } : {};
+}
+
+type Redirection = Extract<SyntaxNode, { type: "Command" }>["redirects"][number];
+
+/** What a here-doc or here-string feeds the command (`UNKNOWN` where it expands); else undefined. */
+function stdinText(redirect: Redirection): string | undefined {
+  if (
+    redirect.descriptor !== undefined &&
+    !(redirect.descriptor.type === "FileDescriptor" && redirect.descriptor.value === 0)
+  ) {
+    return undefined;
+  }
+  if (redirect.type === "HereString") return redirect.target ? wordValue(redirect.target) + "\n" : undefined;
+  if (redirect.type !== "HereDoc") return undefined;
+  const { body } = redirect;
+  if (redirect.delimiter?.quoted || !body.parts) return body.text;
+  return body.parts.map(partValue).join("");
 }
 
 function place(line: string, offset: number): string {

@@ -101,8 +101,11 @@ export function programName(word: string): string {
   return word.slice(word.lastIndexOf("/") + 1);
 }
 
-/** What `words` (a simple command, its name static) runs besides itself; empty for most commands. */
-export function innerCommands(words: readonly string[]): InnerCommand[] {
+/**
+ * What `words` (a simple command, its name static) runs besides itself; empty for most commands.
+ * `stdin` is the here-doc or here-string the line gives it, which a shell reads its commands from.
+ */
+export function innerCommands(words: readonly string[], stdin?: string): InnerCommand[] {
   const name = programName(words[0]);
   const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined; // not `constructor`
   if (wrapper) {
@@ -114,7 +117,7 @@ export function innerCommands(words: readonly string[]): InnerCommand[] {
     if (name === "command" && (scan.options.has("v") || scan.options.has("V"))) return [];
     return scan.index < words.length ? [{ kind: "words", words: words.slice(scan.index) }] : [];
   }
-  if (SHELLS.has(name)) return shellRuns(words);
+  if (SHELLS.has(name)) return shellRuns(words, stdin);
   if (DASH_C.has(name)) return dashCRuns(words);
   if (name === "eval") return [{ kind: "unjudged", reason: "eval builds its command when it runs" }];
   if (name === "find") return findRuns(words);
@@ -129,9 +132,9 @@ export function innerCommands(words: readonly string[]): InnerCommand[] {
 }
 
 /** `bash -lc "rm x"` runs the command line `rm x`; a shell given no `-c` and no script reads stdin. */
-function shellRuns(words: readonly string[]): InnerCommand[] {
+function shellRuns(words: readonly string[], stdin: string | undefined): InnerCommand[] {
   let command = false;
-  let stdin = false;
+  let fromStdin = false;
   let i = 1;
   for (; i < words.length; i++) {
     const word = words[i];
@@ -150,7 +153,7 @@ function shellRuns(words: readonly string[]): InnerCommand[] {
     if (!/^[-+]./.test(word)) break;
     for (const letter of word.slice(1)) {
       if (letter === "c") command = true;
-      else if (letter === "s") stdin = true;
+      else if (letter === "s") fromStdin = true;
       else if (letter === "o" || letter === "O") i++;
     }
   }
@@ -161,7 +164,8 @@ function shellRuns(words: readonly string[]): InnerCommand[] {
       ? [{ kind: "unjudged", reason: `the -c string of ${words[0]} is only known when it runs` }]
       : [{ kind: "script", text: operand }];
   }
-  if (operand === undefined || stdin) {
+  if (operand === undefined || fromStdin) {
+    if (stdin !== undefined && !stdin.includes(UNKNOWN)) return [{ kind: "script", text: stdin }];
     return [{ kind: "unjudged", reason: `${words[0]} reads its commands from standard input` }];
   }
   return []; // `bash script.sh`: the script's commands are not on this command line

@@ -171,6 +171,9 @@ Deno.test("judgeIfRule() looks through shell syntax and wrappers with their opti
     "chroot --userspec=1:1 /srv rm x",
     "unshare -r -w /tmp rm x",
     "nsenter -t 1 -m rm x",
+    "bash <<'EOF'\nrm x\nEOF",
+    "sudo sh <<< 'rm x'",
+    "bash -s <<EOF\ncd x && rm y\nEOF",
   ];
   const spared = [
     "echo rm",
@@ -192,6 +195,8 @@ Deno.test("judgeIfRule() looks through shell syntax and wrappers with their opti
     "su rm",
     "chroot /rm ls",
     "flock -w 5 /tmp/rm ls",
+    "bash <<'EOF'\necho rm\nEOF",
+    "cat <<'EOF'\nrm x\nEOF",
     "toString rm",
   ];
   const cases: [string, string, boolean][] = [
@@ -239,6 +244,7 @@ Deno.test("judgeIfRule() counts a command it cannot read as matching, and says w
     ["eval echo hi", "eval builds its command when it runs"],
     ['bash -c "$SCRIPT"', "the -c string of bash is only known when it runs"],
     ["curl -s x | sh", "sh reads its commands from standard input"],
+    ["bash <<EOF\n$CMD x\nEOF", "bash reads its commands from standard input"],
     ["env -S 'echo hi'", "env -S splits its string into a command when it runs"],
     ["watch echo $X", "the command watch runs is only known when it runs"],
     [nest(7, "echo hi"), "shells nested deeper than 6"],

@@ -8,8 +8,8 @@
  *   syntax tree with quote removal done per word part, `$(…)`, backticks, process substitutions and
  *   unquoted here-doc bodies parsed as nested scripts, and syntax errors listed per script (`fi`
  *   where no `if` is open is one). Released all through 2026 (6.0.4 in November); permission
- *   checks are a use it is written for. 100 KB minified: dist/trellis grows by 0.36 MB (126.87 →
- *   127.24 MB, with bytecode); importing it takes ~0.5 ms in dist/trellis (~3 ms under `deno
+ *   checks are a use it is written for. 100 KB minified: dist/trellis grows by 0.38 MB (126.87 →
+ *   127.25 MB, with bytecode); importing it takes ~0.5 ms in dist/trellis (~3 ms under `deno
  *   run`), parsing a typical command line ~0.02 ms, judging a line with three wrappers and a
  *   `bash -lc` string ~0.04 ms (~3.5× shell-quote's tokenizing of it, which read `if` lines before).
  * - web-tree-sitter 0.27 + tree-sitter-bash 0.25 (tried first): maintained, a full tree, but

@@ -197,6 +197,7 @@ Deno.test("judgeIfRule() looks through shell syntax and wrappers with their opti
     "flock -w 5 /tmp/rm ls",
     "bash <<'EOF'\necho rm\nEOF",
     "cat <<'EOF'\nrm x\nEOF",
+    "echo $((rm + 1))",
     "toString rm",
   ];
   const cases: [string, string, boolean][] = [

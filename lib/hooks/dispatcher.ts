@@ -4,7 +4,7 @@ import { type HookCommandResult, runHookCommand } from "./command_runner.ts";
 import { namedFilesUnchanged } from "./content_trust.ts";
 import { eventLabel, eventUsesMatcher, type HookEventName } from "./hook_events.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
-import { type IfRule, ifRuleMatches, parseIfRule } from "./if_rule.ts";
+import { type IfRule, judgeIfRule, parseIfRule } from "./if_rule.ts";
 import { interpretRun } from "./interpret_run.ts";
 import { type CompiledMatcher, compileMatcher, matcherMatches } from "./matcher.ts";
 import type { HookEffect } from "./outputs/hook_effect.ts";
@@ -73,17 +73,32 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     }
   }
   const home = options.baseEnv?.HOME ?? options.platform.homeDir();
-  const selects = (h: HookHandlerInfo, request: DispatchRequest) => {
+  const selects = async (h: HookHandlerInfo, request: DispatchRequest) => {
     const c = compiled.get(h.key);
     if (!h.runnable || h.event !== request.event || !c) return false;
     if (eventUsesMatcher(h.event) && !matcherMatches(c.matcher, request.matchValues)) return false;
     if (!c.rule) return true;
     // An `if` is judged on tool calls only (HK-5); elsewhere its handler never runs.
-    return request.toolInput !== undefined &&
-      ifRuleMatches(c.rule, { names: request.matchValues, input: request.toolInput, cwd: request.cwd, home });
+    if (request.toolInput === undefined) return false;
+    const verdict = await judgeIfRule(c.rule, {
+      names: request.matchValues,
+      input: request.toolInput,
+      cwd: request.cwd,
+      home,
+    });
+    if (verdict.unjudged !== undefined) {
+      options.events({
+        type: "warning",
+        message: `hook ${h.key} runs: its "if" ${JSON.stringify(c.rule.text)} cannot judge this command ` +
+          `(${verdict.unjudged}), and a command it cannot read counts as matching`,
+        subject: h.key,
+      });
+    }
+    return verdict.matches;
   };
   return async (request) => {
-    const selected = options.handlers.filter((h) => selects(h, request));
+    const chosen = await Promise.all(options.handlers.map((h) => selects(h, request)));
+    const selected = options.handlers.filter((_, i) => chosen[i]);
     if (selected.length === 0) return [];
     const input = JSON.stringify(request.payload);
     let finished = 0;

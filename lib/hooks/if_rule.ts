@@ -1,5 +1,7 @@
 import * as path from "node:path";
-import { commandSegments } from "./command_segments.ts";
+import { compileCommandRule, globMatches } from "./command_pattern.ts";
+import { type CommandSegment, commandSegments } from "./command_segments.ts";
+import { loadBashParser } from "./shell_parser.ts";
 
 /**
  * A handler's `if` (HK-5): one rule in Claude Code's permission-rule syntax, deciding per tool call
@@ -42,20 +44,36 @@ export interface RuleCall {
   home: string;
 }
 
-export function ifRuleMatches(rule: IfRule, call: RuleCall): boolean {
-  if (!call.names.some((name) => toolMatches(rule.tool, name))) return false;
-  if (rule.specifier === undefined || rule.specifier === "*") return true;
+/**
+ * Whether the handler runs. `unjudged` says why a command line could not be read (a syntax error,
+ * a command word known only at run time, `eval`, shells nested too deep): such a call counts as
+ * matching, since a guard that runs once too often is safe and one that never runs is not, and the
+ * caller warns with the reason.
+ */
+export interface IfRuleVerdict {
+  matches: boolean;
+  unjudged?: string;
+}
+
+export async function judgeIfRule(rule: IfRule, call: RuleCall): Promise<IfRuleVerdict> {
+  if (!call.names.some((name) => toolMatches(rule.tool, name))) return { matches: false };
+  if (rule.specifier === undefined || rule.specifier === "*") return { matches: true };
   const input = (typeof call.input === "object" && call.input !== null ? call.input : {}) as Record<
     string,
     unknown
   >;
-  if (typeof input.command === "string") return commandMatches(rule.specifier, input.command);
+  const command = input.command;
+  if (typeof command === "string" || isWords(command)) return await commandMatches(rule.specifier, command);
   const file = [input.file_path, input.notebook_path, input.path].find((v) => typeof v === "string");
-  if (typeof file === "string") return pathMatches(rule.specifier, file, call);
+  if (typeof file === "string") return { matches: pathMatches(rule.specifier, file, call) };
   if (typeof input.url === "string" && rule.specifier.startsWith("domain:")) {
-    return hostOf(input.url) === rule.specifier.slice("domain:".length);
+    return { matches: hostOf(input.url) === rule.specifier.slice("domain:".length) };
   }
-  return false;
+  return { matches: false };
+}
+
+function isWords(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((w) => typeof w === "string");
 }
 
 /** `mcp__server` covers every tool of that server; `*` in a tool name is a wildcard. */
@@ -68,22 +86,28 @@ function toolMatches(pattern: string, name: string): boolean {
 }
 
 /**
- * `cmd:*` is a prefix ending at a word boundary; any other `*` is a wildcard over the whole command
- * (`git *` needs the space, `ls*` does not); otherwise the command must be exactly the specifier.
- * Any simple command of a compound line may match (`ls && git push`, `FOO=1 git push`).
+ * Any simple command the line runs may match (`ls && git push`, `FOO=1 git push`, `{ rm x; }`,
+ * `sudo rm`, `bash -c "rm x"`, `/bin/rm`: command_segments.ts); the specifier forms are in
+ * command_pattern.ts. A match that holds only for some value of a word known at run time
+ * (`$CMD x`) still counts, as unjudged.
  */
-function commandMatches(specifier: string, command: string): boolean {
-  const segments = commandSegments(command);
-  if (specifier.endsWith(":*")) {
-    const prefix = specifier.slice(0, -2).trim();
-    return segments.some((s) => s === prefix || s.startsWith(`${prefix} `));
+async function commandMatches(specifier: string, command: string | string[]): Promise<IfRuleVerdict> {
+  let segments: CommandSegment[];
+  try {
+    segments = commandSegments(command, await loadBashParser());
+  } catch (error) {
+    return { matches: true, unjudged: `the Bash parser could not be loaded (${(error as Error).message})` };
   }
-  if (specifier.includes("*")) {
-    const regex = wildcard(specifier);
-    return segments.some((s) => regex.test(s));
-  }
-  const exact = specifier.replace(/\s+/g, " ");
-  return segments.some((s) => s === exact);
+  const globs = compileCommandRule(specifier);
+  const text = segments.map((s) => s.words.join(" "));
+  if (text.some((t) => globs.some((g) => globMatches(g, t, "certain")))) return { matches: true };
+  const index = text.findIndex((t) => globs.some((g) => globMatches(g, t, "possible")));
+  if (index < 0) return { matches: false };
+  const segment = segments[index];
+  return {
+    matches: true,
+    unjudged: segment.unjudged ?? `${segment.dynamic[0] ?? "a word"} is only known when the command runs`,
+  };
 }
 
 /**
@@ -101,13 +125,7 @@ function pathMatches(specifier: string, file: string, call: RuleCall): boolean {
   return path.matchesGlob(target, pattern);
 }
 
-/**
- * Claude Code's rule wildcard: `*` is the only special character and matches anything, `/` and
- * spaces included. Not picomatch: checked against it, `Bash(npm test?)` would match "npm tests",
- * `Bash(ls [ab])` "ls a", `Bash(echo {a,b})` "echo a" (Claude Code reads all three literally), and
- * `Bash(git *)` would miss "git add src/x.ts" unless `bash: true`. Path specifiers, which are globs,
- * go to node:path.matchesGlob above.
- */
+/** A tool-name wildcard: `*` matches anything (command specifiers: command_pattern.ts). */
 function wildcard(glob: string): RegExp {
   const body = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
   return new RegExp(`^${body}$`, "s");

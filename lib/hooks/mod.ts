@@ -38,8 +38,8 @@ export type {
   RewakeSettings,
   TrustStatus,
 } from "./hook_handler.ts";
-export { ifRuleMatches, parseIfRule } from "./if_rule.ts";
-export type { IfRule, RuleCall } from "./if_rule.ts";
+export { judgeIfRule, parseIfRule } from "./if_rule.ts";
+export type { IfRule, IfRuleVerdict, RuleCall } from "./if_rule.ts";
 export { createHookEngine } from "./hook_engine.ts";
 export type { HookEngine, HookEngineOptions } from "./hook_engine.ts";
 export type { BackgroundRun, HookRunEntry, HookRunRecord, HookRunStatus } from "./dispatcher.ts";

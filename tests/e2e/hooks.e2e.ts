@@ -249,6 +249,46 @@ Deno.test("#14 item 3: an if-gated asyncRewake review wakes the model before the
   }
 });
 
+Deno.test("#20 item 8: an `if: Bash(rm:*)` guard stops rm inside `bash -c`, lets `echo rm` run, and stops (with a warning) a line it cannot read", async () => {
+  const s = await e2eSetup();
+  await Deno.writeTextFile(`${s.workspace}/keep.txt`, "kept\n");
+  const guard = await script(
+    s,
+    "no_rm.sh",
+    "cat >/dev/null; echo 'rm is not allowed here' >&2; exit 2",
+  );
+  await trustedHooks(s, {
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard, if: "Bash(rm:*)" }] }],
+  });
+  const shell = (command: string) => ({ tool_calls: [{ name: "shell", arguments: { command } }] });
+  const server = await startFixtureModelServer({
+    script: [
+      shell("bash -c 'rm -f keep.txt'"),
+      shell("echo rm > said.txt"),
+      shell("echo hi; fi"),
+      { text: "done" },
+    ],
+  });
+  try {
+    const run = await runTrellis(["exec", "--json", ...s.flags(server.url), "clean up"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(await Deno.readTextFile(`${s.workspace}/keep.txt`), "kept\n");
+    assert.equal(await Deno.readTextFile(`${s.workspace}/said.txt`), "rm\n");
+    assert.match(JSON.stringify(server.requests[1]), /rm is not allowed here/);
+    assert.match(JSON.stringify(server.requests[3]), /rm is not allowed here/);
+    const warnings = events(run.stdout).filter((e) => e.type === "warning").map((e) => e.message);
+    assert.ok(
+      warnings.some((m) => m.includes('its "if" "Bash(rm:*)" cannot judge this command (syntax error')),
+      JSON.stringify(warnings),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("#14 item 3: an async hook never holds the turn; the session waits for it before exiting (HK-5)", async () => {
   const s = await e2eSetup();
   // The async hook can only finish once the turn has ended (its transcript records the turn) and the

@@ -96,6 +96,38 @@ Deno.test("postToolUse() runs only the handler whose `if` matches the call (#14,
   assert.deepStrictEqual(ran, ["commit-review", "every-bash"]);
 });
 
+Deno.test("preToolUse() runs an `if: Bash(rm:*)` guard for rm behind wrappers and -c strings, and warns when it cannot read the line (#20 item 8)", async () => {
+  const dir = await tempDir();
+  const guard = handler({
+    command: `cat >/dev/null; echo >> ${dir}/fired`,
+    matcher: "Bash",
+    ifRule: "Bash(rm:*)",
+    key: "guard",
+  });
+  const { engine, ctx, log } = await engineWith([guard]);
+  const fired: [string, number][] = [];
+  for (
+    const command of ["sudo rm -rf build", "bash -c 'cd x && rm y'", "echo rm", "rmdir x", "if true; then ls"]
+  ) {
+    await engine.preToolUse(ctx, bashCall(command));
+    const text = await platform.fs.readTextFile(`${dir}/fired`).catch(() => "");
+    fired.push([command, text.length]);
+  }
+  assert.deepStrictEqual(fired, [
+    ["sudo rm -rf build", 1],
+    ["bash -c 'cd x && rm y'", 2],
+    ["echo rm", 2],
+    ["rmdir x", 2],
+    ["if true; then ls", 3],
+  ]);
+  assert.deepStrictEqual(log.events.filter((e) => e.type === "warning"), [{
+    type: "warning",
+    message: 'hook guard runs: its "if" "Bash(rm:*)" cannot judge this command (syntax error at column 17: ' +
+      "expected 'fi' to close 'if'), and a command it cannot read counts as matching",
+    subject: "guard",
+  }]);
+});
+
 Deno.test("preToolUse() does not wait for an async hook; its context arrives once it finished (HK-5)", async () => {
   const dir = await tempDir();
   // Finishes only after the test, not the engine, releases it: waiting for it would never return.

@@ -26,7 +26,7 @@ export type { ConfigTableResult, TrellisConfig } from "./schema/mod.ts";
 export { findKeyLine, validateLayer } from "./validate.ts";
 export type { InvalidMcpServer } from "./validate.ts";
 export { formatKeyPath, isTable } from "./merge.ts";
-export { removeKey, setKey } from "./config_edit.ts";
+export { parseDocument, removeKey, setKey } from "./config_edit.ts";
 export type { ConfigEdit, TomlTable } from "./config_edit.ts";
 export type { TomlValue } from "./toml_editor.ts";
 export { editConfigFile } from "./user_config_file.ts";

@@ -24,6 +24,11 @@ export interface McpRegistration {
    * `mcp_tool_pinning` (issue #17); absent = user.
    */
   scope?: "user" | "project" | "plugin";
+  /**
+   * The Trellis config file whose bare `[mcp_servers.X] enabled = …` switched this server defined
+   * elsewhere on or off (issue #21 item 9); absent when nothing did.
+   */
+  switchedBy?: string;
 }
 
 export interface CatalogConflict {

@@ -109,6 +109,11 @@ export function readMcpServerEntry(
       delete table[key];
     }
   }
+  // A bare `enabled` is a switch only in Trellis's own config.toml (over a server defined elsewhere);
+  // here, where the entry is the definition, it still needs a transport.
+  if (table.command === undefined && table.url === undefined) {
+    return fail("command: invalid transport: set command (stdio) or url (streamable HTTP)");
+  }
   const parsed = parseConfigTable({ mcp_servers: { [name]: table } });
   if (!parsed.success) {
     const issue = parsed.issues[0];

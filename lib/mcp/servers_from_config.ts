@@ -82,6 +82,10 @@ export function mcpServersFromConfig(
   }
   registrations.push(...peers.project);
   for (const [name, table] of Object.entries(loaded.config.mcp_servers ?? {})) {
+    if (table.command === undefined && table.url === undefined) {
+      applySwitch(name, registrations, loaded, diagnostics);
+      continue;
+    }
     const source = loaded.provenance.get(`mcp_servers.${name}.command`) ??
       loaded.provenance.get(`mcp_servers.${name}.url`) ?? "config";
     const own = ownSandboxKeys(loaded, name, diagnostics);
@@ -124,6 +128,50 @@ export function mcpServersFromConfig(
     );
   }
   return { catalog, diagnostics };
+}
+
+/**
+ * `[mcp_servers.X] enabled = false` alone in Trellis's config (the schema lets a table with only
+ * `enabled` through): the server of that name defined elsewhere — Codex's or Claude Code's files, a
+ * project's `.mcp.json`, a plugin — is switched off for Trellis only; their files are not touched
+ * (issue #21 item 9). With no such server the switch names itself in a warning.
+ */
+function applySwitch(
+  name: string,
+  registrations: McpRegistration[],
+  loaded: LoadedConfig,
+  diagnostics: Diagnostic[],
+): void {
+  // Per layer, low → high: a repository may switch a server off, never on — the user's own off (or
+  // the off in Codex's file) stands.
+  let chosen: { enabled: boolean; file: string } | undefined;
+  for (const layer of loaded.layers) {
+    const enabled = layer.table.mcp_servers?.[name]?.enabled;
+    if (enabled === undefined) continue;
+    if (enabled && !isOwnLayer(layer.kind)) {
+      diagnostics.push(warning(
+        `Ignored [mcp_servers.${name}] enabled = true in ${layer.source}: only your own config may ` +
+          "switch on a server defined elsewhere",
+        { file: layer.source, subject: name },
+      ));
+      continue;
+    }
+    chosen = { enabled, file: layer.source };
+  }
+  if (!chosen) return;
+  const targets = registrations.filter((r) => r.config.name === name);
+  if (targets.length === 0) {
+    diagnostics.push(warning(
+      `[mcp_servers.${name}] in ${chosen.file} only sets enabled, and no MCP server "${name}" is defined ` +
+        "elsewhere (a server of its own needs command or url)",
+      { file: chosen.file, subject: name },
+    ));
+    return;
+  }
+  for (const registration of targets) {
+    registration.config.enabled = chosen.enabled;
+    registration.switchedBy = chosen.file;
+  }
 }
 
 /**

@@ -69,7 +69,7 @@ Deno.test("plugin MCP servers in Claude Code and Codex shapes all load through t
     ],
     [
       "error",
-      'Cannot load MCP server "shared" from plugin dup-a@claude: .mcp.json: command: invalid transport',
+      'Cannot load MCP server "shared" from plugin dup-a@claude: .mcp.json: command: invalid transport: set command (stdio) or url (streamable HTTP)',
     ],
     [
       "warning",

@@ -122,6 +122,11 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
       rows.sort((a, b) => a[0] < b[0] ? -1 : 1);
       await ctx.out(table([["Name", "Command / URL", "Status", "Auth", "Origin", "Source"], ...rows]));
       for (const f of failed) await ctx.out(`${f.name} failed: ${f.error}\n`);
+      for (const s of all.filter((s) => s.switched_by && !s.enabled)) {
+        await ctx.out(
+          `${s.name} is off for Trellis only ([mcp_servers.${s.name}] enabled = false in ${s.switched_by})\n`,
+        );
+      }
       for (const c of conflicts) {
         ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);
       }

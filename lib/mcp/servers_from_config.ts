@@ -2,7 +2,12 @@ import * as path from "node:path";
 import { isTable, type LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, warning } from "../shared/mod.ts";
-import { type McpRegistration, resolveCatalog, type ResolvedCatalog } from "./catalog.ts";
+import {
+  type FailedRegistration,
+  type McpRegistration,
+  resolveCatalog,
+  type ResolvedCatalog,
+} from "./catalog.ts";
 import { readMcpJson, readMcpServerEntry } from "./mcp_json.ts";
 import { peerMcpServers } from "./peer_servers.ts";
 import { type McpServerConfig, type McpServerTable, serverConfigFromTable } from "./server_config.ts";
@@ -40,6 +45,7 @@ export function mcpServersFromConfig(
   const diagnostics: Diagnostic[] = [];
   const registrations: McpRegistration[] = [];
   const overrides = pluginOverrides(loaded, diagnostics);
+  const unreadable: FailedRegistration[] = [];
   for (
     const [tier, list] of [
       ["plugin", options.pluginServers],
@@ -50,12 +56,21 @@ export function mcpServersFromConfig(
       const built = pluginRegistration(server, overrides[server.pluginId]?.[server.name], options.platform);
       diagnostics.push(...built.diagnostics);
       if (built.registration) registrations.push({ ...built.registration, tier });
+      if (built.failure) {
+        unreadable.push({
+          name: server.name,
+          source: `plugin:${server.pluginId}`,
+          error: built.failure,
+          ...(server.origin ? { origin: server.origin } : {}),
+        });
+      }
     }
   }
   // Inside the config tier the last registration wins: Claude Code's and Codex's user files, the
   // project's .mcp.json, Claude Code's entries for this project, then Trellis's own config layers.
   const peers = peerMcpServers(options.platform.fs, loaded, options.platform.env);
   diagnostics.push(...peers.diagnostics);
+  unreadable.push(...peers.failed);
   registrations.push(...peers.user);
   // What a repository chose (project layers, its .mcp.json): the default `mcp_tool_pinning` is
   // stricter for these (issue #17). Claude Code's entries for this project in ~/.claude.json are the
@@ -66,6 +81,9 @@ export function mcpServersFromConfig(
   if (loaded.projectTrusted) {
     const json = readMcpJson(options.platform.fs, loaded.paths.projectRoot, options.platform.env);
     diagnostics.push(...json.diagnostics);
+    for (const f of json.failed) {
+      unreadable.push({ name: f.name, source: json.file, error: f.error, origin: "claude" });
+    }
     for (const config of json.servers) {
       const registration: McpRegistration = { tier: "config", source: json.file, origin: "claude", config };
       fromProject.add(registration);
@@ -110,7 +128,7 @@ export function mcpServersFromConfig(
   }
   const failed = loaded.invalidMcpServers.map((s) => ({ name: s.name, source: s.file, error: s.reason }));
   // Duplicates are resolved here, after validation: a broken definition never took a name.
-  const catalog = resolveCatalog(registrations, failed);
+  const catalog = resolveCatalog(registrations, failed, unreadable);
   const peerFiles = new Set([...peers.user, ...peers.project].map((r) => r.source));
   for (const conflict of catalog.conflicts) {
     const losers = conflict.contenders.filter((c) => c !== conflict.outcome);
@@ -266,7 +284,7 @@ function pluginRegistration(
   server: PluginMcpServer,
   override: PolicyOverride | undefined,
   platform: Platform,
-): { registration?: Omit<McpRegistration, "tier">; diagnostics: Diagnostic[] } {
+): { registration?: Omit<McpRegistration, "tier">; diagnostics: Diagnostic[]; failure?: string } {
   const source = `plugin:${server.pluginId}`;
   const vars: Record<string, string> = {
     PLUGIN_ROOT: server.pluginRoot,
@@ -292,7 +310,7 @@ function pluginRegistration(
     });
   }
   const config = read.config;
-  if (!config) return { diagnostics };
+  if (!config) return { diagnostics, ...(read.failure ? { failure: read.failure } : {}) };
   if (config.transport.type === "stdio") {
     config.transport.cwd = path.resolve(server.pluginRoot, config.transport.cwd ?? ".");
   }

@@ -227,3 +227,45 @@ Deno.test("a project may switch a user's server off, never on (#21 item 9)", asy
   assert.deepStrictEqual(JSON.parse(out.stdout).map((s: { enabled: boolean }) => s.enabled), [false]);
   assert.match(out.stderr, /Ignored \[mcp_servers\.s\] enabled = true in .*p\/\.trellis\/config\.toml/);
 });
+
+Deno.test(".mcp.json entries with a wrong type/command/url combination are listed failed, as config.toml's are (#21 item 10)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const project = `${root}/p`;
+  await platform.fs.mkdir(project);
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    `[projects."${project}"]\ntrust_level = "trusted"\n[mcp_servers.toml_bad]\ncommand = "x"\nurl = "http://h/mcp"\n`,
+  );
+  await platform.fs.writeTextFile(
+    `${project}/.mcp.json`,
+    JSON.stringify({
+      mcpServers: {
+        http_with_command: { type: "http", command: "node" },
+        stdio_without_command: { type: "stdio", args: ["x"] },
+        shared: { type: "http" },
+        good: { command: "true" },
+      },
+    }),
+  );
+  // A working server of the same name elsewhere is never evicted by a broken entry.
+  await platform.fs.writeTextFile(
+    `${env.HOME}/.claude.json`,
+    JSON.stringify({ mcpServers: { shared: { command: "true" } } }),
+  );
+  const cli = (...argv: string[]) => runCliCaptured(argv, { env, cwd: project });
+  const listed = await cli("mcp", "list", "--json");
+  assert.deepStrictEqual(listed.code, 0, listed.stderr);
+  const rows = JSON.parse(listed.stdout).map((
+    s: { name: string; status?: string; enabled: boolean; source: string; origin: string },
+  ) => [s.name, s.status ?? (s.enabled ? "enabled" : "disabled"), s.source.replace(root, ""), s.origin]);
+  assert.deepStrictEqual(rows, [
+    ["good", "enabled", "/p/.mcp.json", "claude"],
+    ["http_with_command", "failed", "/p/.mcp.json", "claude"],
+    ["shared", "enabled", "/home/.claude.json", "claude"],
+    ["stdio_without_command", "failed", "/p/.mcp.json", "claude"],
+    ["toml_bad", "failed", "/home/.trellis/config.toml", "trellis"],
+  ]);
+  const text = await cli("mcp", "list");
+  assert.match(text.stdout, /http_with_command failed: /);
+  assert.match(text.stdout, /stdio_without_command failed: command: invalid transport/);
+});

@@ -39,7 +39,7 @@ export { findImports } from "./claude_imports.ts";
 export { codexConfigFile, compatEnabled, compatFiles } from "./compat.ts";
 export type { CompatFile } from "./compat.ts";
 export type { CompatSwitch } from "./schema/compat.ts";
-export { readCodexConfig } from "./codex_config_file.ts";
+export { codexNotTakenLine, readCodexConfig } from "./codex_config_file.ts";
 export type { CodexConfigFile } from "./codex_config_file.ts";
 export { readClaudeJson } from "./claude_json_file.ts";
 export type { ClaudeJsonFile } from "./claude_json_file.ts";

@@ -20,7 +20,13 @@ export { dirsBetween, resolvePaths } from "./paths.ts";
 export type { TrellisPaths } from "./paths.ts";
 export { parseOverride, splitKeyPath } from "./overrides.ts";
 export { BUILT_IN_DEFAULTS, BUILT_IN_PROVIDERS } from "./defaults.ts";
-export { MCP_SERVER_NAME, parseConfigTable } from "./schema/mod.ts";
+export {
+  APPROVAL_POLICIES,
+  knownKeysAt,
+  MCP_SERVER_NAME,
+  parseConfigTable,
+  SANDBOX_MODES,
+} from "./schema/mod.ts";
 export { mcpServerFieldNames } from "./schema/mcp_servers.ts";
 export type { ConfigTableResult, TrellisConfig } from "./schema/mod.ts";
 export { findKeyLine, validateLayer } from "./validate.ts";

@@ -33,6 +33,7 @@ export type {
 } from "./tool_contract.ts";
 export type { ApprovalSubject, CommandSandbox, SessionScope } from "./approval_subject.ts";
 export { terminalText } from "./terminal_text.ts";
+export { closestWord } from "./closest_word.ts";
 export type { TerminalTextOptions } from "./terminal_text.ts";
 export { discardEvents, EVENT_SCHEMA_VERSION, eventUsage } from "./events.ts";
 export type {

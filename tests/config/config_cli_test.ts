@@ -146,3 +146,23 @@ Deno.test("config show takes Codex's model keys with their origin and names in o
     [`# not taken from ${codex} (Trellis's own config decides these): approval_policy, sandbox_mode`],
   );
 });
+
+Deno.test("a mistyped config key is named with its line and the key it most likely meant (#21 item 11)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/config.toml`;
+  await platform.fs.writeTextFile(
+    file,
+    'model = "m"\napproval_polcy = "never"\n[sandbox_workspace_write]\nnetwrok_access = true\n[compat]\nzzz = false\n',
+  );
+  const run = await runCliCaptured(["config", "show"], { env, cwd: root });
+  assert.deepStrictEqual(run.code, 0, run.stderr);
+  const warnings = run.stderr.split("\n").filter((l) => l.startsWith("warning:")).sort();
+  assert.deepStrictEqual(warnings, [
+    `warning: Unknown config key "approval_polcy" in ${file}:2 (ignored); did you mean approval_policy?`,
+    `warning: Unknown config key "compat.zzz" in ${file}:6 (ignored)`,
+    `warning: Unknown config key "sandbox_workspace_write.netwrok_access" in ${file}:4 (ignored); did you mean sandbox_workspace_write.network_access?`,
+  ]);
+  // The misspelt safety key does not take effect: the default stands.
+  const json = await runCliCaptured(["config", "show", "--json"], { env, cwd: root });
+  assert.deepStrictEqual(JSON.parse(json.stdout).config.approval_policy, "on-request");
+});

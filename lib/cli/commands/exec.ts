@@ -19,9 +19,11 @@ import {
   UsageError,
 } from "../../shared/mod.ts";
 import {
+  approvalOption,
   type CliContext,
   collect,
   type CommonOptions,
+  sandboxOption,
   sessionOverrides,
   withCommonOptions,
 } from "../context.ts";
@@ -80,8 +82,8 @@ function execOptions(command: Command): Command {
   return withCommonOptions(command)
     .option("--json", "print JSONL events on stdout")
     .option("-m, --model <model>", "model to use")
-    .option("-s, --sandbox <mode>", "read-only | workspace-write | danger-full-access")
-    .option("-a, --ask-for-approval <policy>", "untrusted | on-request | on-failure | never")
+    .addOption(sandboxOption("read-only | workspace-write | danger-full-access"))
+    .addOption(approvalOption("untrusted | on-request | on-failure | never"))
     .option("--max-steps <n>", "stop after this many model samplings", "50")
     .option("-o, --output-last-message <file>", "also write the final message to <file>")
     .option("--skill <name|path>", "inject this skill's SKILL.md into the turn; repeatable", collect);

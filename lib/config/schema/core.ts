@@ -20,8 +20,13 @@ const modelProviderSchema = memo(() =>
   })
 );
 
-const sandboxModeSchema = memo(() => z.enum(["read-only", "workspace-write", "danger-full-access"]));
-const approvalPolicySchema = memo(() => z.enum(["untrusted", "on-request", "on-failure", "never"]));
+/** Codex's sandbox modes, strictest first. */
+export const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
+/** Codex's approval policies, strictest first. */
+export const APPROVAL_POLICIES = ["untrusted", "on-request", "on-failure", "never"] as const;
+
+const sandboxModeSchema = memo(() => z.enum(SANDBOX_MODES));
+const approvalPolicySchema = memo(() => z.enum(APPROVAL_POLICIES));
 
 const sandboxWorkspaceWriteSchema = () =>
   z.strictObject({

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { isTable, mcpServerFieldNames, parseConfigTable } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
-import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, errorDiagnostic, parseJsonText, warning } from "../shared/mod.ts";
 import { type McpServerConfig, serverConfigFromTable } from "./server_config.ts";
 import { isValidServerName, transportType } from "./transport_rules.ts";
 
@@ -235,20 +235,17 @@ export function mcpServersOf(
 
 /** Parses `.mcp.json` text into server configs; each bad entry is a diagnostic, never the whole file. */
 export function parseMcpJson(text: string, options: McpEntryOptions): McpEntriesRead {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
     return {
       servers: [],
       diagnostics: [
-        errorDiagnostic(`Cannot parse "${options.file}": ${(error as Error).message}`, {
-          file: options.file,
-        }),
+        errorDiagnostic(`Cannot parse "${options.file}": ${parsed.message}`, { file: options.file }),
       ],
       failed: [],
     };
   }
+  const raw = parsed.value;
   const map = mcpServersOf(raw, options.file);
   const read = readMcpServerEntries(map.servers, options);
   return { ...read, diagnostics: [...map.diagnostics, ...read.diagnostics] };

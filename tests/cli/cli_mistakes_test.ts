@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 
 // Issue #21 item 11: the small mistakes of a first hour, each one clear line, exit 2, nothing sent.
@@ -53,4 +54,25 @@ Deno.test("bare `trellis --help` shows [PROMPT] and that it opens an interactive
     help.stdout.replace(/\s+/g, " "),
     /With no command, `trellis \[PROMPT\]` opens an interactive session/,
   );
+});
+
+Deno.test("a required MCP server that fails is one error line on a terminal, and turn.failed under --json (#21 item 11)", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    '[mcp_servers.need]\ncommand = "/nonexistent/server-bin"\nrequired = true\n',
+  );
+  const keyed = { ...env, OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" };
+  const human = await runCliCaptured(["exec", "hi"], { env: keyed, cwd: root });
+  assert.deepStrictEqual(human.code, 2, human.stderr);
+  assert.deepStrictEqual(
+    human.stderr.match(/Cannot start required MCP server "need"/g)?.length,
+    1,
+    human.stderr,
+  );
+  assert.doesNotMatch(human.stderr, /turn failed/);
+  const json = await runCliCaptured(["exec", "--json", "hi"], { env: keyed, cwd: root });
+  const events = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepStrictEqual(events.at(-1).type, "turn.failed");
+  assert.match(events.at(-1).error.message, /Cannot start required MCP server "need"/);
 });

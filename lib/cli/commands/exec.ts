@@ -123,7 +123,7 @@ async function runExec(
   const removeSigint = ctx.platform.onSignal("SIGINT", () => controller.abort());
   let result: TurnResult;
   try {
-    const session = await openSession(ctx, ws, {
+    const session = await openSession(ctx, Boolean(options.json), ws, {
       platform: terminal.platform,
       events: terminal.events,
       approver,
@@ -162,10 +162,11 @@ const EXIT_STDOUT_CLOSED = 141;
 
 /**
  * Opens the session; when it cannot start after the thread did (a required MCP server failed,
- * MCP-7), the stream still ends with `turn.failed`, as a `codex exec --json` reader expects.
+ * MCP-7), the `--json` stream still ends with `turn.failed`, as a `codex exec --json` reader expects.
  */
 async function openSession(
   ctx: CliContext,
+  json: boolean,
   ws: Workspace,
   options: WorkspaceSessionOptions,
 ): Promise<Session> {
@@ -177,7 +178,8 @@ async function openSession(
   try {
     return await ws.openSession({ ...options, events });
   } catch (error) {
-    if (threadId !== null) {
+    // On a terminal the error line that follows says it: once, not also as "turn failed" (#21 item 11).
+    if (threadId !== null && json) {
       options.events({
         type: "turn.failed",
         turn_id: `${threadId}-t1`,

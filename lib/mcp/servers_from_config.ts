@@ -130,22 +130,45 @@ export function mcpServersFromConfig(
   // Duplicates are resolved here, after validation: a broken definition never took a name.
   const catalog = resolveCatalog(registrations, failed, unreadable);
   const peerFiles = new Set([...peers.user, ...peers.project].map((r) => r.source));
+  const shadowed: Shadowed[] = [];
   for (const conflict of catalog.conflicts) {
     const losers = conflict.contenders.filter((c) => c !== conflict.outcome);
-    const message =
+    // The same server kept in Claude Code's and Codex's files too is the usual case for someone
+    // who uses all three (and for everyone right after `trellis import`): one note for them all, not a
+    // line each at every start (#21 item 11). A clash among Trellis's own is a warning each.
+    if (losers.every((l) => peerFiles.has(l))) {
+      shadowed.push({ server: conflict.server, losers, outcome: conflict.outcome });
+      continue;
+    }
+    diagnostics.push(warning(
       `MCP server "${conflict.server}" is defined more than once: using ${conflict.outcome}; ignoring ${
         losers.join(", ")
-      }`;
-    // The same server kept in Claude Code's and Codex's files too is the usual case for someone
-    // who uses all three: a note, not a warning at every start. A clash among Trellis's own is.
-    const onlyPeersLose = losers.every((l) => peerFiles.has(l));
-    diagnostics.push(
-      onlyPeersLose
-        ? { level: "info", message, subject: conflict.server }
-        : warning(message, { subject: conflict.server }),
-    );
+      }`,
+      { subject: conflict.server },
+    ));
   }
+  if (shadowed.length > 0) diagnostics.push(shadowedNote(shadowed));
   return { catalog, diagnostics };
+}
+
+interface Shadowed {
+  server: string;
+  losers: string[];
+  outcome: string;
+}
+
+/** One note for every server whose definitions in Codex's or Claude Code's files a later one replaces. */
+function shadowedNote(shadowed: Shadowed[]): Diagnostic {
+  const files = [...new Set(shadowed.flatMap((s) => s.losers))].join(", ");
+  const used = [...new Set(shadowed.map((s) => s.outcome))].join(", ");
+  const names = shadowed.map((s) => s.server).join(", ");
+  return {
+    level: "info",
+    message: shadowed.length === 1
+      ? `MCP server "${names}" is also defined in ${files}; using ${used}`
+      : `${shadowed.length} MCP servers (${names}) are also defined in ${files}; using ${used}`,
+    subject: names,
+  };
 }
 
 /**

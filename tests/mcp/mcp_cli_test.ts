@@ -269,3 +269,21 @@ Deno.test(".mcp.json entries with a wrong type/command/url combination are liste
   assert.match(text.stdout, /http_with_command failed: /);
   assert.match(text.stdout, /stdio_without_command failed: command: invalid transport/);
 });
+
+Deno.test("after import codex, the servers defined in both files are one note, not a line each (#21 item 11)", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.mkdir(`${env.HOME}/.codex`);
+  const codex = `${env.HOME}/.codex/config.toml`;
+  await platform.fs.writeTextFile(
+    codex,
+    `[mcp_servers.a]\ncommand = "true"\n[mcp_servers.b]\ncommand = "true"\n[mcp_servers.c]\ncommand = "true"\n`,
+  );
+  const cli = (...argv: string[]) => runCliCaptured(argv, { env, cwd: root });
+  assert.deepStrictEqual((await cli("import", "codex")).code, 0);
+  const list = await cli("mcp", "list");
+  const notes = list.stderr.split("\n").filter((l) => /also defined|more than once/.test(l));
+  assert.deepStrictEqual(notes, [
+    `note: 3 MCP servers (a, b, c) are also defined in ${codex}; using ${env.TRELLIS_HOME}/config.toml`,
+  ]);
+  // (The neighbour — two plugins clashing over a name stay a warning each — is in mcp_json_test.ts.)
+});

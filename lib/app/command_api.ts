@@ -4,7 +4,14 @@
  * subsystems together — the Workspace and the operations beside it do; these act on what they
  * return (a runtime's manager, a skills snapshot, a hook handler) or format it for a person.
  */
-export { compatFiles, formatKeyPath, isTable } from "../config/mod.ts";
+export {
+  APPROVAL_POLICIES,
+  codexNotTakenLine,
+  compatFiles,
+  formatKeyPath,
+  isTable,
+  SANDBOX_MODES,
+} from "../config/mod.ts";
 export type { CompatFile, LoadedConfig, TrellisPaths } from "../config/mod.ts";
 export { doctorHooks, reviewNotice, testHookEvent } from "../hooks/mod.ts";
 export type { HookHandlerInfo, HookRunRecord, HookStateChange, LoadedHooks } from "../hooks/mod.ts";

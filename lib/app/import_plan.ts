@@ -10,6 +10,7 @@ import {
   setKey,
   type TomlTable,
   type TomlValue,
+  validateLayer,
 } from "../config/mod.ts";
 import { HOOK_SETTING_KEYS, readHooksFile } from "../hooks/mod.ts";
 import { importClaudeEntry, importCodexEntry, type ImportedEntry } from "../mcp/mod.ts";
@@ -25,6 +26,10 @@ export interface ImportSources {
   /** Entries an import leaves where they are, with why (Claude Code's per-project servers). */
   kept: { key: string; from: string; reason: string }[];
   hooks: { events: Record<string, unknown>; from: string }[];
+  /** Codex's model keys (`model`, `model_provider`, one `model_providers.<id>` each, …). */
+  settings: { key: string[]; value: unknown; from: string }[];
+  /** Keys the source sets that Trellis deliberately does not take (they would loosen a session). */
+  notTaken: { keys: string[]; from: string } | null;
   /** The switches that read these files in place, for the hint printed after an import. */
   switches: string[];
   diagnostics: Diagnostic[];
@@ -44,7 +49,12 @@ export interface ImportPlan {
   items: ImportItem[];
   edits: ConfigEdit[];
   /** The tables the edits write, for `--dry-run` to print as TOML. */
-  written: { mcp_servers?: Record<string, TomlValue>; hooks?: Record<string, TomlValue> };
+  written: {
+    mcp_servers?: Record<string, TomlValue>;
+    hooks?: Record<string, TomlValue>;
+    /** Codex's model keys (`model`, `model_providers`, …). */
+    [setting: string]: TomlValue | Record<string, TomlValue> | undefined;
+  };
 }
 
 /**
@@ -55,14 +65,31 @@ export interface ImportPlan {
  * per-project place for them (they keep being read in place for that project).
  */
 export function readImportSources(fs: FileSystem, loaded: LoadedConfig, source: ImportSource): ImportSources {
-  const out: ImportSources = { source, servers: [], kept: [], hooks: [], switches: [], diagnostics: [] };
+  const out: ImportSources = {
+    source,
+    servers: [],
+    kept: [],
+    hooks: [],
+    settings: [],
+    notTaken: null,
+    switches: [],
+    diagnostics: [],
+  };
   const { paths } = loaded;
   if (source === "codex") {
     const codex = readCodexConfig(fs, paths);
     out.diagnostics.push(...codex.diagnostics);
     if (codex.items) {
-      const { file, mcpServers, hooks } = codex.items;
+      const { file, mcpServers, hooks, modelKeys, notTaken } = codex.items;
       for (const [name, entry] of Object.entries(mcpServers)) out.servers.push({ name, entry, from: file });
+      for (const [key, value] of Object.entries(modelKeys)) {
+        if (key === "model_providers" && isTable(value)) {
+          for (const [id, entry] of Object.entries(value)) {
+            out.settings.push({ key: ["model_providers", id], value: entry, from: file });
+          }
+        } else out.settings.push({ key: [key], value, from: file });
+      }
+      if (notTaken.length) out.notTaken = { keys: notTaken, from: file };
       if (hooks) out.hooks.push({ events: hooks, from: file });
       out.switches.push("compat.codex_config");
     }
@@ -138,8 +165,77 @@ export function planImport(
     plan.items.push({ key, from, action: exists ? "replace" : "add", notes: converted.notes });
   }
   for (const kept of sources.kept) plan.items.push({ ...kept, action: "skip", notes: [] });
+  planSettings(sources, doc, options, plan);
   planHooks(sources, doc, options, plan);
   return plan;
+}
+
+/**
+ * Codex's model keys (issue #21 item 8): each is copied unless Trellis's config sets it already
+ * (`--force` replaces). A value Trellis's schema refuses is left out with the reason.
+ */
+function planSettings(
+  sources: ImportSources,
+  doc: TomlTable,
+  options: { force?: boolean },
+  plan: ImportPlan,
+) {
+  for (const { key, value, from } of sources.settings) {
+    const dotted = key.join(".");
+    const checked = checkSetting(key, value);
+    if (checked.reason !== undefined) {
+      plan.items.push({ key: dotted, from, action: "skip", reason: checked.reason, notes: [] });
+      continue;
+    }
+    const exists = valueAt(doc, key) !== undefined;
+    if (exists && !options.force) {
+      const reason = "Trellis's config already sets it (--force replaces it)";
+      plan.items.push({ key: dotted, from, action: "skip", reason, notes: [] });
+      continue;
+    }
+    if (exists) plan.edits.push(removeKey(key));
+    const taken = plain(checked.value) as TomlValue;
+    plan.edits.push(setKey(key, taken));
+    const written = plan.written as Record<string, unknown>;
+    if (key.length === 1) written[key[0]] = taken;
+    else ((written[key[0]] ??= {}) as Record<string, unknown>)[key[1]] = taken;
+    plan.items.push({ key: dotted, from, action: exists ? "replace" : "add", notes: checked.notes });
+  }
+}
+
+/**
+ * `value` as Trellis's schema takes it at `key` (keys it does not know dropped, each named in a note),
+ * or why it refuses it.
+ */
+function checkSetting(key: string[], value: unknown): { value?: unknown; reason?: string; notes: string[] } {
+  const raw = key.length === 1 ? { [key[0]]: value } : { [key[0]]: { [key[1]]: value } };
+  try {
+    const checked = validateLayer(raw, { file: sourceLabel }) as { value: Record<string, unknown> };
+    const taken = key.length === 1
+      ? checked.value[key[0]]
+      : (checked.value[key[0]] as Record<string, unknown>)[key[1]];
+    const notes = validateNotes(raw);
+    return { value: taken, notes };
+  } catch (error) {
+    return { reason: (error as Error).message, notes: [] };
+  }
+}
+
+const sourceLabel = "the Codex config";
+
+function validateNotes(raw: Record<string, unknown>): string[] {
+  return validateLayer(raw, { file: sourceLabel }).diagnostics.map((d) =>
+    d.message.replace(/^Unknown config key "([^"]+)" in .*$/, "leaves out $1 (Trellis does not use it)")
+  );
+}
+
+function valueAt(doc: TomlTable, key: string[]): unknown {
+  let node: unknown = doc;
+  for (const part of key) {
+    if (!isTable(node)) return undefined;
+    node = node[part];
+  }
+  return node;
 }
 
 function planHooks(sources: ImportSources, doc: TomlTable, options: { force?: boolean }, plan: ImportPlan) {

@@ -52,7 +52,7 @@ export async function listMcpServers(ws: Workspace): Promise<McpServerListing> {
     error: f.error,
     tier: "config",
     source: f.source,
-    origin: "trellis",
+    origin: f.origin ?? "trellis",
   }));
   return { servers: listed, failed, conflicts: catalog.conflicts };
 }

@@ -33,6 +33,9 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   },
 };
 
+/** Every top-level command word a user may type (the interactive session's `resume` included). */
+export const COMMAND_NAMES: ReadonlySet<string> = new Set([...Object.keys(COMMANDS), "help"]);
+
 /** Words that ask for help or the version: every command is registered for them. */
 const META = new Set(["--help", "-h", "help"]);
 

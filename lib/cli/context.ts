@@ -1,5 +1,5 @@
-import type { Command } from "commander";
-import { type LoadedConfig, Workspace } from "../app/mod.ts";
+import { type Command, Option } from "commander";
+import { APPROVAL_POLICIES, type LoadedConfig, SANDBOX_MODES, Workspace } from "../app/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, terminalText, UsageError } from "../shared/mod.ts";
 
@@ -63,6 +63,18 @@ export function sessionOverrides(flags: SessionFlags): string[] {
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/**
+ * `-s/--sandbox` and `-a/--ask-for-approval` with their choices checked by commander, so a mistyped
+ * value names the flag that carried it (not the `-c` override it becomes).
+ */
+export function sandboxOption(description: string): Option {
+  return new Option("-s, --sandbox <mode>", description).choices(SANDBOX_MODES);
+}
+
+export function approvalOption(description: string): Option {
+  return new Option("-a, --ask-for-approval <policy>", description).choices(APPROVAL_POLICIES);
 }
 
 /** -c/--config, -p/--profile and --cd, accepted by every command that reads config. */

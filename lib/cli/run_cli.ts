@@ -1,8 +1,16 @@
 import { Command, CommanderError } from "commander";
 import { type Platform, quickRuntime } from "../platform/mod.ts";
-import { isTrellisError, terminalText } from "../shared/mod.ts";
-import { type CliContext, collect, type CommonOptions, createContext, sessionOverrides } from "./context.ts";
-import { commandsFor } from "./command_table.ts";
+import { closestWord, isTrellisError, terminalText } from "../shared/mod.ts";
+import {
+  approvalOption,
+  type CliContext,
+  collect,
+  type CommonOptions,
+  createContext,
+  sandboxOption,
+  sessionOverrides,
+} from "./context.ts";
+import { COMMAND_NAMES, commandsFor } from "./command_table.ts";
 import { versionLine } from "./version.ts";
 
 /** Runs the CLI and returns the exit code; user mistakes print one line, never a stack. */
@@ -35,7 +43,12 @@ export async function runCommandLine(
 
 async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
   const program = new Command("trellis")
-    .description("A single-binary agent runtime with MCP, Skills, Plugins and Hooks")
+    .description(
+      "A single-binary agent runtime with MCP, Skills, Plugins and Hooks.\n\n" +
+        "With no command, `trellis [PROMPT]` opens an interactive session in this directory (PROMPT, " +
+        "when given, is its first message); `trellis exec PROMPT` runs one turn without a terminal.",
+    )
+    .usage("[options] [PROMPT]\n       trellis [options] <command> [args]")
     .version(versionLine(quickRuntime()), "-V, --version")
     // -c/-p/-C before the command word, as `codex -c model=x exec …` takes them; after it they are
     // the command's own (positional options keep the two apart).
@@ -46,8 +59,8 @@ async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
     // -m/-s/-a before the command word too (`trellis -m gpt-5 exec …`): they become -c overrides of
     // every command, so a command's own -m/-s/-a, which come later, still win.
     .option("-m, --model <model>", "model to use (any command)")
-    .option("-s, --sandbox <mode>", "read-only | workspace-write | danger-full-access (any command)")
-    .option("-a, --ask-for-approval <policy>", "untrusted | on-request | on-failure | never (any command)")
+    .addOption(sandboxOption("read-only | workspace-write | danger-full-access (any command)"))
+    .addOption(approvalOption("untrusted | on-request | on-failure | never (any command)"))
     .hook("preSubcommand", (command) => {
       ctx.globalOptions = globalOptionsOf(command.opts<GlobalFlags>());
     })
@@ -57,6 +70,18 @@ async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
       writeErr: (text) => ctx.err(text),
     })
     .showHelpAfterError("(run with --help for usage)");
+  const misspelt = misspeltCommand(argv);
+  if (misspelt) {
+    ctx.err(
+      `error: Unknown command "${
+        terminalText(misspelt.word)
+      }": did you mean \`trellis ${misspelt.meant}\`? ` +
+        `To send it as the first prompt of a session, quote the prompt: trellis "${
+          terminalText(misspelt.prompt)
+        }"\n`,
+    );
+    return 2;
+  }
   for (const register of await commandsFor(argv)) register(program, ctx);
   for (const command of program.commands) propagateExitOverride(command);
   try {
@@ -94,4 +119,37 @@ function globalOptionsOf(flags: GlobalFlags): CommonOptions {
 function propagateExitOverride(command: Command): void {
   command.exitOverride();
   for (const sub of command.commands) propagateExitOverride(sub);
+}
+
+/** Global options that take a value (the word after them is not the command). */
+const VALUE_OPTIONS = new Set([
+  "-c",
+  "--config",
+  "-p",
+  "--profile",
+  "-C",
+  "--cd",
+  "-m",
+  "--model",
+  "-s",
+  "--sandbox",
+  "-a",
+  "--ask-for-approval",
+  "--max-steps",
+]);
+
+/**
+ * `trellis exce hi`: a first word one typo away from a command is not sent to a model as a prompt
+ * (issue #21 item 11). A prompt given as one quoted argument (`trellis "exce hi"`) is never checked.
+ */
+function misspeltCommand(argv: string[]): { word: string; meant: string; prompt: string } | undefined {
+  let i = 0;
+  while (i < argv.length && argv[i].startsWith("-")) {
+    if (argv[i] === "--") return undefined;
+    i += VALUE_OPTIONS.has(argv[i]) ? 2 : 1;
+  }
+  const word = argv[i];
+  if (word === undefined || /\s/.test(word) || COMMAND_NAMES.has(word)) return undefined;
+  const meant = closestWord(word, COMMAND_NAMES);
+  return meant ? { word, meant, prompt: argv.slice(i).join(" ") } : undefined;
 }

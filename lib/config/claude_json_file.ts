@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
-import { type Diagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, parseJsonText, warning } from "../shared/mod.ts";
 import { isTable } from "./merge.ts";
 import type { TrellisPaths } from "./paths.ts";
 import { errorCode, readOncePerPaths } from "./read_once.ts";
@@ -68,12 +68,9 @@ function read(fs: FileSystem, paths: TrellisPaths): Read {
     if (code === "ENOENT" || code === "ENOTDIR") return { items: null, diagnostics: [] };
     return failed(file, (error as Error).message);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return failed(file, `not JSON (${(error as Error).message})`);
-  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return failed(file, `not JSON (${parsed.message})`);
+  const raw = parsed.value;
   if (!isTable(raw)) return failed(file, `expected a JSON object, found ${describe(raw)}`);
   const extract = extractServers(raw);
   if (key && Date.now() - info!.mtimeMs > SETTLED_MS) writeCache(fs, cacheFile, key, extract);

@@ -6,9 +6,37 @@ import { isTable } from "./merge.ts";
 import type { TrellisPaths } from "./paths.ts";
 import { errorCode, readOncePerPaths } from "./read_once.ts";
 
+/**
+ * The keys of a Codex `config.toml` that choose a model and cannot loosen anything: Trellis reads
+ * them in place as a layer beneath its own user config (issue #21 item 8). `model_verbosity` is one
+ * of Codex's too, but Trellis has no such setting (it is in CODEX_UNUSED_KEYS).
+ */
+export const CODEX_MODEL_KEYS = [
+  "model",
+  "model_reasoning_effort",
+  "model_context_window",
+  "model_provider",
+  "model_providers",
+] as const;
+
+/**
+ * Codex keys Trellis deliberately does not take from Codex's file, because they would loosen what a
+ * session may do: `config show` and `import codex` name the ones a file sets, in one line.
+ */
+export const CODEX_NOT_TAKEN_KEYS = [
+  "approval_policy",
+  "sandbox_mode",
+  "sandbox_workspace_write",
+  "projects",
+] as const;
+
 /** What Trellis takes from a Codex user's `config.toml`: its MCP servers and hooks, as written. */
 export interface CodexConfigFile {
   file: string;
+  /** The CODEX_MODEL_KEYS the file sets, as written (validated when the layer is built). */
+  modelKeys: Record<string, unknown>;
+  /** The CODEX_NOT_TAKEN_KEYS the file sets. */
+  notTaken: string[];
   /** `[mcp_servers.<name>]` tables, each checked later by the MCP subsystem's one entry reader. */
   mcpServers: Record<string, unknown>;
   /** `[hooks]`: Codex's event arrays (its `[hooks.state]` trust records are never read). */
@@ -16,9 +44,9 @@ export interface CodexConfigFile {
 }
 
 /**
- * Reads `$CODEX_HOME/config.toml` for the two tables Trellis takes from it. Every other key
- * (model, approval and sandbox settings, profiles, project trust, `notify`, `tui`, …) is left
- * alone on purpose: Trellis's own config decides how a session behaves, and a Codex file is not
+ * Reads `$CODEX_HOME/config.toml` for what Trellis takes from it: the two tables and the model keys.
+ * Every other key (approval and sandbox settings, profiles, project trust, `notify`, `tui`, …) is
+ * left alone on purpose: Trellis's own config decides how a session behaves, and a Codex file is not
  * validated against Trellis's schema, so a key Codex added last week never stops Trellis. A file
  * that does not parse, or a table of the wrong type, is one warning naming the file.
  */
@@ -30,9 +58,12 @@ function read(
   const fail = (why: string) => ({
     items: null,
     diagnostics: [
-      warning(`Cannot read Codex config "${file}": ${why}; its MCP servers and hooks are not loaded`, {
-        file,
-      }),
+      warning(
+        `Cannot read Codex config "${file}": ${why}; its MCP servers, hooks and model keys are not loaded`,
+        {
+          file,
+        },
+      ),
     ],
   });
   let text: string;
@@ -63,7 +94,14 @@ function read(
     }));
     return null;
   };
-  return { items: { file, mcpServers: table("mcp_servers") ?? {}, hooks: table("hooks") }, diagnostics };
+  const modelKeys = Object.fromEntries(
+    CODEX_MODEL_KEYS.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
+  );
+  const notTaken = CODEX_NOT_TAKEN_KEYS.filter((k) => raw[k] !== undefined);
+  return {
+    items: { file, modelKeys, notTaken, mcpServers: table("mcp_servers") ?? {}, hooks: table("hooks") },
+    diagnostics,
+  };
 }
 
 /** `$CODEX_HOME/config.toml` → its `[mcp_servers]` and `[hooks]`; absent → null, never an error. */
@@ -71,3 +109,13 @@ export const readCodexConfig: (
   fs: FileSystem,
   paths: TrellisPaths,
 ) => { items: CodexConfigFile | null; diagnostics: Diagnostic[] } = readOncePerPaths(read);
+
+/**
+ * The line `config show` and `import codex` print for the keys of Codex's file Trellis does not take
+ * (they would loosen a session); null when the file sets none of them.
+ */
+export function codexNotTakenLine(fs: FileSystem, paths: TrellisPaths): string | null {
+  const items = readCodexConfig(fs, paths).items;
+  if (!items || items.notTaken.length === 0) return null;
+  return `not taken from ${items.file} (Trellis's own config decides these): ${items.notTaken.join(", ")}`;
+}

@@ -27,7 +27,12 @@ export function compatFiles(loaded: Pick<LoadedConfig, "config" | "paths">): Com
   const { config, paths } = loaded;
   const on = (name: CompatSwitch) => compatEnabled(config, name);
   return [
-    entry("compat.codex_config", codexConfigFile(paths), on("codex_config"), "[mcp_servers], [hooks]"),
+    entry(
+      "compat.codex_config",
+      codexConfigFile(paths),
+      on("codex_config"),
+      "[mcp_servers], [hooks], model keys (model, model_reasoning_effort, model_context_window, model_provider, model_providers)",
+    ),
     entry("compat.codex_hooks", path.join(paths.codexHome, "hooks.json"), on("codex_hooks"), "hooks"),
     entry("compat.codex_skills", path.join(paths.codexHome, "skills"), on("codex_skills"), "skills"),
     entry(

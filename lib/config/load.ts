@@ -6,12 +6,13 @@ import { BUILT_IN_DEFAULTS } from "./defaults.ts";
 import { homeWorkspaceSandbox } from "./home_workspace.ts";
 import { isTable, mergeInto } from "./merge.ts";
 import { parseOverride } from "./overrides.ts";
+import { codexModelLayer } from "./codex_model_layer.ts";
 import { checkProjectLayers } from "./project_layers.ts";
 import { resolvePaths, type TrellisPaths } from "./paths.ts";
 import type { TrellisConfig } from "./schema/mod.ts";
 import { type InvalidMcpServer, validateLayer } from "./validate.ts";
 
-export type LayerKind = "default" | "system" | "user" | "project" | "profile" | "session";
+export type LayerKind = "default" | "system" | "codex" | "user" | "project" | "profile" | "session";
 
 export interface ConfigLayer {
   kind: LayerKind;
@@ -141,6 +142,19 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     ? validateLayer(session, { file: "-c" })
     : undefined;
   diagnostics.push(...(sessionLayer?.diagnostics ?? []));
+
+  // Codex's model keys, read in place beneath Trellis's own user config (issue #21 item 8); the
+  // switch is the user's (`[compat] codex_config`), read from the layers a repository cannot write.
+  const ownSoFar = [...layers, ...(sessionLayer ? [{ table: sessionLayer.value }] : [])];
+  const codexSwitch = ownSoFar.map((l) => l.table.compat?.codex_config).filter((v) => v !== undefined).at(-1);
+  if (codexSwitch !== false) {
+    const codex = codexModelLayer(fs, basePaths, ownSoFar.map((l) => l.table));
+    diagnostics.push(...codex.diagnostics);
+    if (codex.layer) {
+      const userAt = layers.findIndex((l) => l.kind === "user");
+      layers.splice(userAt === -1 ? layers.length : userAt, 0, codex.layer);
+    }
+  }
 
   // Trust and root markers come only from layers a repository cannot write.
   const trusted = [...layers, ...(sessionLayer ? [{ table: sessionLayer.value }] : [])];

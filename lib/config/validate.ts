@@ -1,5 +1,5 @@
-import { type Diagnostic, UsageError, warning, type z } from "../shared/mod.ts";
-import { parseConfigTable, type TrellisConfig } from "./schema/mod.ts";
+import { closestWord, type Diagnostic, UsageError, warning, type z } from "../shared/mod.ts";
+import { knownKeysAt, parseConfigTable, type TrellisConfig } from "./schema/mod.ts";
 import { formatKeyPath, isTable } from "./merge.ts";
 import { splitKeyPath } from "./overrides.ts";
 import { isCodexUnusedKey } from "./codex_unused_keys.ts";
@@ -58,10 +58,23 @@ export function validateLayer(
           codexKeys.push(keyPath);
           continue;
         }
-        diagnostics.push(warning(`Unknown config key "${keyPath}" in ${where.file} (ignored)`, {
-          file: where.file,
-          field: keyPath,
-        }));
+        // Its line, and the key it most likely meant (#21 item 11): a mistyped `approval_polcy`
+        // silently left the default in force.
+        const line = where.text ? findKeyLine(where.text, segments.map(String)) : undefined;
+        const meant = closestWord(key, knownKeysAt(segments.slice(0, -1)));
+        const hint = meant ? `; did you mean ${formatKeyPath([...segments.slice(0, -1), meant])}?` : "";
+        diagnostics.push(
+          warning(
+            `Unknown config key "${keyPath}" in ${
+              line ? `${where.file}:${line}` : where.file
+            } (ignored)${hint}`,
+            {
+              file: where.file,
+              field: keyPath,
+              ...(line ? { line } : {}),
+            },
+          ),
+        );
       }
     }
     for (const issue of servers) {

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { compatEnabled, type ConfigLayer, type LoadedConfig, readCodexConfig } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
-import { type Diagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, parseJsonText, warning } from "../shared/mod.ts";
 import type { HookSource, HookSourceKind } from "./hook_handler.ts";
 import { SETTING_KEYS } from "./parse_source.ts";
 
@@ -165,15 +165,12 @@ function readJsonHooks(
 ): Record<string, unknown> | undefined {
   const text = readText(fs, file, diagnostics, options.approved);
   if (text === undefined) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    diagnostics.push(
-      warning(`Cannot load hooks "${file}": invalid JSON (${(error as Error).message})`, { file }),
-    );
+  const json = parseJsonText(text);
+  if (!json.ok) {
+    diagnostics.push(warning(`Cannot load hooks "${file}": invalid JSON (${json.message})`, { file }));
     return undefined;
   }
+  const parsed = json.value;
   const hooks = isRecord(parsed) ? parsed.hooks : undefined;
   if (hooks === undefined && options.settings && isRecord(parsed)) return undefined;
   if (!isRecord(hooks)) {

@@ -24,6 +24,11 @@ export interface McpRegistration {
    * `mcp_tool_pinning` (issue #17); absent = user.
    */
   scope?: "user" | "project" | "plugin";
+  /**
+   * The Trellis config file whose bare `[mcp_servers.X] enabled = …` switched this server defined
+   * elsewhere on or off (issue #21 item 9); absent when nothing did.
+   */
+  switchedBy?: string;
 }
 
 export interface CatalogConflict {
@@ -42,6 +47,8 @@ export interface FailedRegistration {
   /** The config file that declared it. */
   source: string;
   error: string;
+  /** Whose file it is (absent: Trellis's own config). */
+  origin?: McpOrigin;
 }
 
 /** Immutable result of MCP-1 resolution. */
@@ -68,6 +75,7 @@ function tierWinner(tier: McpTier, regs: McpRegistration[]): McpRegistration {
 export function resolveCatalog(
   registrations: McpRegistration[],
   failed: readonly FailedRegistration[] = [],
+  unreadable: readonly FailedRegistration[] = [],
 ): ResolvedCatalog {
   const winners = new Map<string, McpRegistration>();
   const vetoes = new Map<string, McpRegistration>();
@@ -97,11 +105,17 @@ export function resolveCatalog(
   // in its place, silently, while the config says something else.
   const broken = new Set(failed.map((f) => f.name));
   const keep = (r: McpRegistration) => !broken.has(r.config.name);
+  const servers = [...winners.values()].filter(keep).sort(byName);
+  const disabled = [...vetoes.values()].filter(keep).sort(byName);
+  // An entry of another file (.mcp.json, ~/.claude.json, a plugin) that could not be read is listed
+  // failed, as a broken config.toml entry is — but never evicts a working server of its name.
+  const working = new Set([...servers, ...disabled].map((r) => r.config.name));
+  const listed = [...failed, ...unreadable.filter((f) => !working.has(f.name) && !broken.has(f.name))];
   return Object.freeze({
-    servers: Object.freeze([...winners.values()].filter(keep).sort(byName)),
-    disabled: Object.freeze([...vetoes.values()].filter(keep).sort(byName)),
+    servers: Object.freeze(servers),
+    disabled: Object.freeze(disabled),
     conflicts: Object.freeze(conflicts),
-    ...(failed.length ? { failed: Object.freeze([...failed]) } : {}),
+    ...(listed.length ? { failed: Object.freeze(listed) } : {}),
   });
 }
 

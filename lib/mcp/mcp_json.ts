@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { isTable, mcpServerFieldNames, parseConfigTable } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
-import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, errorDiagnostic, parseJsonText, warning } from "../shared/mod.ts";
 import { type McpServerConfig, serverConfigFromTable } from "./server_config.ts";
 import { isValidServerName, transportType } from "./transport_rules.ts";
 
@@ -32,6 +32,11 @@ export interface McpEntryOptions {
 export interface McpEntriesRead {
   servers: McpServerConfig[];
   diagnostics: Diagnostic[];
+  /**
+   * Entries that could not be read (a wrong type/command/url combination, …): listed `failed` by
+   * `mcp list`, as a broken `[mcp_servers.X]` in config.toml is (issue #21 item 10).
+   */
+  failed: { name: string; error: string }[];
 }
 
 /** Keys whose strings are expanded, as in Claude Code (plus cwd, which Codex entries carry). */
@@ -63,11 +68,13 @@ export function readMcpServerEntries(
   const result: McpServerConfig[] = [];
   const diagnostics: Diagnostic[] = [];
   const ignored: string[] = [];
+  const failed: McpEntriesRead["failed"] = [];
   for (const [name, entry] of Object.entries(servers)) {
     const read = readMcpServerEntry(name, entry, options);
     diagnostics.push(...read.diagnostics);
     ignored.push(...read.ignoredKeys.map((k) => `${name}.${k}`));
     if (read.config) result.push(read.config);
+    if (read.failure) failed.push({ name, error: read.failure });
   }
   if (ignored.length) {
     diagnostics.push({
@@ -76,7 +83,7 @@ export function readMcpServerEntries(
       file: options.file,
     });
   }
-  return { servers: result, diagnostics };
+  return { servers: result, diagnostics, failed };
 }
 
 /** One entry → a server config, or diagnostics saying why not (and which keys were dropped). */
@@ -84,17 +91,28 @@ export function readMcpServerEntry(
   name: string,
   entry: unknown,
   options: McpEntryOptions,
-): { config?: McpServerConfig; diagnostics: Diagnostic[]; ignoredKeys: string[] } {
+): { config?: McpServerConfig; diagnostics: Diagnostic[]; ignoredKeys: string[]; failure?: string } {
   const where = { file: options.file, subject: name, field: `mcpServers.${name}` };
   const fail = (why: string) => ({
     diagnostics: [errorDiagnostic(`Cannot load MCP server "${name}" from ${options.file}: ${why}`, where)],
     ignoredKeys: [],
+    failure: why,
   });
   if (!isValidServerName(name)) return fail("invalid server name");
   if (!isTable(entry)) return fail("expected an object");
   const type = entry.type === undefined ? undefined : transportType(entry.type);
   if (entry.type !== undefined && !type) {
     return fail(`unknown type ${JSON.stringify(entry.type)} (expected stdio, http or sse)`);
+  }
+  // The declared type must agree with the fields (Claude Code refuses the same mismatches).
+  if ((type === "http" || type === "sse") && entry.command !== undefined) {
+    return fail(`command: command is not supported for type "${String(entry.type)}" (it needs url)`);
+  }
+  if ((type === "http" || type === "sse") && entry.url === undefined) {
+    return fail(`url: type "${String(entry.type)}" needs url`);
+  }
+  if (type === "stdio" && entry.url !== undefined) {
+    return fail(`url: url is not supported for type "stdio" (it needs command)`);
   }
   const { table, ignoredKeys, notes } = codexTable(entry);
   const missing = new Set<string>();
@@ -108,6 +126,11 @@ export function readMcpServerEntry(
       if (table[key] !== undefined) notes.push(`${key} is not supported for sse; ignored`);
       delete table[key];
     }
+  }
+  // A bare `enabled` is a switch only in Trellis's own config.toml (over a server defined elsewhere);
+  // here, where the entry is the definition, it still needs a transport.
+  if (table.command === undefined && table.url === undefined) {
+    return fail("command: invalid transport: set command (stdio) or url (streamable HTTP)");
   }
   const parsed = parseConfigTable({ mcp_servers: { [name]: table } });
   if (!parsed.success) {
@@ -212,22 +235,20 @@ export function mcpServersOf(
 
 /** Parses `.mcp.json` text into server configs; each bad entry is a diagnostic, never the whole file. */
 export function parseMcpJson(text: string, options: McpEntryOptions): McpEntriesRead {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
     return {
       servers: [],
       diagnostics: [
-        errorDiagnostic(`Cannot parse "${options.file}": ${(error as Error).message}`, {
-          file: options.file,
-        }),
+        errorDiagnostic(`Cannot parse "${options.file}": ${parsed.message}`, { file: options.file }),
       ],
+      failed: [],
     };
   }
+  const raw = parsed.value;
   const map = mcpServersOf(raw, options.file);
   const read = readMcpServerEntries(map.servers, options);
-  return { servers: read.servers, diagnostics: [...map.diagnostics, ...read.diagnostics] };
+  return { ...read, diagnostics: [...map.diagnostics, ...read.diagnostics] };
 }
 
 /** Reads `<projectRoot>/.mcp.json`; absent → nothing. A relative `cwd` is the project's. */
@@ -242,12 +263,12 @@ export function readMcpJson(
   if (approved) {
     // A trusted project's file as checked against its trust record (#20); held back → no servers.
     text = approved.get(file);
-    if (text === undefined) return { servers: [], diagnostics: [], file };
+    if (text === undefined) return { servers: [], diagnostics: [], failed: [], file };
   } else {
     try {
       text = fs.sync.readTextFile(file); // read at every session start; usually absent
     } catch {
-      return { servers: [], diagnostics: [], file };
+      return { servers: [], diagnostics: [], failed: [], file };
     }
   }
   return { ...parseMcpJson(text, { file, env, baseDir: projectRoot }), file };

@@ -1,7 +1,7 @@
 import { compatEnabled, type LoadedConfig, readClaudeJson, readCodexConfig } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import type { Diagnostic } from "../shared/mod.ts";
-import type { McpOrigin, McpRegistration } from "./catalog.ts";
+import type { FailedRegistration, McpOrigin, McpRegistration } from "./catalog.ts";
 import { readMcpServerEntries } from "./mcp_json.ts";
 
 /** Registrations read in place from other agents' files, in the order they take part in precedence. */
@@ -10,6 +10,8 @@ export interface PeerServers {
   user: McpRegistration[];
   /** Claude Code's per-project entries (`projects["<dir>"].mcpServers`): project scope, trusted only. */
   project: McpRegistration[];
+  /** Entries of these files that could not be read: listed failed, as config.toml's are. */
+  failed: FailedRegistration[];
   diagnostics: Diagnostic[];
 }
 
@@ -25,7 +27,7 @@ export function peerMcpServers(
   loaded: LoadedConfig,
   env: (name: string) => string | undefined,
 ): PeerServers {
-  const out: PeerServers = { user: [], project: [], diagnostics: [] };
+  const out: PeerServers = { user: [], project: [], failed: [], diagnostics: [] };
   const add = (
     into: McpRegistration[],
     servers: Record<string, unknown>,
@@ -37,6 +39,9 @@ export function peerMcpServers(
       expand: options.expand,
     });
     out.diagnostics.push(...read.diagnostics);
+    for (const f of read.failed) {
+      out.failed.push({ name: f.name, source: options.file, error: f.error, origin: options.origin });
+    }
     for (const config of read.servers) {
       into.push({ tier: "config", source: options.file, origin: options.origin, config });
     }

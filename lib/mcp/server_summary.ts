@@ -36,6 +36,8 @@ export interface McpServerSummary {
   /** Whose file declared it: "trellis", "codex" or "claude". */
   origin: string;
   plugin: string | null;
+  /** The Trellis config file whose bare `enabled` switched this server from elsewhere (else null). */
+  switched_by: string | null;
 }
 
 export function summarizeServer(registration: McpRegistration, enabled: boolean): McpServerSummary {
@@ -70,5 +72,6 @@ export function summarizeServer(registration: McpRegistration, enabled: boolean)
     source: registration.source,
     origin: registration.origin ?? "trellis",
     plugin: registration.plugin?.id ?? null,
+    switched_by: registration.switchedBy ?? null,
   };
 }

@@ -2,7 +2,12 @@ import * as path from "node:path";
 import { isTable, type LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, warning } from "../shared/mod.ts";
-import { type McpRegistration, resolveCatalog, type ResolvedCatalog } from "./catalog.ts";
+import {
+  type FailedRegistration,
+  type McpRegistration,
+  resolveCatalog,
+  type ResolvedCatalog,
+} from "./catalog.ts";
 import { readMcpJson, readMcpServerEntry } from "./mcp_json.ts";
 import { peerMcpServers } from "./peer_servers.ts";
 import {
@@ -45,6 +50,7 @@ export function mcpServersFromConfig(
   const diagnostics: Diagnostic[] = [];
   const registrations: McpRegistration[] = [];
   const overrides = pluginOverrides(loaded, diagnostics);
+  const unreadable: FailedRegistration[] = [];
   for (
     const [tier, list] of [
       ["plugin", options.pluginServers],
@@ -55,12 +61,21 @@ export function mcpServersFromConfig(
       const built = pluginRegistration(server, overrides[server.pluginId]?.[server.name], options.platform);
       diagnostics.push(...built.diagnostics);
       if (built.registration) registrations.push({ ...built.registration, tier });
+      if (built.failure) {
+        unreadable.push({
+          name: server.name,
+          source: `plugin:${server.pluginId}`,
+          error: built.failure,
+          ...(server.origin ? { origin: server.origin } : {}),
+        });
+      }
     }
   }
   // Inside the config tier the last registration wins: Claude Code's and Codex's user files, the
   // project's .mcp.json, Claude Code's entries for this project, then Trellis's own config layers.
   const peers = peerMcpServers(options.platform.fs, loaded, options.platform.env);
   diagnostics.push(...peers.diagnostics);
+  unreadable.push(...peers.failed);
   registrations.push(...peers.user);
   // What a repository chose (project layers, its .mcp.json): the default `mcp_tool_pinning` is
   // stricter for these (issue #17). Claude Code's entries for this project in ~/.claude.json are the
@@ -76,6 +91,9 @@ export function mcpServersFromConfig(
       loaded.projectLayers,
     );
     diagnostics.push(...json.diagnostics);
+    for (const f of json.failed) {
+      unreadable.push({ name: f.name, source: json.file, error: f.error, origin: "claude" });
+    }
     for (const config of json.servers) {
       clampWritable(config, { owner: "project", grant: redefineHint(config.name) });
       const registration: McpRegistration = { tier: "config", source: json.file, origin: "claude", config };
@@ -93,6 +111,10 @@ export function mcpServersFromConfig(
   }
   registrations.push(...peers.project);
   for (const [name, table] of Object.entries(loaded.config.mcp_servers ?? {})) {
+    if (table.command === undefined && table.url === undefined) {
+      applySwitch(name, registrations, loaded, diagnostics);
+      continue;
+    }
     const source = loaded.provenance.get(`mcp_servers.${name}.command`) ??
       loaded.provenance.get(`mcp_servers.${name}.url`) ?? "config";
     const own = ownSandboxKeys(loaded, name, diagnostics);
@@ -125,24 +147,91 @@ export function mcpServersFromConfig(
   }
   const failed = loaded.invalidMcpServers.map((s) => ({ name: s.name, source: s.file, error: s.reason }));
   // Duplicates are resolved here, after validation: a broken definition never took a name.
-  const catalog = resolveCatalog(registrations, failed);
+  const catalog = resolveCatalog(registrations, failed, unreadable);
   const peerFiles = new Set([...peers.user, ...peers.project].map((r) => r.source));
+  const shadowed: Shadowed[] = [];
   for (const conflict of catalog.conflicts) {
     const losers = conflict.contenders.filter((c) => c !== conflict.outcome);
-    const message =
+    // The same server kept in Claude Code's and Codex's files too is the usual case for someone
+    // who uses all three (and for everyone right after `trellis import`): one note for them all, not a
+    // line each at every start (#21 item 11). A clash among Trellis's own is a warning each.
+    if (losers.every((l) => peerFiles.has(l))) {
+      shadowed.push({ server: conflict.server, losers, outcome: conflict.outcome });
+      continue;
+    }
+    diagnostics.push(warning(
       `MCP server "${conflict.server}" is defined more than once: using ${conflict.outcome}; ignoring ${
         losers.join(", ")
-      }`;
-    // The same server kept in Claude Code's and Codex's files too is the usual case for someone
-    // who uses all three: a note, not a warning at every start. A clash among Trellis's own is.
-    const onlyPeersLose = losers.every((l) => peerFiles.has(l));
-    diagnostics.push(
-      onlyPeersLose
-        ? { level: "info", message, subject: conflict.server }
-        : warning(message, { subject: conflict.server }),
-    );
+      }`,
+      { subject: conflict.server },
+    ));
   }
+  if (shadowed.length > 0) diagnostics.push(shadowedNote(shadowed));
   return { catalog, diagnostics };
+}
+
+interface Shadowed {
+  server: string;
+  losers: string[];
+  outcome: string;
+}
+
+/** One note for every server whose definitions in Codex's or Claude Code's files a later one replaces. */
+function shadowedNote(shadowed: Shadowed[]): Diagnostic {
+  const files = [...new Set(shadowed.flatMap((s) => s.losers))].join(", ");
+  const used = [...new Set(shadowed.map((s) => s.outcome))].join(", ");
+  const names = shadowed.map((s) => s.server).join(", ");
+  return {
+    level: "info",
+    message: shadowed.length === 1
+      ? `MCP server "${names}" is also defined in ${files}; using ${used}`
+      : `${shadowed.length} MCP servers (${names}) are also defined in ${files}; using ${used}`,
+    subject: names,
+  };
+}
+
+/**
+ * `[mcp_servers.X] enabled = false` alone in Trellis's config (the schema lets a table with only
+ * `enabled` through): the server of that name defined elsewhere — Codex's or Claude Code's files, a
+ * project's `.mcp.json`, a plugin — is switched off for Trellis only; their files are not touched
+ * (issue #21 item 9). With no such server the switch names itself in a warning.
+ */
+function applySwitch(
+  name: string,
+  registrations: McpRegistration[],
+  loaded: LoadedConfig,
+  diagnostics: Diagnostic[],
+): void {
+  // Per layer, low → high: a repository may switch a server off, never on — the user's own off (or
+  // the off in Codex's file) stands.
+  let chosen: { enabled: boolean; file: string } | undefined;
+  for (const layer of loaded.layers) {
+    const enabled = layer.table.mcp_servers?.[name]?.enabled;
+    if (enabled === undefined) continue;
+    if (enabled && !isOwnLayer(layer.kind)) {
+      diagnostics.push(warning(
+        `Ignored [mcp_servers.${name}] enabled = true in ${layer.source}: only your own config may ` +
+          "switch on a server defined elsewhere",
+        { file: layer.source, subject: name },
+      ));
+      continue;
+    }
+    chosen = { enabled, file: layer.source };
+  }
+  if (!chosen) return;
+  const targets = registrations.filter((r) => r.config.name === name);
+  if (targets.length === 0) {
+    diagnostics.push(warning(
+      `[mcp_servers.${name}] in ${chosen.file} only sets enabled, and no MCP server "${name}" is defined ` +
+        "elsewhere (a server of its own needs command or url)",
+      { file: chosen.file, subject: name },
+    ));
+    return;
+  }
+  for (const registration of targets) {
+    registration.config.enabled = chosen.enabled;
+    registration.switchedBy = chosen.file;
+  }
 }
 
 /**
@@ -237,7 +326,7 @@ function pluginRegistration(
   server: PluginMcpServer,
   override: PolicyOverride | undefined,
   platform: Platform,
-): { registration?: Omit<McpRegistration, "tier">; diagnostics: Diagnostic[] } {
+): { registration?: Omit<McpRegistration, "tier">; diagnostics: Diagnostic[]; failure?: string } {
   const source = `plugin:${server.pluginId}`;
   const vars: Record<string, string> = {
     PLUGIN_ROOT: server.pluginRoot,
@@ -263,7 +352,7 @@ function pluginRegistration(
     });
   }
   const config = read.config;
-  if (!config) return { diagnostics };
+  if (!config) return { diagnostics, ...(read.failure ? { failure: read.failure } : {}) };
   if (config.transport.type === "stdio") {
     config.transport.cwd = path.resolve(server.pluginRoot, config.transport.cwd ?? ".");
   }

@@ -45,8 +45,12 @@ export function resolveProvider(
   const apiKey = envKey ? nonEmpty(env(envKey)) : undefined;
   if (envKey && !apiKey && options.requireKey !== false) {
     const hint = entry.env_key_instructions ? ` (${entry.env_key_instructions})` : "";
+    // The first run without a key: say what else would work, not only the variable (#21 item 11).
+    const others = Object.keys(BUILT_IN_PROVIDERS).filter((p) => p !== id).join(", ");
     throw new UsageError(
-      `Cannot use model provider "${id}": set the environment variable ${envKey}${hint}`,
+      `Cannot use model provider "${id}": set the environment variable ${envKey}${hint}, or choose ` +
+        `another provider with model_provider in config.toml (built in: ${others}; or your own ` +
+        `[model_providers.<id>]) — README, "Configuration"`,
       { provider: id, field: envKey },
       "model_auth",
     );

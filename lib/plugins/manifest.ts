@@ -1,4 +1,4 @@
-import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, errorDiagnostic, parseJsonText, warning } from "../shared/mod.ts";
 import { parseInterface, type PluginInterface } from "./display_metadata.ts";
 import { checkManifestPath } from "./manifest_path.ts";
 import { isValidPluginName } from "./plugin_id.ts";
@@ -63,13 +63,11 @@ const CLAUDE_METADATA = ["author", "homepage", "repository", "license"] as const
 
 /** Pure: manifest text → strict manifest; invalid JSON or a value that is not an object gives none. */
 export function parseManifest(text: string, options: { dirName?: string } = {}): ManifestParse {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { manifest: null, diagnostics: [errorDiagnostic(`invalid JSON: ${(error as Error).message}`)] };
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    return { manifest: null, diagnostics: [errorDiagnostic(`invalid JSON: ${parsed.message}`)] };
   }
-  return parseManifestValue(raw, options);
+  return parseManifestValue(parsed.value, options);
 }
 
 /** Pure: lenient raw JSON value → strict manifest, warning and dropping per field (PL-1..4). */

@@ -1,5 +1,5 @@
 /** A marketplace file (`marketplace.json`): the pure parse of its entries, sources and install policy (PL-6). */
-import { type Diagnostic, errorDiagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, errorDiagnostic, parseJsonText, warning } from "../shared/mod.ts";
 import { type EntryManifest, entryManifestOf } from "./effective_manifest.ts";
 import { isObject } from "./manifest.ts";
 import { checkManifestPath } from "./manifest_path.ts";
@@ -40,14 +40,11 @@ export const HOST_PRODUCTS = ["trellis", "codex"];
 
 /** Pure: a marketplace.json text → its entries; bad entries are skipped with a warning. */
 export function parseMarketplace(text: string, file: string): MarketplaceFile | { error: Diagnostic } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return {
-      error: errorDiagnostic(`Cannot parse marketplace "${file}": ${(error as Error).message}`, { file }),
-    };
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    return { error: errorDiagnostic(`Cannot parse marketplace "${file}": ${parsed.message}`, { file }) };
   }
+  const raw = parsed.value;
   if (!isObject(raw) || typeof raw.name !== "string" || !isValidMarketplaceName(raw.name)) {
     return {
       error: errorDiagnostic(`Cannot load marketplace "${file}": missing or invalid "name"`, { file }),

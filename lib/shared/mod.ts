@@ -33,6 +33,8 @@ export type {
 } from "./tool_contract.ts";
 export type { ApprovalSubject, CommandSandbox, NamedFileState, SessionScope } from "./approval_subject.ts";
 export { terminalText } from "./terminal_text.ts";
+export { closestWord } from "./closest_word.ts";
+export { jsonErrorAt, parseJsonText } from "./json_text.ts";
 export type { TerminalTextOptions } from "./terminal_text.ts";
 export { discardEvents, EVENT_SCHEMA_VERSION, eventUsage } from "./events.ts";
 export type {

@@ -94,6 +94,8 @@ const sources = (extra: Partial<ImportSources> = {}): ImportSources => ({
       state: { "k": { trusted_hash: "sha256:x" } },
     },
   }],
+  settings: [],
+  notTaken: null,
   switches: ["compat.codex_config"],
   diagnostics: [],
   ...extra,
@@ -157,4 +159,46 @@ Deno.test("planImport() says hooks already present are skipped, and names entrie
     ["hooks.PreToolUse", "skip", "Trellis's config already has these hooks"],
   ]);
   assert.deepStrictEqual(plan.edits, []);
+});
+
+Deno.test("planImport() copies Codex's model keys Trellis's config lacks, as its schema takes them (#21 item 8)", () => {
+  const plan = planImport(
+    sources({
+      servers: [],
+      hooks: [],
+      settings: [
+        { key: ["model"], value: "o3", from: "/c/config.toml" },
+        { key: ["model_reasoning_effort"], value: "high", from: "/c/config.toml" },
+        { key: ["model_context_window"], value: "big", from: "/c/config.toml" },
+        {
+          key: ["model_providers", "az"],
+          value: { base_url: "https://a", env_key: "AZ", requires_openai_auth: false },
+          from: "/c/config.toml",
+        },
+      ],
+    }),
+    { model_reasoning_effort: "low" },
+  );
+  assert.deepStrictEqual(plan.items.map((i) => [i.key, i.action, i.reason?.slice(0, 40) ?? null, i.notes]), [
+    ["model", "add", null, []],
+    ["model_reasoning_effort", "skip", "Trellis's config already sets it (--forc", []],
+    ["model_context_window", "skip", "Invalid config the Codex config: model_c", []],
+    ["model_providers.az", "add", null, [
+      "leaves out model_providers.az.requires_openai_auth (Trellis does not use it)",
+    ]],
+  ]);
+  assert.deepStrictEqual(plan.edits, [
+    { op: "set", path: ["model"], value: "o3" },
+    { op: "set", path: ["model_providers", "az"], value: { base_url: "https://a", env_key: "AZ" } },
+  ]);
+  const forced = planImport(
+    sources({
+      servers: [],
+      hooks: [],
+      settings: [{ key: ["model_reasoning_effort"], value: "high", from: "/c" }],
+    }),
+    { model_reasoning_effort: "low" },
+    { force: true },
+  );
+  assert.deepStrictEqual(forced.items.map((i) => i.action), ["replace"]);
 });

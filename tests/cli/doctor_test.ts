@@ -170,3 +170,19 @@ Deno.test("doctor runs plugin verify: a plugin changed since install fails with 
   assert.match(row.detail, /^modified since install \(expected sha256:[0-9a-f]+\)$/);
   assert.match(row.fix!, /trellis plugin install demo@test/);
 });
+
+Deno.test("doctor's fix for a failing server from ~/.claude.json names that file and `mcp disable` (#21 item 9)", async () => {
+  const t = await workspace("");
+  await platform.fs.writeTextFile(
+    `${t.env.HOME}/.claude.json`,
+    JSON.stringify({ mcpServers: { broken: { command: "/nonexistent/server-bin" } } }),
+  );
+  const { code, report } = await doctor(t, "--timeout", "5");
+  assert.equal(code, 1);
+  const row = report.rows.find((r) => r.check === "mcp broken")!;
+  assert.equal(row.status, "fail");
+  assert.match(
+    row.fix!,
+    /fix it in .*\.claude\.json, or switch it off for Trellis only with `trellis mcp disable broken`/,
+  );
+});

@@ -123,3 +123,49 @@ Deno.test("a copied Codex config's settings Trellis does not use are one summary
   ) assert.ok(summary[0].includes(key), `${key} missing from: ${summary[0]}`);
   assert.deepStrictEqual(JSON.parse(run.stdout).config.model, "gpt-5");
 });
+
+Deno.test("config show takes Codex's model keys with their origin and names in one line the keys it does not take (#21 item 8)", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.mkdir(`${env.HOME}/.codex`);
+  const codex = `${env.HOME}/.codex/config.toml`;
+  await platform.fs.writeTextFile(
+    codex,
+    'model = "o3"\nmodel_reasoning_effort = "high"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n',
+  );
+  const json = await runCliCaptured(["config", "show", "--json"], { env, cwd: root });
+  assert.deepStrictEqual(json.code, 0, json.stderr);
+  const shown = JSON.parse(json.stdout);
+  const byKey = Object.fromEntries(
+    shown.values.map((v: { key: string; value: unknown; source: string }) => [v.key, [v.value, v.source]]),
+  );
+  assert.deepStrictEqual(byKey.model, ["o3", codex]);
+  assert.deepStrictEqual(byKey.model_reasoning_effort, ["high", codex]);
+  assert.deepStrictEqual(byKey.approval_policy, ["on-request", "built-in"]);
+  assert.deepStrictEqual(byKey.sandbox_mode, ["workspace-write", "built-in"]);
+  assert.match(shown.codex_not_taken, /: approval_policy, sandbox_mode$/);
+  const text = await runCliCaptured(["config", "show"], { env, cwd: root });
+  assert.deepStrictEqual(
+    text.stdout.split("\n").filter((l) => l.includes("not taken from")),
+    [`# not taken from ${codex} (Trellis's own config decides these): approval_policy, sandbox_mode`],
+  );
+});
+
+Deno.test("a mistyped config key is named with its line and the key it most likely meant (#21 item 11)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/config.toml`;
+  await platform.fs.writeTextFile(
+    file,
+    'model = "m"\napproval_polcy = "never"\n[sandbox_workspace_write]\nnetwrok_access = true\n[compat]\nzzz = false\n',
+  );
+  const run = await runCliCaptured(["config", "show"], { env, cwd: root });
+  assert.deepStrictEqual(run.code, 0, run.stderr);
+  const warnings = run.stderr.split("\n").filter((l) => l.startsWith("warning:")).sort();
+  assert.deepStrictEqual(warnings, [
+    `warning: Unknown config key "approval_polcy" in ${file}:2 (ignored); did you mean approval_policy?`,
+    `warning: Unknown config key "compat.zzz" in ${file}:6 (ignored)`,
+    `warning: Unknown config key "sandbox_workspace_write.netwrok_access" in ${file}:4 (ignored); did you mean sandbox_workspace_write.network_access?`,
+  ]);
+  // The misspelt safety key does not take effect: the default stands.
+  const json = await runCliCaptured(["config", "show", "--json"], { env, cwd: root });
+  assert.deepStrictEqual(JSON.parse(json.stdout).config.approval_policy, "on-request");
+});

@@ -55,7 +55,7 @@ Deno.test("resolvePaths() finds Codex's and Claude Code's files at their default
   ]);
 });
 
-Deno.test("readCodexConfig() takes [mcp_servers] and [hooks] as written and leaves every other Codex key alone", async () => {
+Deno.test("readCodexConfig() takes [mcp_servers], [hooks] and the model keys as written and leaves every other Codex key alone", async () => {
   const { load, peer } = await peerSandbox();
   const loaded = await load();
   const read = readCodexConfig(fs, loaded.paths);
@@ -72,19 +72,78 @@ Deno.test("readCodexConfig() takes [mcp_servers] and [hooks] as written and leav
     },
   });
   assert.deepStrictEqual(Object.keys(read.items?.hooks ?? {}).sort(), ["PreToolUse", "state"]);
-  // None of Codex's model, approval, sandbox or trust settings reach Trellis's config.
+  // Its model keys are taken in place (#21 item 8), with their origin; none of its approval, sandbox
+  // or trust settings reach Trellis's config.
+  assert.deepStrictEqual(plain(read.items?.modelKeys), { model: "o3", model_reasoning_effort: "high" });
+  assert.deepStrictEqual(read.items?.notTaken, ["approval_policy", "sandbox_mode", "projects"]);
   assert.deepStrictEqual(
-    [loaded.config.model, loaded.config.approval_policy, loaded.config.sandbox_mode, loaded.projectTrusted],
-    ["gpt-5", "on-request", "workspace-write", false],
+    [loaded.config.model, loaded.config.model_reasoning_effort, loaded.provenance.get("model")],
+    ["o3", "high", `${peer.codexHome}/config.toml`],
+  );
+  assert.deepStrictEqual(
+    [loaded.config.approval_policy, loaded.config.sandbox_mode, loaded.projectTrusted],
+    ["on-request", "workspace-write", false],
   );
   assert.deepStrictEqual(loaded.diagnostics, []);
+});
+
+Deno.test("Codex's model keys sit beneath Trellis's own config and go with [compat] codex_config = false (#21 item 8)", async () => {
+  const { load, home } = await peerSandbox();
+  await fs.writeTextFile(`${home}/.trellis/config.toml`, 'model_reasoning_effort = "low"\n');
+  const mine = await load();
+  assert.deepStrictEqual([mine.config.model, mine.config.model_reasoning_effort], ["o3", "low"]);
+  assert.deepStrictEqual(mine.layers.map((l) => l.kind), ["default", "codex", "user"]);
+  await fs.writeTextFile(`${home}/.trellis/config.toml`, "[compat]\ncodex_config = false\n");
+  const off = await load();
+  assert.deepStrictEqual([off.config.model, off.config.model_reasoning_effort], ["gpt-5", undefined]);
+  // The switch given with -c works too.
+  await fs.writeTextFile(`${home}/.trellis/config.toml`, "");
+  const flag = await load({}, ["compat.codex_config=false"]);
+  assert.deepStrictEqual(flag.config.model, "gpt-5");
+});
+
+Deno.test("a Codex model_provider Trellis does not know, or a bad model value, is one warning; the rest is taken (#21 item 8)", async () => {
+  const { load, peer } = await peerSandbox();
+  const file = `${peer.codexHome}/config.toml`;
+  await fs.writeTextFile(
+    file,
+    'model = "qwen3"\nmodel_provider = "azure-east"\nmodel_context_window = "big"\nmodel_reasoning_effort = "medium"\n',
+  );
+  const unknown = await load();
+  assert.deepStrictEqual(
+    [unknown.config.model, unknown.config.model_provider, unknown.config.model_reasoning_effort],
+    ["qwen3", "openai", "medium"],
+  );
+  assert.deepStrictEqual(unknown.config.model_context_window, undefined);
+  const warnings = unknown.diagnostics.filter((d) => d.level === "warning").map((d) =>
+    [d.field, d.message] as const
+  );
+  assert.deepStrictEqual(warnings.length, 2, JSON.stringify(warnings));
+  assert.match(warnings[0][1] as string, /^Ignored model_context_window in Codex config ".*config\.toml": /);
+  assert.match(
+    warnings[1][1] as string,
+    /^Ignored model_provider = "azure-east" in Codex config .*known: ollama, openai/,
+  );
+  // Defined in the same file (with a key of Codex's that Trellis lacks), the provider is taken.
+  await fs.writeTextFile(
+    file,
+    'model_provider = "azure-east"\n[model_providers.azure-east]\nname = "Azure"\nbase_url = "https://a/openai"\nenv_key = "AZ_KEY"\nrequires_openai_auth = false\n',
+  );
+  const known = await load();
+  assert.deepStrictEqual(known.config.model_provider, "azure-east");
+  assert.deepStrictEqual(plain(known.config.model_providers), {
+    "azure-east": { name: "Azure", base_url: "https://a/openai", env_key: "AZ_KEY" },
+  });
+  assert.deepStrictEqual(known.diagnostics.filter((d) => d.level === "warning"), []);
 });
 
 Deno.test("readCodexConfig() is one warning naming the file when config.toml does not parse or a table has the wrong type", async () => {
   const { load, peer } = await peerSandbox();
   const file = `${peer.codexHome}/config.toml`;
   await fs.writeTextFile(file, 'model = "o3"\n[mcp_servers.x\ncommand = "y"\n');
-  const broken = readCodexConfig(fs, (await load()).paths);
+  // Loading the config reads the file first (its model keys), so the warning is in its diagnostics.
+  const loaded = await load();
+  const broken = { items: readCodexConfig(fs, loaded.paths).items, diagnostics: loaded.diagnostics };
   assert.deepStrictEqual(broken.items, null);
   assert.deepStrictEqual(broken.diagnostics.length, 1);
   assert.deepStrictEqual(broken.diagnostics[0].file, file);
@@ -93,8 +152,14 @@ Deno.test("readCodexConfig() is one warning naming the file when config.toml doe
     /^Cannot read Codex config ".*config\.toml": invalid TOML at line 2/,
   );
   await fs.writeTextFile(file, 'mcp_servers = "oops"\n[hooks]\n');
-  const shape = readCodexConfig(fs, (await load()).paths);
-  assert.deepStrictEqual(plain(shape.items), { file, mcpServers: {}, hooks: {} });
+  const shape = readCodexConfig(fs, (await load({}, ["compat.codex_config=false"])).paths);
+  assert.deepStrictEqual(plain(shape.items), {
+    file,
+    modelKeys: {},
+    notTaken: [],
+    mcpServers: {},
+    hooks: {},
+  });
   assert.deepStrictEqual(shape.diagnostics.map((d) => [d.level, d.file, d.field]), [[
     "warning",
     file,

@@ -134,7 +134,14 @@ Deno.test("import codex --dry-run prints what it would write and writes nothing;
   await Deno.writeTextFile(userConfig, '# mine\n[mcp_servers.codex_fx]\ncommand = "keep-me"\n');
   const dry = await s.trellis("import", "codex", "--dry-run");
   assert.equal(dry.code, 0, dry.stderr);
-  assert.match(dry.stdout, /^Would import 2 item\(s\) into .*config\.toml:$/m);
+  assert.match(dry.stdout, /^Would import 4 item\(s\) into .*config\.toml:$/m);
+  // Codex's model keys are copied too; the keys that would loosen a session are named, not taken (#21 item 8).
+  assert.match(dry.stdout, /\+ model from .*\.codex\/config\.toml/);
+  assert.match(dry.stdout, /\+ model_reasoning_effort from .*\.codex\/config\.toml/);
+  assert.match(
+    dry.stdout,
+    /^Not taken from .*\.codex\/config\.toml \(Trellis's own config decides these\): approval_policy, sandbox_mode, projects$/m,
+  );
   assert.match(dry.stdout, /\+ hooks\.PreToolUse from .*\.codex\/config\.toml/);
   assert.match(dry.stdout, /\+ hooks\.Stop from .*\.codex\/hooks\.json/);
   assert.match(
@@ -143,7 +150,7 @@ Deno.test("import codex --dry-run prints what it would write and writes nothing;
   );
   assert.match(
     dry.stdout,
-    /^Would change .*config\.toml \(\+ added, - removed lines\):\n\+ \n\+ \[hooks\]\n/m,
+    /^Would change .*config\.toml \(\+ added, - removed lines\):\n(\+ .*\n)*\+ \[hooks\]\n/m,
   );
   assert.match(
     dry.stdout,

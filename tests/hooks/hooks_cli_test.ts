@@ -101,3 +101,29 @@ Deno.test("hooks doctor reports a trusted guard that cannot run and exits 1", as
   );
   assert.match(doctor.stdout, /0 of 1 runnable hook\(s\) work\n$/);
 });
+
+Deno.test("hooks list numbers its entries and trust/untrust/disable/enable take the number for the key (#21 item 11)", async () => {
+  const { run, env, key } = await sandbox();
+  const listed = await run("list");
+  assert.match(
+    listed.stdout,
+    new RegExp(`^1\\. untrusted on  ${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"),
+  );
+  assert.match(listed.stdout, /trellis hooks trust N\|KEY\|--all/);
+  const trusted = await run("trust", "1");
+  assert.deepStrictEqual(trusted.code, 0, trusted.stderr);
+  assert.match(trusted.stdout, new RegExp(`^Trusted ${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} `));
+  assert.deepStrictEqual(JSON.parse((await run("list", "--json")).stdout).hooks[0].trust, "trusted");
+  const userConfig = `${env.TRELLIS_HOME}/config.toml`;
+  for (const [verb, past] of [["disable", "Disabled"], ["enable", "Enabled"], ["untrust", "Untrusted"]]) {
+    const done = await run(verb, "1");
+    assert.deepStrictEqual(done.stdout, `${past} ${key} (${userConfig})\n`, verb);
+  }
+  assert.deepStrictEqual(JSON.parse((await run("list", "--json")).stdout).hooks[0].trust, "untrusted");
+  // A number past the list is no hook at all, and nothing is written.
+  const before = await platform.fs.readTextFile(userConfig);
+  const missing = await run("trust", "2");
+  assert.deepStrictEqual(missing.code, 2);
+  assert.match(missing.stderr, /Cannot trust hook "2": no such hook/);
+  assert.deepStrictEqual(await platform.fs.readTextFile(userConfig), before);
+});

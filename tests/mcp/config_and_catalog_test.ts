@@ -26,8 +26,16 @@ Deno.test("validateLayer() rejects mixed transport fields naming server and fiel
     "Invalid config c.toml: mcp_servers.s.cwd: cwd is not supported for streamable_http",
   );
   assert.deepStrictEqual(
-    validationError({ s: { enabled: true } }),
-    "Invalid config c.toml: mcp_servers.s.command: invalid transport",
+    validationError({ s: { enabled: true, args: ["x"] } }),
+    "Invalid config c.toml: mcp_servers.s.command: invalid transport: set command (stdio) or url " +
+      "(streamable HTTP); a table with only `enabled` switches a server defined elsewhere (Codex's or " +
+      "Claude Code's files, .mcp.json)",
+  );
+  // A table with only `enabled` is a switch over a server defined elsewhere (#21 item 9).
+  assert.deepStrictEqual(validationError({ s: { enabled: false } }), "valid");
+  assert.notDeepStrictEqual(
+    validationError({ s: { enabled: "no" } }),
+    "valid",
   );
   assert.deepStrictEqual(
     validationError({ s: { url: "http://x", bearer_token: "secret" } }),

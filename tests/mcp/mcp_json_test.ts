@@ -69,7 +69,7 @@ Deno.test("plugin MCP servers in Claude Code and Codex shapes all load through t
     ],
     [
       "error",
-      'Cannot load MCP server "shared" from plugin dup-a@claude: .mcp.json: command: invalid transport',
+      'Cannot load MCP server "shared" from plugin dup-a@claude: .mcp.json: url: type "http" needs url',
     ],
     [
       "warning",
@@ -109,6 +109,7 @@ Deno.test("parseMcpJson() warns once, naming the file, when .mcp.json is an arra
       message: 'Cannot read "/p/.mcp.json": expected an object of MCP servers, found an array',
       file: "/p/.mcp.json",
     }],
+    failed: [],
   });
 });
 

@@ -120,7 +120,8 @@ Deno.test("resolveProvider() names the variable to set when the key is missing",
     {
       code: "model_auth",
       exitCode: 2,
-      message: 'Cannot use model provider "openai": set the environment variable OPENAI_API_KEY',
+      message:
+        'Cannot use model provider "openai": set the environment variable OPENAI_API_KEY, or choose another provider with model_provider in config.toml (built in: ollama; or your own [model_providers.<id>]) — README, "Configuration"',
       field: "OPENAI_API_KEY",
     },
   );

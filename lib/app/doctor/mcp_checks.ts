@@ -87,6 +87,11 @@ export async function mcpRows(
 }
 
 function mcpFix(name: string, r: McpRegistration): string {
+  if (!r.plugin && r.origin && r.origin !== "trellis") {
+    // Codex's or Claude Code's file (or a project's .mcp.json): Trellis does not edit it (#21 item 9).
+    return `run \`trellis mcp tools ${name}\` to see its error and stderr log; fix it in ${r.source}, ` +
+      `or switch it off for Trellis only with \`trellis mcp disable ${name}\``;
+  }
   const table = r.plugin
     ? `[plugins."${r.plugin.id}".mcp_servers.${name}] in config.toml`
     : `[mcp_servers.${name}] of ${r.source}`;

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { compatFiles, formatKeyPath, isTable } from "../../app/mod.ts";
+import { codexNotTakenLine, compatFiles, formatKeyPath, isTable } from "../../app/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 
 /** `trellis config show [--json]`: the effective config and, per value, the layer it came from. */
@@ -23,6 +23,9 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
           found: (await ctx.platform.fs.stat(f.path)) !== null,
         })),
       );
+      const notTaken = compatFiles(loaded).find((f) => f.key === "compat.codex_config")?.enabled
+        ? codexNotTakenLine(ctx.platform.fs, loaded.paths)
+        : null;
       if (options.json) {
         await ctx.out(
           JSON.stringify(
@@ -33,6 +36,7 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
               project: { root: loaded.paths.projectRoot, trusted: loaded.projectTrusted },
               profile: loaded.profile ?? null,
               compat,
+              codex_not_taken: notTaken,
             },
             null,
             2,
@@ -52,6 +56,7 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
         const state = `${f.enabled ? "on " : "off"} ${f.found ? "" : "(absent) "}`;
         lines.push(`#   ${f.key.padEnd(keyWidth)}  ${state}${f.path}: ${f.reads}`);
       }
+      if (notTaken) lines.push(`# ${notTaken}`);
       await ctx.out(lines.join("\n") + "\n");
     });
 }

@@ -19,9 +19,11 @@ import {
   UsageError,
 } from "../../shared/mod.ts";
 import {
+  approvalOption,
   type CliContext,
   collect,
   type CommonOptions,
+  sandboxOption,
   sessionOverrides,
   withCommonOptions,
 } from "../context.ts";
@@ -80,8 +82,8 @@ function execOptions(command: Command): Command {
   return withCommonOptions(command)
     .option("--json", "print JSONL events on stdout")
     .option("-m, --model <model>", "model to use")
-    .option("-s, --sandbox <mode>", "read-only | workspace-write | danger-full-access")
-    .option("-a, --ask-for-approval <policy>", "untrusted | on-request | on-failure | never")
+    .addOption(sandboxOption("read-only | workspace-write | danger-full-access"))
+    .addOption(approvalOption("untrusted | on-request | on-failure | never"))
     .option("--max-steps <n>", "stop after this many model samplings", "50")
     .option("-o, --output-last-message <file>", "also write the final message to <file>")
     .option("--skill <name|path>", "inject this skill's SKILL.md into the turn; repeatable", collect);
@@ -121,7 +123,7 @@ async function runExec(
   const removeSigint = ctx.platform.onSignal("SIGINT", () => controller.abort());
   let result: TurnResult;
   try {
-    const session = await openSession(ctx, ws, {
+    const session = await openSession(ctx, Boolean(options.json), ws, {
       platform: terminal.platform,
       events: terminal.events,
       approver,
@@ -160,10 +162,11 @@ const EXIT_STDOUT_CLOSED = 141;
 
 /**
  * Opens the session; when it cannot start after the thread did (a required MCP server failed,
- * MCP-7), the stream still ends with `turn.failed`, as a `codex exec --json` reader expects.
+ * MCP-7), the `--json` stream still ends with `turn.failed`, as a `codex exec --json` reader expects.
  */
 async function openSession(
   ctx: CliContext,
+  json: boolean,
   ws: Workspace,
   options: WorkspaceSessionOptions,
 ): Promise<Session> {
@@ -175,7 +178,8 @@ async function openSession(
   try {
     return await ws.openSession({ ...options, events });
   } catch (error) {
-    if (threadId !== null) {
+    // On a terminal the error line that follows says it: once, not also as "turn failed" (#21 item 11).
+    if (threadId !== null && json) {
       options.events({
         type: "turn.failed",
         turn_id: `${threadId}-t1`,

@@ -31,8 +31,10 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
         return;
       }
       if (handlers.length === 0) return void await ctx.out("No hooks configured.\n");
-      const lines = handlers.map((h) =>
-        `${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}${
+      // Each entry is numbered: `hooks trust 2` takes the number for the long key (#21 item 11).
+      const width = String(handlers.length).length;
+      const lines = handlers.map((h, i) =>
+        `${String(i + 1).padStart(width)}. ${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}${
           h.trustReason ? ` (${h.trustReason})` : ""
         }\n    ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}${h.ifRule ? ` if ${h.ifRule}` : ""}${
           h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""
@@ -43,14 +45,14 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
       );
       const notice = reviewNotice(needsReview);
       await ctx.out(
-        lines.join("\n") + "\n" + (notice ? `\n${notice} (then: trellis hooks trust KEY|--all)\n` : ""),
+        lines.join("\n") + "\n" + (notice ? `\n${notice} (then: trellis hooks trust N|KEY|--all)\n` : ""),
       );
     });
 
   withCommonOptions(
     hooks.command("trust").description("trust a hook's current content (writes its hash to user config)"),
   )
-    .argument("[key]", "hook key from `trellis hooks list`")
+    .argument("[key]", "hook key, or its number, from `trellis hooks list`")
     .option("--all", "trust every untrusted or modified hook")
     .action(async (key: string | undefined, options) => {
       const { ws, handlers } = await load(options, true);
@@ -71,16 +73,17 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
 
   const stateCommand = (name: Exclude<HookStateChange["kind"], "trust">, describe: string) =>
     withCommonOptions(hooks.command(name).description(describe))
-      .argument("<key>", "hook key from `trellis hooks list`")
-      .action(async (key: string, options) => {
+      .argument("<key>", "hook key, or its number, from `trellis hooks list`")
+      .action(async (given: string, options) => {
         const { ws, loaded, handlers } = await load(options, true);
-        const hook = handlers.find((h) => h.key === key);
+        const hook = byNumber(handlers, given) ?? handlers.find((h) => h.key === given);
+        const key = hook?.key ?? given;
         if (hook?.managed && name === "disable") {
           throw new UsageError(`Cannot disable hook "${key}": it is managed`, { field: key });
         }
         if (!hook && name !== "untrust") findHook(handlers, key, name);
         await ws.writeHookState([{ kind: name, key }]);
-        await ctx.out(`${name[0].toUpperCase()}${name.slice(1)}d ${key} (${loaded.paths.userConfig})\n`);
+        await ctx.out(`${PAST[name]} ${key} (${loaded.paths.userConfig})\n`);
       });
   stateCommand("untrust", "forget a hook's trusted hash");
   stateCommand("enable", "enable a disabled hook");
@@ -161,8 +164,15 @@ function describeRun(run: HookRunRecord): string {
   return lines.join("\n");
 }
 
+const PAST = { untrust: "Untrusted", enable: "Enabled", disable: "Disabled" } as const;
+
+/** `2` → the second hook of `hooks list` (a key is never a bare number: it names a file). */
+function byNumber(handlers: HookHandlerInfo[], given: string): HookHandlerInfo | undefined {
+  return /^[1-9][0-9]*$/.test(given) ? handlers[Number(given) - 1] : undefined;
+}
+
 function findHook(handlers: HookHandlerInfo[], key: string, action: string): HookHandlerInfo {
-  const hook = handlers.find((h) => h.key === key);
+  const hook = byNumber(handlers, key) ?? handlers.find((h) => h.key === key);
   if (!hook) {
     throw new UsageError(`Cannot ${action} hook "${key}": no such hook (see \`trellis hooks list\`)`, {
       field: key,

@@ -11,7 +11,9 @@ import { type CliContext, printDiagnostics, withCommonOptions } from "../context
 export function registerImportCommand(program: Command, ctx: CliContext): void {
   withCommonOptions(
     program.command("import")
-      .description("copy a Codex or Claude Code user's MCP servers and hooks into Trellis's config")
+      .description(
+        "copy a Codex or Claude Code user's MCP servers, hooks (and Codex's model keys) into Trellis's config",
+      )
       .argument("<from>", "codex ($CODEX_HOME) or claude (~/.claude.json, ~/.claude/settings.json)"),
   )
     .option("--dry-run", "print what would be written; write nothing")
@@ -29,6 +31,13 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
         dryRun: options.dryRun === true,
       });
       await ctx.out(report(plan, file, preview, sources.switches));
+      if (sources.notTaken) {
+        await ctx.out(
+          `Not taken from ${sources.notTaken.from} (Trellis's own config decides these): ${
+            sources.notTaken.keys.join(", ")
+          }\n`,
+        );
+      }
     });
 }
 

@@ -1,6 +1,13 @@
 import type { Command } from "commander";
 import { UsageError } from "../../shared/mod.ts";
-import { type CliContext, type CommonOptions, sessionOverrides, withCommonOptions } from "../context.ts";
+import {
+  approvalOption,
+  type CliContext,
+  type CommonOptions,
+  sandboxOption,
+  sessionOverrides,
+  withCommonOptions,
+} from "../context.ts";
 import { InteractiveApp } from "../interactive/app.ts";
 import { checkResumeId } from "../../app/mod.ts";
 import { VERSION } from "../version.ts";
@@ -20,8 +27,8 @@ export type RunCommandLine = (argv: string[], write: (text: string) => void) => 
 function sessionOptions(command: Command): Command {
   return withCommonOptions(command)
     .option("-m, --model <model>", "model to use")
-    .option("-s, --sandbox <mode>", "read-only | workspace-write | danger-full-access")
-    .option("-a, --ask-for-approval <policy>", "untrusted | on-request | on-failure | never")
+    .addOption(sandboxOption("read-only | workspace-write | danger-full-access"))
+    .addOption(approvalOption("untrusted | on-request | on-failure | never"))
     .option("--max-steps <n>", "stop a turn after this many model samplings", "50");
 }
 

@@ -126,6 +126,11 @@ function registerConfigCommands(mcp: Command, ctx: CliContext): void {
         const last = s.last_start_failure;
         if (last) await ctx.out(`${s.name}: last start failed (${last.at}): ${last.error}\n`);
       }
+      for (const s of all.filter((s) => s.switched_by && !s.enabled)) {
+        await ctx.out(
+          `${s.name} is off for Trellis only ([mcp_servers.${s.name}] enabled = false in ${s.switched_by})\n`,
+        );
+      }
       for (const c of conflicts) {
         ctx.err(`note: "${c.server}" is declared by ${c.contenders.join(", ")}; ${c.outcome} wins\n`);
       }

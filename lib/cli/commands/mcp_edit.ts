@@ -28,7 +28,7 @@ export function registerMcpEditCommands(mcp: Command, ctx: CliContext): void {
     .option("-H, --header <KEY=VALUE>", "HTTP header; repeatable", collect)
     .option("--force", "replace a server of the same name")
     .action(async (name: string, positional: string[], options) => {
-      const written = await editMcpServer(ctx.platform, name, options.scope, {
+      const { file: written } = await editMcpServer(ctx.platform, name, options.scope, {
         kind: "add",
         force: options.force === true,
         flags: {
@@ -44,7 +44,7 @@ export function registerMcpEditCommands(mcp: Command, ctx: CliContext): void {
     });
   withScope(mcp.command("remove").description("remove a server from config.toml").argument("<name>"))
     .action(async (name: string, options) => {
-      const written = await editMcpServer(
+      const { file: written } = await editMcpServer(
         ctx.platform,
         name,
         options.scope,
@@ -60,8 +60,17 @@ export function registerMcpEditCommands(mcp: Command, ctx: CliContext): void {
     )
       .action(async (name: string, options) => {
         const kind = enabled ? "enable" : "disable";
-        const written = await editMcpServer(ctx.platform, name, options.scope, { kind }, await ctx.cwd());
-        await ctx.out(`${enabled ? "Enabled" : "Disabled"} MCP server '${name}' in ${written}\n`);
+        const done = await editMcpServer(ctx.platform, name, options.scope, { kind }, await ctx.cwd());
+        const state = enabled ? "enabled" : "disabled";
+        if (done.unchanged) {
+          return void await ctx.out(`MCP server '${name}' (from ${done.definedIn}) is already ${state}\n`);
+        }
+        await ctx.out(
+          done.definedIn
+            ? `${enabled ? "Enabled" : "Disabled"} MCP server '${name}' (defined in ${done.definedIn}) for ` +
+              `Trellis only, in ${done.file}\n`
+            : `${enabled ? "Enabled" : "Disabled"} MCP server '${name}' in ${done.file}\n`,
+        );
       });
   }
 }

@@ -80,6 +80,16 @@ const NOT_FOR_HTTP = [
   "sandbox_writable",
 ];
 
+/**
+ * A table that only sets `enabled`: not a definition but a switch over a server of that name defined
+ * elsewhere (Codex's or Claude Code's files, a project's `.mcp.json`, a plugin) — "off for Trellis
+ * only" (issue #21 item 9). The MCP subsystem applies it after every definition is read.
+ */
+export function isVeto(table: Record<string, unknown>): boolean {
+  const keys = Object.keys(table).filter((k) => table[k] !== undefined);
+  return keys.length === 1 && keys[0] === "enabled" && typeof table.enabled === "boolean";
+}
+
 export interface McpTableProblem {
   field: string;
   message: string;
@@ -109,8 +119,12 @@ function mcpServerTableProblems(table: Record<string, unknown>, known: Set<strin
     if (table.sandbox !== undefined && table.sandbox !== "none") {
       problems.push({ field: "sandbox", message: "sandbox is not supported for streamable_http" });
     }
-  } else {
-    problems.push({ field: "command", message: "invalid transport" });
+  } else if (!isVeto(table)) {
+    problems.push({
+      field: "command",
+      message: "invalid transport: set command (stdio) or url (streamable HTTP); a table with only " +
+        "`enabled` switches a server defined elsewhere (Codex's or Claude Code's files, .mcp.json)",
+    });
   }
   const confined = table.sandbox === "read-only" || table.sandbox === "workspace-write";
   for (const f of ["sandbox_network", "sandbox_writable"].filter(present)) {

@@ -67,3 +67,37 @@ export function parseConfigTable(table: Record<string, unknown>): ConfigTableRes
   }
   return issues.length > 0 ? { success: false, issues } : { success: true, data: data as TrellisConfig };
 }
+
+/**
+ * The keys a table at `parent` may hold (the top level when empty), read from the schema, for "did
+ * you mean …?" under an unknown key. Best effort: optional, record and pipe wrappers are looked
+ * through; anything else (a union, a custom check) gives no keys.
+ */
+export function knownKeysAt(parent: readonly (string | number)[]): string[] {
+  if (parent.length === 0) return Object.keys(SECTIONS);
+  let node: unknown = sectionSchema(String(parent[0]));
+  for (const segment of parent.slice(1)) {
+    node = unwrap(node);
+    const def = defOf(node);
+    if (def?.type === "record") node = def.valueType;
+    else if (def?.type === "object") node = (def.shape as Record<string, unknown>)[String(segment)];
+    else return [];
+  }
+  const def = defOf(unwrap(node));
+  return def?.type === "object" ? Object.keys(def.shape as object) : [];
+}
+
+function defOf(schema: unknown): Record<string, unknown> | undefined {
+  return (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
+}
+
+function unwrap(schema: unknown): unknown {
+  let node = schema;
+  for (let i = 0; i < 8; i++) {
+    const def = defOf(node);
+    if (def?.type === "optional" || def?.type === "nullable" || def?.type === "default") node = def.innerType;
+    else if (def?.type === "pipe") node = def.out;
+    else return node;
+  }
+  return node;
+}

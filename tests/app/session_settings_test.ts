@@ -399,6 +399,7 @@ Deno.test({
       overrides: ["skills.bundled.enabled=false", 'approval_policy="untrusted"'],
     });
     const reasons: string[] = [];
+    // deno-lint-ignore prefer-const -- assigned once, after the approver that reads it is built
     let session: Session | undefined;
     // The person answers the first question and, while the turn runs, switches to on-request.
     const approver: Approver = {

@@ -1,49 +1,104 @@
 import { shellTokens } from "./shell_words.ts";
 
 /**
- * The words of a shell command that may name a file it runs or reads (#20 item 7): a trust or an
- * approval given to `sh ${CLAUDE_PLUGIN_ROOT}/run.sh`, `.claude/hooks/x.sh` or `python3 tool.py` is for
- * the files those words name, so their content joins what was trusted. Every word counts (a program
- * path, an interpreter's script, an argument, `--opt=value`'s value, an `A=b` value, an input
- * redirection), except what a command writes or never opens: the target of an output redirection,
- * a file descriptor (`>&2`), a here-document's delimiter or a here-string. `$NAME`/`${NAME}` are
- * replaced from `vars`, `~/` by `vars.HOME`; a word that still expands (another variable, a glob)
- * cannot be named ahead of the run and is left out. Paths are returned as written, not resolved.
+ * The words of a shell command that name a file it RUNS (#20 item 7): a trust or an approval given to
+ * `sh ${CLAUDE_PLUGIN_ROOT}/run.sh`, `.claude/hooks/x.sh`, `./build.sh` or `python3 tool.py` is for the
+ * files those words name, so their content joins what was trusted. Per simple command (split at
+ * `;`, `&&`, `||`, `|`, `&`), after leading `A=b` assignments and wrappers (`env`, `exec`, `nohup`,
+ * `time`, `command`, `sudo`, `nice`): the program when it is a path (`./build.sh`, `/abs/x`), and,
+ * when the program is an interpreter (sh, bash, python3, node, …, `source`, `.`), its script — the
+ * first word that is not an option — or the file its standard input is redirected from. Arguments a
+ * program merely reads or writes (`touch approved.txt`, `tee -a log`) are not its code: an "always"
+ * approval of `touch approved.txt` must still cover the second call once the file exists.
+ * `$NAME`/`${NAME}` are replaced from `vars`, `~/` by `vars.HOME`; a word that still expands (another
+ * variable, a glob) cannot be named ahead of the run and is left out. Paths are returned as written.
  */
 export function commandPathWords(command: string, vars: Record<string, string> = {}): string[] {
   const words: string[] = [];
-  let skipNext = false;
+  let segment: string[] = [];
+  let stdinFrom: string | undefined;
+  let skipNext: "skip" | "stdin" | undefined;
+  const flush = () => {
+    words.push(...executed(segment, stdinFrom));
+    segment = [];
+    stdinFrom = undefined;
+  };
   for (const token of shellTokens(command)) {
     if (token.kind === "comment") break;
     if (token.kind === "operator") {
-      skipNext = SKIPS_TARGET.has(token.op);
+      if (SEPARATORS.has(token.op)) flush();
+      else skipNext = token.op === "<" ? "stdin" : SKIPS_TARGET.has(token.op) ? "skip" : undefined;
       continue;
     }
     if (skipNext) {
-      skipNext = false;
+      if (skipNext === "stdin") stdinFrom = token.text;
+      skipNext = undefined;
       continue;
     }
-    const word = candidate(token.text);
-    if (word === undefined) continue;
-    const expanded = expand(word, vars);
-    if (expanded !== undefined && expanded !== "") words.push(expanded);
+    segment.push(token.text);
   }
-  return [...new Set(words)];
+  flush();
+  const out: string[] = [];
+  for (const word of words) {
+    const expanded = expand(word, vars);
+    if (expanded !== undefined && expanded !== "") out.push(expanded);
+  }
+  return [...new Set(out)];
+}
+
+const SEPARATORS = new Set(["&&", "||", ";", ";;", "|", "|&", "&", "(", ")"]);
+const WRAPPERS = new Set(["env", "exec", "nohup", "time", "command", "builtin", "sudo", "nice", "stdbuf"]);
+const INTERPRETERS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "fish",
+  "python",
+  "python3",
+  "node",
+  "deno",
+  "bun",
+  "ruby",
+  "perl",
+  "php",
+  "lua",
+  "tclsh",
+  "source",
+  ".",
+]);
+/** Interpreter options after which no script file follows (the code is inline, or a module name). */
+const INLINE = new Set(["-c", "-e", "-m", "--eval", "-p", "--print"]);
+
+/** The files one simple command runs: a path-like program, an interpreter's script or stdin file. */
+function executed(words: string[], stdinFrom: string | undefined): string[] {
+  let i = 0;
+  while (i < words.length && (ASSIGNMENT.test(words[i]) || WRAPPERS.has(words[i]))) {
+    i++;
+    while (i < words.length && words[i].startsWith("-") && words[i - 1] !== "--") i++; // a wrapper's options
+  }
+  const program = words[i];
+  if (program === undefined) return [];
+  const out: string[] = [];
+  if (program.includes("/")) out.push(program);
+  const name = program.slice(program.lastIndexOf("/") + 1).replace(/[0-9.]+$/, "") || program;
+  if (!INTERPRETERS.has(name) && !INTERPRETERS.has(program)) return out;
+  for (let j = i + 1; j < words.length; j++) {
+    const word = words[j];
+    if (INLINE.has(word)) return out;
+    if (word === "--") continue;
+    if (word.startsWith("-")) continue;
+    out.push(word);
+    return out;
+  }
+  if (stdinFrom !== undefined) out.push(stdinFrom);
+  return out;
 }
 
 // Output redirections (the command writes there), fd duplications and here-document/string operands.
 const SKIPS_TARGET = new Set([">", ">>", ">|", ">&", "&>", "&>>", "<&", "<<", "<<-", "<<<"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
-/** The part of a word that could be a path: all of it, an option's `=value`, an assignment's value. */
-function candidate(text: string): string | undefined {
-  if (text.startsWith("-")) {
-    const eq = text.indexOf("=");
-    return eq > 0 ? text.slice(eq + 1) : undefined;
-  }
-  const assignment = ASSIGNMENT.exec(text);
-  return assignment ? text.slice(assignment[0].length) : text;
-}
 
 function expand(word: string, vars: Record<string, string>): string | undefined {
   let unknown = false;

@@ -59,7 +59,11 @@ Deno.test("trellis -C LINK project trust records the real path; the next -C LINK
   assert.deepEqual(before.project, { root: proj, trusted: false });
   const trust = await runCliCaptured(["-C", link, "project", "trust"], { env, cwd: other });
   assert.equal(trust.code, 0, trust.stderr);
-  assert.equal(trust.stdout, `Trusted ${proj} (${home}/config.toml)\n`);
+  // Trust records the layer files' content too (#20 item 2): the new one is listed.
+  assert.equal(
+    trust.stdout,
+    `Trusted ${proj} (${home}/config.toml)\nLayer files since the last trust:\n  new:     .trellis/config.toml\n`,
+  );
   assert.doesNotMatch(await platform.fs.readTextFile(`${home}/config.toml`), /link/);
   const after = await show();
   assert.deepEqual(after.project, { root: proj, trusted: true });

@@ -132,7 +132,10 @@ Deno.test("config show takes Codex's model keys with their origin and names in o
     codex,
     'model = "o3"\nmodel_reasoning_effort = "high"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n',
   );
-  const json = await runCliCaptured(["config", "show", "--json"], { env, cwd: root });
+  // A workspace beside the home, not above it (above it, the default sandbox is read-only: #20 item 5).
+  const ws = `${root}/ws`;
+  await platform.fs.mkdir(ws);
+  const json = await runCliCaptured(["config", "show", "--json"], { env, cwd: ws });
   assert.deepStrictEqual(json.code, 0, json.stderr);
   const shown = JSON.parse(json.stdout);
   const byKey = Object.fromEntries(
@@ -143,7 +146,7 @@ Deno.test("config show takes Codex's model keys with their origin and names in o
   assert.deepStrictEqual(byKey.approval_policy, ["on-request", "built-in"]);
   assert.deepStrictEqual(byKey.sandbox_mode, ["workspace-write", "built-in"]);
   assert.match(shown.codex_not_taken, /: approval_policy, sandbox_mode$/);
-  const text = await runCliCaptured(["config", "show"], { env, cwd: root });
+  const text = await runCliCaptured(["config", "show"], { env, cwd: ws });
   assert.deepStrictEqual(
     text.stdout.split("\n").filter((l) => l.includes("not taken from")),
     [`# not taken from ${codex} (Trellis's own config decides these): approval_policy, sandbox_mode`],

@@ -59,7 +59,7 @@ Deno.test("a trusted plugin hook runs; after an update swaps its script it is un
   assert.match(test.stdout, new RegExp(`skipped ${KEY}: modified \\(content changed\\)`));
   assert.equal(await platform.fs.stat(`${box.root}/ran-v2`), null, "the swapped script never ran");
   const list = await box.cli("hooks", "list");
-  assert.match(list.stdout, new RegExp(`^modified  on  ${KEY} \\(content changed\\)\n`));
+  assert.match(list.stdout, new RegExp(`^1\\. modified  on  ${KEY} \\(content changed\\)\n`));
   const doctor = await box.cli("doctor");
   assert.match(
     doctor.stdout,
@@ -250,7 +250,7 @@ Deno.test("a trusted hook whose plugin vanished: a warning names it, nothing run
       `warning: Trusted hook\\(s\\) of plugin demo@test not run: plugin is not installed \\(${KEY}\\)`,
     ),
   );
-  assert.match(list.stdout, /^trusted {3}on {2}.*hooks\.json:pre_tool_use:0:0\n/);
+  assert.match(list.stdout, /^1\. trusted {3}on {2}.*hooks\.json:pre_tool_use:0:0\n/);
   const test = await box.cli("hooks", "test", "PreToolUse");
   assert.equal(test.code, 0, test.stderr);
   assert.ok(await platform.fs.stat(`${box.root}/user-ran`), "the user's own hook still runs");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 import { fixture } from "./_helpers.ts";
 
 const ORIGINAL = `# my settings
@@ -217,12 +218,12 @@ Deno.test("a project may switch a user's server off, never on (#21 item 9)", asy
     `${env.HOME}/.claude.json`,
     JSON.stringify({ mcpServers: { s: { command: "true" } } }),
   );
-  await platform.fs.writeTextFile(
-    `${env.TRELLIS_HOME}/config.toml`,
-    `[mcp_servers.s]\nenabled = false\n[projects."${root}/p"]\ntrust_level = "trusted"\n`,
-  );
   await platform.fs.mkdir(`${root}/p/.trellis`);
   await platform.fs.writeTextFile(`${root}/p/.trellis/config.toml`, "[mcp_servers.s]\nenabled = true\n");
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    `[mcp_servers.s]\nenabled = false\n${trustEntry(`${root}/p`)}`,
+  );
   const out = await runCliCaptured(["mcp", "list", "--json"], { env, cwd: `${root}/p` });
   assert.deepStrictEqual(JSON.parse(out.stdout).map((s: { enabled: boolean }) => s.enabled), [false]);
   assert.match(out.stderr, /Ignored \[mcp_servers\.s\] enabled = true in .*p\/\.trellis\/config\.toml/);
@@ -233,10 +234,6 @@ Deno.test(".mcp.json entries with a wrong type/command/url combination are liste
   const project = `${root}/p`;
   await platform.fs.mkdir(project);
   await platform.fs.writeTextFile(
-    `${env.TRELLIS_HOME}/config.toml`,
-    `[projects."${project}"]\ntrust_level = "trusted"\n[mcp_servers.toml_bad]\ncommand = "x"\nurl = "http://h/mcp"\n`,
-  );
-  await platform.fs.writeTextFile(
     `${project}/.mcp.json`,
     JSON.stringify({
       mcpServers: {
@@ -246,6 +243,10 @@ Deno.test(".mcp.json entries with a wrong type/command/url combination are liste
         good: { command: "true" },
       },
     }),
+  );
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/config.toml`,
+    `[mcp_servers.toml_bad]\ncommand = "x"\nurl = "http://h/mcp"\n${trustEntry(project)}`,
   );
   // A working server of the same name elsewhere is never evicted by a broken entry.
   await platform.fs.writeTextFile(

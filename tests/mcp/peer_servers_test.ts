@@ -29,7 +29,9 @@ async function sandbox(options: { trusted?: boolean; trellisToml?: string } = {}
   const local: Platform = { ...platform, env: (n) => env[n] };
   const catalog = async (overrides: string[] = []) => {
     const loaded = await loadConfig(fs, { cwd: project, env: local.env, overrides });
-    return mcpServersFromConfig(loaded, { platform: local, pluginServers: [] });
+    const result = mcpServersFromConfig(loaded, { platform: local, pluginServers: [] });
+    // The config load reads Codex's config.toml first (its model keys): its read problems are there.
+    return { ...result, configDiagnostics: loaded.diagnostics };
   };
   return { root, home, project, peer, catalog, env };
 }
@@ -103,10 +105,8 @@ Deno.test("mcpServersFromConfig(): Trellis's own entry of the same name wins, no
     claude_local: ["claude", peer.claudeJson],
     codex_fx: ["claude", `${project}/.mcp.json`],
   });
-  assert.deepStrictEqual(diagnostics.map((d) => [d.level, d.subject]), [["info", "claude_fx"], [
-    "info",
-    "codex_fx",
-  ]]);
+  // One note for both shadowed servers (#21 item 11), not a line each.
+  assert.deepStrictEqual(diagnostics.map((d) => [d.level, d.subject]), [["info", "claude_fx, codex_fx"]]);
 });
 
 Deno.test("mcpServersFromConfig() reads neither file with [compat] claude_json and codex_config off", async () => {
@@ -126,9 +126,10 @@ Deno.test("mcpServersFromConfig(): a broken ~/.claude.json is one warning naming
 Deno.test("mcpServersFromConfig(): a Codex config.toml that does not parse is one warning, and ~/.claude.json's servers still load", async () => {
   const { peer, catalog } = await sandbox();
   await fs.writeTextFile(`${peer.codexHome}/config.toml`, "[mcp_servers.x\n");
-  const { catalog: resolved, diagnostics } = await catalog();
+  const { catalog: resolved, diagnostics, configDiagnostics } = await catalog();
   assert.deepStrictEqual(resolved.servers.map((s) => s.config.name), ["claude_fx"]);
-  const warnings = diagnostics.filter((d) => d.level === "warning");
+  // Said once: by the config load, which reads the file first (#21 item 8), not again here.
+  const warnings = [...configDiagnostics, ...diagnostics].filter((d) => d.level === "warning");
   assert.deepStrictEqual(warnings.map((d) => d.file), [`${peer.codexHome}/config.toml`]);
 });
 

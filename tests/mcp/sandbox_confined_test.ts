@@ -4,10 +4,10 @@
  * call` (the runtime a session uses) and `trellis mcp sandbox-check`.
  */
 import assert from "node:assert/strict";
+import { trustEntry } from "../helpers/trust_project.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 import { fixture } from "./_helpers.ts";
-import { trustEntry } from "../helpers/trust_project.ts";
 
 const SERVER = fixture("sandbox_server.mjs");
 
@@ -406,7 +406,6 @@ Deno.test("#20 item 11: a trusted project's .mcp.json server is clamped to the w
 
 Deno.test("#20 item 11: a trusted project's .trellis/config.toml server is clamped too, also through a symlink out of the workspace", async () => {
   const b = await box("");
-  await platform.fs.writeTextFile(b.config, `[projects.${JSON.stringify(b.ws)}]\ntrust_level = "trusted"\n`);
   await platform.fs.mkdir(`${b.ws}/.trellis`);
   // A link in the repository that points out of it: the clamp judges the real path.
   await Deno.symlink(b.outside, `${b.ws}/cache`);
@@ -416,6 +415,8 @@ Deno.test("#20 item 11: a trusted project's .trellis/config.toml server is clamp
       JSON.stringify(SERVER)
     }]\nsandbox = "read-only"\nsandbox_writable = ["~", "cache"]\n`,
   );
+  // Trusted as `trellis project trust` records it: with the hash of the layer file just written.
+  await platform.fs.writeTextFile(b.config, trustEntry(b.ws));
   const notes = await call(b, "write_file", { path: `${b.env.HOME}/notes.txt`, text: "x" });
   const linked = await call(b, "write_file", { path: `${b.outside}/b.txt`, text: "x" });
   assert.deepStrictEqual([notes.code, linked.code], [1, 1], notes.stderr);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { parseJsonText } from "../../lib/shared/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
+import { trustEntry } from "../helpers/trust_project.ts";
 
 // Issue #21 item 11: a broken settings file is named with the line and column of its first problem.
 
@@ -28,13 +29,10 @@ Deno.test("a .mcp.json and a ~/.claude.json with a trailing comma are named with
   const project = `${root}/p`;
   await platform.fs.mkdir(project);
   await platform.fs.writeTextFile(
-    `${env.TRELLIS_HOME}/config.toml`,
-    `[projects."${project}"]\ntrust_level = "trusted"\n`,
-  );
-  await platform.fs.writeTextFile(
     `${project}/.mcp.json`,
     '{\n  "mcpServers": {\n    "a": {"command": "x"},\n  }\n}\n',
   );
+  await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, trustEntry(project));
   await platform.fs.writeTextFile(`${env.HOME}/.claude.json`, '{"mcpServers": {"b": {"command": "y"}}\n');
   const run = await runCliCaptured(["mcp", "list"], { env, cwd: project });
   assert.match(

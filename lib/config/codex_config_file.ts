@@ -4,7 +4,7 @@ import { type Diagnostic, warning } from "../shared/mod.ts";
 import { codexConfigFile } from "./compat.ts";
 import { isTable } from "./merge.ts";
 import type { TrellisPaths } from "./paths.ts";
-import { errorCode, readOncePerPaths } from "./read_once.ts";
+import { errorCode, type ReadOnce, readOncePerPaths } from "./read_once.ts";
 
 /**
  * The keys of a Codex `config.toml` that choose a model and cannot loosen anything: Trellis reads
@@ -105,17 +105,15 @@ function read(
 }
 
 /** `$CODEX_HOME/config.toml` → its `[mcp_servers]` and `[hooks]`; absent → null, never an error. */
-export const readCodexConfig: (
-  fs: FileSystem,
-  paths: TrellisPaths,
-) => { items: CodexConfigFile | null; diagnostics: Diagnostic[] } = readOncePerPaths(read);
+export const readCodexConfig: ReadOnce<{ items: CodexConfigFile | null; diagnostics: Diagnostic[] }> =
+  readOncePerPaths(read);
 
 /**
  * The line `config show` and `import codex` print for the keys of Codex's file Trellis does not take
  * (they would loosen a session); null when the file sets none of them.
  */
 export function codexNotTakenLine(fs: FileSystem, paths: TrellisPaths): string | null {
-  const items = readCodexConfig(fs, paths).items;
+  const items = readCodexConfig.peek(fs, paths).items;
   if (!items || items.notTaken.length === 0) return null;
   return `not taken from ${items.file} (Trellis's own config decides these): ${items.notTaken.join(", ")}`;
 }

@@ -20,8 +20,9 @@ export function codexModelLayer(
   paths: TrellisPaths,
   ownTables: TrellisConfig[],
 ): { layer?: ConfigLayer; diagnostics: Diagnostic[] } {
-  // The first reader of the file (it is read once per process) reports its read problems: this one.
-  const { items: read, diagnostics } = readCodexConfig(fs, paths);
+  // Its read problems are left to the MCP and hook readers of the same file, which report them once.
+  const read = readCodexConfig.peek(fs, paths).items;
+  const diagnostics: Diagnostic[] = [];
   if (!read || Object.keys(read.modelKeys).length === 0) return { diagnostics };
   const file = read.file;
   const table: TrellisConfig = {};

@@ -1,4 +1,4 @@
-import { parse as parseToml } from "smol-toml";
+import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { formatKeyPath, isTable } from "./merge.ts";
 import { TomlEditError, type TomlEditor, type TomlValue } from "./toml_editor.ts";
 
@@ -102,6 +102,9 @@ function editText(editor: TomlEditor, text: string, edit: ConfigEdit, expected: 
   if (edit.op === "set" && text.trim() !== "" && Object.keys(parseDocument(text)).length === 0) {
     return `${text.replace(/\s*$/, "\n\n")}${editor.edit("", edit.path, edit.value)}`;
   }
+  if (edit.path.length === 1 && !isTable(edit.op === "set" ? edit.value : undefined)) {
+    return editTopLevelLine(text, edit);
+  }
   let first: TomlEditError | undefined;
   for (let length = edit.path.length; length >= 2; length--) {
     const prefix = edit.path.slice(0, length);
@@ -119,6 +122,40 @@ function editText(editor: TomlEditor, text: string, edit: ConfigEdit, expected: 
     }
   }
   throw new ConfigEditError(`Cannot edit ${formatKeyPath(edit.path)}: ${first!.message}`, edit.path);
+}
+
+/**
+ * A top-level scalar or array (`model = "o3"`, from `import codex`): the package addresses only keys
+ * inside tables, so its line is written here — replaced where it stands (a one-line value before the
+ * first table), else added at the top, after the file's leading comments; removed likewise. The
+ * caller re-parses the result and checks that exactly this key changed, as for every edit.
+ */
+function editTopLevelLine(text: string, edit: ConfigEdit): string {
+  const key = edit.path[0];
+  const lines = text.split("\n");
+  const firstTable = lines.findIndex((l) => /^\s*\[/.test(l));
+  const head = firstTable === -1 ? lines.length : firstTable;
+  const bare = /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+  const at = lines.slice(0, head).findIndex((l) => {
+    const m = /^\s*("(?:[^"\\]|\\.)*"|[A-Za-z0-9_-]+)\s*=/.exec(l);
+    return m !== null && (m[1] === bare || m[1] === JSON.stringify(key));
+  });
+  if (edit.op === "remove") {
+    if (at !== -1) lines.splice(at, 1);
+    return lines.join("\n");
+  }
+  const line = stringifyToml({ [key]: edit.value }).trimEnd();
+  if (at !== -1) lines[at] = line;
+  else {
+    // After the last top-level key (in the order written), else after the leading comment lines.
+    const keyLine = /^\s*("(?:[^"\\]|\\.)*"|[A-Za-z0-9_.-]+)\s*=/;
+    let insert = lines.slice(0, head).findLastIndex((l) => keyLine.test(l)) + 1;
+    if (insert === 0) {
+      while (insert < head && /^\s*#/.test(lines[insert])) insert++;
+    }
+    lines.splice(insert, 0, line);
+  }
+  return lines.join("\n");
 }
 
 /**

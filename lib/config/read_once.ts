@@ -10,16 +10,28 @@ import type { TrellisPaths } from "./paths.ts";
  */
 export function readOncePerPaths<T extends { diagnostics: Diagnostic[] }>(
   read: (fs: FileSystem, paths: TrellisPaths) => T,
-): (fs: FileSystem, paths: TrellisPaths) => T {
-  const cache = new WeakMap<TrellisPaths, T>();
-  return (fs, paths) => {
-    const cached = cache.get(paths);
-    if (cached) return { ...cached, diagnostics: [] };
-    const result = read(fs, paths);
-    cache.set(paths, result);
-    return result;
+): ReadOnce<T> {
+  const cache = new WeakMap<TrellisPaths, { result: T; reported: boolean }>();
+  const get = (fs: FileSystem, paths: TrellisPaths) => {
+    let entry = cache.get(paths);
+    if (!entry) cache.set(paths, entry = { result: read(fs, paths), reported: false });
+    return entry;
   };
+  const reader = (fs: FileSystem, paths: TrellisPaths): T => {
+    const entry = get(fs, paths);
+    if (entry.reported) return { ...entry.result, diagnostics: [] };
+    entry.reported = true;
+    return entry.result;
+  };
+  // What the file holds without taking its warnings: they stay for the first reader that reports.
+  reader.peek = (fs: FileSystem, paths: TrellisPaths): T => ({ ...get(fs, paths).result, diagnostics: [] });
+  return reader;
 }
+
+/** A read-once reader, and `peek`: the same read that leaves its diagnostics to the next caller. */
+export type ReadOnce<T> = ((fs: FileSystem, paths: TrellisPaths) => T) & {
+  peek(fs: FileSystem, paths: TrellisPaths): T;
+};
 
 /** A read failure's code, or "" (ENOENT and ENOTDIR mean the file is simply not there). */
 export function errorCode(error: unknown): string {

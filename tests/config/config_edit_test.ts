@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
-import { applyConfigEdits, ConfigEditError, setKey } from "../../lib/config/config_edit.ts";
+import { applyConfigEdits, ConfigEditError, removeKey, setKey } from "../../lib/config/config_edit.ts";
 import { loadTomlEditor } from "../../lib/config/toml_editor.ts";
 import { TOML_EDIT_WASM_SHA256 } from "../../lib/config/_toml_edit_wasm.generated.ts";
 
@@ -42,4 +42,24 @@ Deno.test("the inlined toml_edit WebAssembly is the installed package's (deno ta
     Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(""),
     TOML_EDIT_WASM_SHA256,
   );
+});
+
+Deno.test("applyConfigEdits() sets and removes a top-level key beside the file's comments and tables (import codex, #21 item 8)", () => {
+  const text = '# mine\n[mcp_servers.x]\ncommand = "k"\n';
+  const added = applyConfigEdits(editor, text, [
+    setKey(["model"], "o3"),
+    setKey(["model_reasoning_effort"], "high"),
+  ]);
+  assert.deepStrictEqual(
+    added,
+    '# mine\nmodel = "o3"\nmodel_reasoning_effort = "high"\n[mcp_servers.x]\ncommand = "k"\n',
+  );
+  // Replaced where it stands; a key of the same name inside a table is not the top-level one.
+  const replaced = applyConfigEdits(editor, 'model = "a"\n[profiles.p]\nmodel = "b"\n', [
+    setKey(["model"], "c"),
+  ]);
+  assert.deepStrictEqual(replaced, 'model = "c"\n[profiles.p]\nmodel = "b"\n');
+  const removed = applyConfigEdits(editor, 'model = "a"\nx = 1\n[t]\nmodel = "b"\n', [removeKey(["model"])]);
+  assert.deepStrictEqual(removed, 'x = 1\n[t]\nmodel = "b"\n');
+  assert.deepStrictEqual(applyConfigEdits(editor, "", [setKey(["model"], "o3")]), 'model = "o3"\n');
 });

@@ -141,9 +141,10 @@ Deno.test("readCodexConfig() is one warning naming the file when config.toml doe
   const { load, peer } = await peerSandbox();
   const file = `${peer.codexHome}/config.toml`;
   await fs.writeTextFile(file, 'model = "o3"\n[mcp_servers.x\ncommand = "y"\n');
-  // Loading the config reads the file first (its model keys), so the warning is in its diagnostics.
+  // Loading the config peeks at the file (its model keys) and leaves the warning to this reader.
   const loaded = await load();
-  const broken = { items: readCodexConfig(fs, loaded.paths).items, diagnostics: loaded.diagnostics };
+  assert.deepStrictEqual(loaded.diagnostics, []);
+  const broken = readCodexConfig(fs, loaded.paths);
   assert.deepStrictEqual(broken.items, null);
   assert.deepStrictEqual(broken.diagnostics.length, 1);
   assert.deepStrictEqual(broken.diagnostics[0].file, file);

@@ -548,7 +548,8 @@ Deno.test("-m, -s and -a before the subcommand apply to it too; the command's ow
     );
     const bad = await runTrellis(["-s", "bogus", "exec", "hi"], { env: s.env, cwd: s.workspace });
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /sandbox_mode: Invalid option/);
+    // Blamed on the flag that carried it, with its choices (#21 item 11).
+    assert.match(bad.stderr, /option '-s, --sandbox <mode>' argument 'bogus' is invalid/);
   } finally {
     await server.close();
   }

@@ -29,9 +29,7 @@ async function sandbox(options: { trusted?: boolean; trellisToml?: string } = {}
   const local: Platform = { ...platform, env: (n) => env[n] };
   const catalog = async (overrides: string[] = []) => {
     const loaded = await loadConfig(fs, { cwd: project, env: local.env, overrides });
-    const result = mcpServersFromConfig(loaded, { platform: local, pluginServers: [] });
-    // The config load reads Codex's config.toml first (its model keys): its read problems are there.
-    return { ...result, configDiagnostics: loaded.diagnostics };
+    return mcpServersFromConfig(loaded, { platform: local, pluginServers: [] });
   };
   return { root, home, project, peer, catalog, env };
 }
@@ -126,10 +124,9 @@ Deno.test("mcpServersFromConfig(): a broken ~/.claude.json is one warning naming
 Deno.test("mcpServersFromConfig(): a Codex config.toml that does not parse is one warning, and ~/.claude.json's servers still load", async () => {
   const { peer, catalog } = await sandbox();
   await fs.writeTextFile(`${peer.codexHome}/config.toml`, "[mcp_servers.x\n");
-  const { catalog: resolved, diagnostics, configDiagnostics } = await catalog();
+  const { catalog: resolved, diagnostics } = await catalog();
   assert.deepStrictEqual(resolved.servers.map((s) => s.config.name), ["claude_fx"]);
-  // Said once: by the config load, which reads the file first (#21 item 8), not again here.
-  const warnings = [...configDiagnostics, ...diagnostics].filter((d) => d.level === "warning");
+  const warnings = diagnostics.filter((d) => d.level === "warning");
   assert.deepStrictEqual(warnings.map((d) => d.file), [`${peer.codexHome}/config.toml`]);
 });
 

@@ -2,6 +2,7 @@ import {
   type CommandResult,
   type FileSystem,
   holdSandboxMounts,
+  notStarted,
   type Platform,
   readStreamText,
 } from "../platform/mod.ts";
@@ -140,17 +141,7 @@ function asyncLine(line: string): AsyncDeclaration | null {
 }
 
 function noOutput(started: number): CommandResult {
-  return {
-    code: null,
-    signal: null,
-    stdout: "",
-    stderr: "",
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    timedOut: false,
-    aborted: false,
-    durationMs: performance.now() - started,
-  };
+  return notStarted(performance.now() - started);
 }
 
 /** PLUGIN_DATA must exist (and so be writable, also as a sandbox root) before a plugin hook starts. */

@@ -1,4 +1,4 @@
-import type { CommandResult, Platform } from "../platform/mod.ts";
+import { type CommandResult, notStarted, type Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
 import { type HookCommandResult, runHookCommand } from "./command_runner.ts";
 import { namedFilesUnchanged } from "./content_trust.ts";
@@ -166,18 +166,7 @@ function contentChangedSinceLoad(handler: HookHandlerInfo): string | undefined {
 }
 
 function notRun(error: string): CommandResult {
-  return {
-    code: null,
-    signal: null,
-    stdout: "",
-    stderr: "",
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    timedOut: false,
-    aborted: false,
-    durationMs: 0,
-    error,
-  };
+  return notStarted(0, error);
 }
 
 function recordOf(

@@ -37,7 +37,7 @@ export type { IncrementalDigest } from "./digest.ts";
 export { namedFiles, namedFilesDigest } from "./named_files.ts";
 export type { NamedFile, NamedFilesOptions } from "./named_files.ts";
 export { fileUrlOf } from "./file_url.ts";
-export { runCommand } from "./run_command.ts";
+export { notStarted, runCommand } from "./run_command.ts";
 export { fileMode, isPrivatePath, keepPrivate, tightenPrivateTree } from "./private_tree.ts";
 export { GIT_SAFETY_CONFIG, gitArgv, repositoryFilterDrivers, runGit } from "./git_command.ts";
 export { readStreamText } from "./stream_text.ts";

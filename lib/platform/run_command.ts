@@ -43,18 +43,7 @@ async function runToEnd(
   try {
     child = platform.spawn({ ...options, stdin: options.input !== undefined ? "piped" : "null" });
   } catch (error) {
-    return {
-      code: null,
-      signal: null,
-      stdout: "",
-      stderr: "",
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      timedOut: false,
-      aborted: false,
-      durationMs: performance.now() - started,
-      error: error instanceof Error ? error.message : String(error),
-    };
+    return notStarted(performance.now() - started, error instanceof Error ? error.message : String(error));
   }
   if (child.stdin && options.input !== undefined) {
     const writer = child.stdin.getWriter();
@@ -75,5 +64,21 @@ async function runToEnd(
     timedOut: status.timedOut,
     aborted: status.aborted,
     durationMs: performance.now() - started,
+  };
+}
+
+/** The result of a command that produced nothing: never started (`error` says why) or stopped at once. */
+export function notStarted(durationMs: number, error?: string): CommandResult {
+  return {
+    code: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    timedOut: false,
+    aborted: false,
+    durationMs,
+    ...(error !== undefined ? { error } : {}),
   };
 }

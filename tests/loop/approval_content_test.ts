@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import { type Approver, runTurn, ttyApprover, type TurnOptions } from "../../lib/loop/mod.ts";
-import type { SandboxStatus } from "../../lib/platform/mod.ts";
-import type { ConversationItem, NamedFileState } from "../../lib/shared/mod.ts";
-import type { PermissionProfile } from "../../lib/tools/mod.ts";
-import { call, catalogOf, hooksWith, recorder, say, scriptedModel, type ScriptedStep } from "./_fakes.ts";
-import { type Box, exists, makeBox, realSandbox, realTools, removeBox } from "./_real_tools.ts";
+import type { NamedFileState } from "../../lib/shared/mod.ts";
+import { call, say } from "./_fakes.ts";
+import { type Box, exists, makeBox, removeBox } from "./_real_tools.ts";
+import { approvalTurn, tty } from "./_approval_turn.ts";
 import { platform } from "../../lib/platform/mod.ts";
 
 /**
@@ -13,63 +11,7 @@ import { platform } from "../../lib/platform/mod.ts";
  * write_file, the same command is asked about again.
  */
 
-const sandbox = await realSandbox();
-
-function tty(answers: string[]) {
-  const io = {
-    screen: "",
-    prompts: 0,
-    readLine: () => Promise.resolve(answers.length ? answers.shift()! : null),
-    write(text: string) {
-      io.screen += text;
-      if (text.includes("Answer (")) io.prompts++;
-    },
-    columns: () => 200,
-  };
-  return { io, approver: ttyApprover(io) };
-}
-
-async function turn(
-  box: Box,
-  steps: ScriptedStep[],
-  setup: {
-    profile: Partial<PermissionProfile>;
-    approver: Approver;
-    sandbox?: SandboxStatus;
-    hooks?: Parameters<typeof hooksWith>[0];
-  },
-) {
-  const rec = recorder();
-  const tools = realTools(box, setup.profile, setup.sandbox ?? sandbox);
-  const options: TurnOptions = {
-    turnId: "t1",
-    model: scriptedModel(steps),
-    modelName: "m",
-    instructions: "",
-    history: [],
-    prompt: "go",
-    injected: [],
-    captureTools: catalogOf(tools),
-    hooks: hooksWith(setup.hooks ?? {}),
-    hookContext: { sessionId: "s", cwd: box.ws, model: "m", permissionMode: "default", transcriptPath: null },
-    approver: setup.approver,
-    approvalPolicy: setup.profile.approvalPolicy ?? "on-request",
-    sandboxed: (setup.profile.sandboxMode ?? "workspace-write") !== "danger-full-access",
-    events: rec.sink,
-    record: rec.record,
-    maxSteps: 10,
-    signal: new AbortController().signal,
-    cwd: box.ws,
-  };
-  const result = await runTurn(options);
-  const outputs = rec.items.flatMap((i: ConversationItem) =>
-    i.type === "function_call_output" ? [{ id: i.callId, status: i.status, output: i.output }] : []
-  );
-  const decided = rec.events.flatMap((e) =>
-    e.type === "approval.decided" ? [[e.call_id, e.decision, e.by]] : []
-  );
-  return { result, outputs, decided, events: rec.events };
-}
+const turn = approvalTurn;
 
 const shell = (command: string, id: string) => call("shell", { command }, id);
 const write = (path: string, content: string, id: string) => call("write_file", { path, content }, id);

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { type ApprovalRequest, type Approver, runTurn, ttyApprover } from "../../lib/loop/mod.ts";
-import type { ConversationItem } from "../../lib/shared/mod.ts";
+import type { ApprovalRequest, Approver } from "../../lib/loop/mod.ts";
 import type { PermissionProfile } from "../../lib/tools/mod.ts";
-import { call, catalogOf, hooksWith, recorder, say, scriptedModel, type ScriptedStep } from "./_fakes.ts";
-import { type Box, exists, makeBox, realSandbox, realTools, removeBox } from "./_real_tools.ts";
+import { call, say, type ScriptedStep } from "./_fakes.ts";
+import { type Box, exists, makeBox, removeBox } from "./_real_tools.ts";
+import { approvalTurn, tty } from "./_approval_turn.ts";
 
 /**
  * #20 item 18: approval scopes that held with no test to notice if they broke, through the loop with
@@ -11,54 +11,17 @@ import { type Box, exists, makeBox, realSandbox, realTools, removeBox } from "./
  * neither `/` nor `$HOME` is ever offered as a directory scope.
  */
 
-const sandbox = await realSandbox();
-
-function tty(answers: string[]) {
-  const io = {
-    screen: "",
-    prompts: 0,
-    readLine: () => Promise.resolve(answers.length ? answers.shift()! : null),
-    write(text: string) {
-      io.screen += text;
-      if (text.includes("Answer (")) io.prompts++;
-    },
-    columns: () => 200,
-  };
-  return { io, approver: ttyApprover(io) };
-}
-
 async function turn(
   box: Box,
   steps: ScriptedStep[],
   profile: Partial<PermissionProfile>,
   approver: Approver,
 ) {
-  const rec = recorder();
-  const tools = realTools(box, profile, sandbox);
-  await runTurn({
-    turnId: "t1",
-    model: scriptedModel(steps),
-    modelName: "m",
-    instructions: "",
-    history: [],
-    prompt: "go",
-    injected: [],
-    captureTools: catalogOf(tools),
-    hooks: hooksWith({}),
-    hookContext: { sessionId: "s", cwd: box.ws, model: "m", permissionMode: "default", transcriptPath: null },
+  const run = await approvalTurn(box, steps, {
+    profile: { sandboxMode: "workspace-write", ...profile },
     approver,
-    approvalPolicy: profile.approvalPolicy ?? "on-request",
-    sandboxed: true,
-    events: rec.sink,
-    record: rec.record,
-    maxSteps: 10,
-    signal: new AbortController().signal,
-    cwd: box.ws,
   });
-  const outputs = rec.items.flatMap((i: ConversationItem) =>
-    i.type === "function_call_output" ? [[i.callId, i.status]] : []
-  );
-  return { outputs };
+  return { outputs: run.outputs.map((o) => [o.id, o.status]) };
 }
 
 const read = (path: string, id: string) => call("read_file", { path }, id);

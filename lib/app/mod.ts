@@ -40,6 +40,8 @@ export type { FailedMcpServer, McpServerListing } from "./mcp_inspection.ts";
 export { PluginAdmin } from "./plugin_admin.ts";
 export * from "./command_api.ts";
 export { Session } from "./session.ts";
+export { isTypedPrompt, listSessions, resolveResume } from "./session_listing.ts";
+export type { SessionSummary } from "./session_listing.ts";
 export type { CompactOutcome, CompactRequest, SessionInfo, SessionOptions, TurnRequest } from "./session.ts";
 export { autoCompactTokenLimit, compactionSettings } from "./compaction_settings.ts";
 export type { Attachment } from "./attachments.ts";

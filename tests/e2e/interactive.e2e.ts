@@ -706,3 +706,135 @@ Deno.test("interactive: /status, /diff, /model and /init work in place; /init ne
     },
   });
 });
+
+Deno.test("interactive: `yes⏎` at an approval approves once and sends nothing more; Ctrl-C at the next stops the turn (#21 items 1-2)", async () => {
+  await withSession([
+    { tool_calls: [{ name: "shell", arguments: { command: "touch one.txt" } }] },
+    { tool_calls: [{ name: "shell", arguments: { command: "touch two.txt" } }] },
+    { text: "never reached" },
+    { text: "the next turn" },
+  ], async (t, s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("make the files");
+    await t.waitFor(/command {4}touch one\.txt/);
+    await t.waitFor(/Approve\?/);
+    await t.press("y", "e", "s", "Enter"); // in one burst, as a person types a word
+    await t.waitFor(/approved once/);
+    await t.waitFor(/command {4}touch two\.txt/);
+    // The `es⏎` went neither to the next approval (`e` is explain) nor to the prompt.
+    assert.doesNotMatch(await t.screen(), /asking the model to explain|queued: es/);
+    await t.press("C-c");
+    await t.waitFor(/denied; the turn stops/);
+    await t.waitFor(PROMPT);
+    assert.equal(server.requests.length, 2, "Ctrl-C stopped the turn: the denial went to no model");
+    await t.typeLine("go on");
+    await t.waitFor(/the next turn/);
+    assert.ok(await Deno.stat(`${s.workspace}/one.txt`));
+    await assert.rejects(Deno.stat(`${s.workspace}/two.txt`));
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    assert.deepEqual(userPrompts(await transcriptLines(s)), ["make the files", "go on"]);
+  }, { args: ["-a", "untrusted"] });
+});
+
+Deno.test("interactive: `maybe⏎` at a yes/no form field is refused in place and queues nothing (#21 item 1)", async () => {
+  await withSession([
+    { tool_calls: [{ name: "mcp__fx__ask_hostile", arguments: {} }] },
+    { text: "form done" },
+  ], async (t, s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("ask me");
+    await t.waitFor(/\[y\] yes {2}\[n\] no/);
+    await t.typeLine("maybe");
+    await t.waitFor(/"maybe" is not an answer: press y, n/);
+    assert.doesNotMatch(await t.screen(), /queued:/);
+    await t.press("n");
+    await t.waitFor(/Send this to fx\?/);
+    await t.press("y");
+    await t.waitFor(/form done/);
+    assert.match(JSON.stringify(server.requests[1]), /\\"ok\\":false/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    assert.deepEqual(userPrompts(await transcriptLines(s)), ["ask me"]);
+  }, {
+    setup: async (s) => {
+      await Deno.writeTextFile(
+        `${s.env.TRELLIS_HOME}/config.toml`,
+        `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "echo"]\nrequired = true\n`,
+      );
+    },
+  });
+});
+
+Deno.test("interactive: the status line shows while an MCP server starts, and Enter meanwhile queues the prompt (#21 item 21)", async () => {
+  const gate = await Deno.makeTempFile({ prefix: "trellis-gate-" });
+  await Deno.remove(gate);
+  try {
+    await withSession([{ text: "answered after start-up" }], async (t, s, server) => {
+      await t.waitFor(/Starting \(\d+s · esc to interrupt\)/);
+      await t.typeLine("typed during start-up");
+      await t.waitFor(/queued: typed during start-up/);
+      assert.equal(server.requests.length, 0, "nothing is sent before the session is open");
+      await Deno.writeTextFile(gate, "");
+      await t.waitFor(/answered after start-up/);
+      assert.match(JSON.stringify(server.requests[0]), /typed during start-up/);
+      await t.press("C-d");
+      assert.equal(await t.exitCode(), 0);
+      assert.deepEqual(userPrompts(await transcriptLines(s)), ["typed during start-up"]);
+    }, {
+      setup: async (s) => {
+        await Deno.writeTextFile(
+          `${s.env.TRELLIS_HOME}/config.toml`,
+          `[mcp_servers.slow]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "gated", ${
+            JSON.stringify(gate)
+          }]\n`,
+        );
+      },
+    });
+  } finally {
+    await Deno.remove(gate).catch(() => {});
+  }
+});
+
+Deno.test("interactive: resume --last takes this directory's newest session; --all another's, run where it was recorded; the replay skips AGENTS.md (#21 items 3-4)", async () => {
+  await withSession([{ text: "first answer" }, { text: "resumed answer" }], async (t, s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("remember kiwi");
+    await t.waitFor(/first answer/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    const id = /trellis resume (\S+)/.exec(await t.screen())![1];
+    const other = `${s.root}/other`;
+    await Deno.mkdir(other);
+
+    const none = await runTrellis(["resume", "--last", ...s.flags(server.url)], { env: s.env, cwd: other });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /none was recorded in .*other; `trellis resume --last --all`/);
+
+    const resumed = await TmuxTerminal.start({
+      cwd: other,
+      env: s.env,
+      args: ["resume", "--last", "--all", ...s.flags(server.url)],
+    });
+    try {
+      const screen = await resumed.waitFor(/continue below/);
+      assert.match(screen, new RegExp(`session ${id} \\(resumed\\)`));
+      assert.match(
+        screen,
+        new RegExp(`Continuing in ${s.workspace}, where this session was recorded \\(not ${other}\\)`),
+      );
+      assert.match(screen, /› remember kiwi/);
+      assert.doesNotMatch(screen, /AGENTS\.md instructions/);
+      await resumed.typeLine("and now?");
+      await resumed.waitFor(/resumed answer/);
+      await resumed.press("C-d");
+      assert.equal(await resumed.exitCode(), 0);
+    } finally {
+      await resumed.close();
+    }
+    // The resumed turn ran in the recorded project: its AGENTS.md, not the other directory's.
+    const request = JSON.stringify(server.requests[1]);
+    assert.match(request, new RegExp(`AGENTS\\.md instructions for ${s.workspace}`));
+    assert.doesNotMatch(request, new RegExp(`instructions for ${other}`));
+  }, { setup: (s) => Deno.writeTextFile(`${s.workspace}/AGENTS.md`, "Answer in haiku.\n") });
+});

@@ -711,7 +711,6 @@ Deno.test("interactive: `yes⏎` at an approval approves once and sends nothing 
   await withSession([
     { tool_calls: [{ name: "shell", arguments: { command: "touch one.txt" } }] },
     { tool_calls: [{ name: "shell", arguments: { command: "touch two.txt" } }] },
-    { text: "never reached" },
     { text: "the next turn" },
   ], async (t, s, server) => {
     await t.waitFor(PROMPT);
@@ -727,6 +726,9 @@ Deno.test("interactive: `yes⏎` at an approval approves once and sends nothing 
     await t.waitFor(/denied; the turn stops/);
     await t.waitFor(PROMPT);
     assert.equal(server.requests.length, 2, "Ctrl-C stopped the turn: the denial went to no model");
+    const stopped = await t.screen();
+    assert.match(stopped, /stopped: the user declined a call and stopped the turn/);
+    assert.doesNotMatch(stopped, /interrupted after/, "one line says the turn stopped, not two");
     await t.typeLine("go on");
     await t.waitFor(/the next turn/);
     assert.ok(await Deno.stat(`${s.workspace}/one.txt`));
@@ -744,7 +746,7 @@ Deno.test("interactive: `maybe⏎` at a yes/no form field is refused in place an
   ], async (t, s, server) => {
     await t.waitFor(PROMPT);
     await t.typeLine("ask me");
-    await t.waitFor(/\[y\] yes {2}\[n\] no/);
+    await t.waitFor(/\[y\] yes \[n\] no/);
     await t.typeLine("maybe");
     await t.waitFor(/"maybe" is not an answer: press y, n/);
     assert.doesNotMatch(await t.screen(), /queued:/);
@@ -807,9 +809,17 @@ Deno.test("interactive: resume --last takes this directory's newest session; --a
     const other = `${s.root}/other`;
     await Deno.mkdir(other);
 
-    const none = await runTrellis(["resume", "--last", ...s.flags(server.url)], { env: s.env, cwd: other });
-    assert.equal(none.code, 2);
-    assert.match(none.stderr, /none was recorded in .*other; `trellis resume --last --all`/);
+    const none = await TmuxTerminal.start({
+      cwd: other,
+      env: s.env,
+      args: ["resume", "--last", ...s.flags(server.url)],
+    });
+    try {
+      assert.equal(await none.exitCode(), 2);
+      assert.match(await none.screen(), /none was recorded in .*other; `trellis resume --last --all`/);
+    } finally {
+      await none.close();
+    }
 
     const resumed = await TmuxTerminal.start({
       cwd: other,
@@ -838,3 +848,34 @@ Deno.test("interactive: resume --last takes this directory's newest session; --a
     assert.doesNotMatch(request, new RegExp(`instructions for ${other}`));
   }, { setup: (s) => Deno.writeTextFile(`${s.workspace}/AGENTS.md`, "Answer in haiku.\n") });
 });
+
+for (const trust of [true, false]) {
+  Deno.test(`interactive: an untrusted folder with .mcp.json asks once to trust it; ${trust ? "yes starts its server in this session" : "no starts the session without it"} (#21 item 5)`, async () => {
+    await withSession([{ text: "hello" }], async (t, s, server) => {
+      const asked = await t.waitFor(/\[y\] yes, trust it/);
+      assert.match(asked, new RegExp(`\\? Trust this folder\\? ${s.workspace}`));
+      assert.match(asked, /it would start the MCP servers in \.mcp\.json/);
+      await t.press(trust ? "y" : "n");
+      await t.waitFor(
+        trust ? /✓ trusted \(recorded in .*config\.toml\)/ : /not trusted: the session starts without them/,
+      );
+      await t.waitFor(PROMPT);
+      await t.typeLine("hi");
+      await t.waitFor(/hello/);
+      const tools = JSON.stringify(server.requests[0]);
+      if (trust) assert.match(tools, /mcp__fx__echo/);
+      else assert.doesNotMatch(tools, /mcp__fx__echo/);
+      await t.press("C-d");
+      assert.equal(await t.exitCode(), 0);
+      const config = await Deno.readTextFile(`${s.env.TRELLIS_HOME}/config.toml`).catch(() => "");
+      if (trust) assert.match(config, /trust_level = "trusted"/);
+      else assert.doesNotMatch(config, /trust_level/);
+    }, {
+      setup: (s) =>
+        Deno.writeTextFile(
+          `${s.workspace}/.mcp.json`,
+          JSON.stringify({ mcpServers: { fx: { command: "node", args: [FX, "echo"] } } }),
+        ),
+    });
+  });
+}

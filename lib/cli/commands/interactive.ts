@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, type CommonOptions, sessionOverrides, withCommonOptions } from "../context.ts";
 import { InteractiveApp } from "../interactive/app.ts";
-import { checkResumeId, resolveResume, Workspace } from "../../app/mod.ts";
+import { checkResumeId, describeUntrusted, resolveResume, untrustedParts, Workspace } from "../../app/mod.ts";
 import { VERSION } from "../version.ts";
 import * as path from "node:path";
 
@@ -98,8 +98,20 @@ async function runInteractive(
     const info = recorded ? await platform.fs.stat(recorded).catch(() => null) : null;
     return info?.isDirectory ? recorded : cwd;
   };
-  const ws = await workspaceAt(resume && resume !== "pick" ? await recordedIn(resume) : cwd, false);
+  let ws = await workspaceAt(resume && resume !== "pick" ? await recordedIn(resume) : cwd, false);
   const loaded = ws.loaded;
+  // Trust on first start (#21 item 5): the gate is the same; a person at the terminal may open it.
+  const untrusted = await untrustedParts(ws);
+  const trustOffer = untrusted.length === 0 ? undefined : {
+    root: loaded.paths.projectRoot,
+    description: describeUntrusted(untrusted, loaded.paths.projectRoot),
+    accept: async () => {
+      const { file } = await Workspace.setProjectTrust(platform, undefined, true, loaded.paths.cwd);
+      workspaces.clear();
+      ws = await workspaceAt(loaded.paths.cwd, true);
+      return file;
+    },
+  };
   // The flags that select this config — those before the command word too — for the subcommands
   // /hooks and /plugins run in-process (a fresh command line, with no global options of its own).
   const profile = flags.profile ?? ctx.globalOptions.profile;
@@ -115,6 +127,7 @@ async function runInteractive(
     ...(args.prompt ? { prompt: args.prompt } : {}),
     ...(resume ? { resume } : {}),
     startedIn: cwd,
+    ...(trustOffer ? { trustOffer } : {}),
     pickAll: flags.all === true,
     runCli: (argv, write) => runCommandLine([...argv, ...configFlags], write),
     openSession: async (parts) => {

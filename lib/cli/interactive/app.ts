@@ -19,7 +19,7 @@ import { loadMarkdownLibraries } from "./markdown_libraries.ts";
 import { wrap } from "./markdown_render.ts";
 import type { MarkdownLibraries } from "./markdown_render.ts";
 import { readMentions } from "./mentions.ts";
-import { editKey } from "./questions.ts";
+import { choiceQuestion, editKey } from "./questions.ts";
 import { Screen } from "./screen.ts";
 import { pickSession } from "./session_list.ts";
 import type { SlashCommand, SlashContext } from "./slash_commands.ts";
@@ -40,6 +40,12 @@ export interface InteractiveOptions {
   prompt?: string;
   /** A session id to continue, or "pick" for the picker. */
   resume?: string;
+  /**
+   * The project is untrusted and holds what trust would start (#21 item 5): asked once before the
+   * session opens; `accept` records the trust and makes the next session open in the trusted
+   * workspace, resolving to the file written.
+   */
+  trustOffer?: { root: string; description: string; accept: () => Promise<string> };
   /** The directory trellis was started in (a resumed session runs where it was recorded). */
   startedIn?: string;
   /** The session picker lists every directory's sessions, not only this one's (`resume --all`). */
@@ -157,6 +163,7 @@ export class InteractiveApp implements Ui {
         resume = await this.#pickSession() ?? undefined;
         if (resume === undefined) return await this.#shutdown(0);
       }
+      if (this.options.trustOffer) await this.#offerTrust(this.options.trustOffer);
       if (!await this.#open(resume)) return await this.#shutdown(2);
       this.#screen.draw();
       // The renderer's libraries load once the prompt is up, so they never delay it.
@@ -282,6 +289,40 @@ export class InteractiveApp implements Ui {
       ),
       "",
     ]);
+  }
+
+  /**
+   * Trust on first start, as Codex and Claude Code ask it: what the folder would start, then one
+   * key; yes records the trust (`trellis project trust`'s record) and this session loads it all.
+   */
+  async #offerTrust(offer: NonNullable<InteractiveOptions["trustOffer"]>): Promise<void> {
+    const c = this.colors;
+    const show = (text: string) => terminalText(text, { lineBreaks: "show" });
+    this.print([
+      c.bold(c.yellow(`? Trust this folder? ${show(offer.root)}`)),
+      ...wrap(`it would start ${show(offer.description)}`, this.width() - 4).map((l) => `  ${l}`),
+      c.dim("  (without trust they stay off; `trellis project trust` records the same)"),
+    ]);
+    const trust = await new Promise<boolean>((resolve) => {
+      void this.ask(choiceQuestion(this, {
+        title: "Trust this folder?",
+        choices: [
+          { key: "y", label: "yes, trust it", value: true },
+          { key: "n", label: "no, not now", value: false },
+        ],
+        onEscape: false,
+      }, resolve));
+    });
+    if (!trust) {
+      this.print([c.yellow(`  ${this.glyphs.fail} not trusted: the session starts without them`), ""]);
+      return;
+    }
+    try {
+      const file = await offer.accept();
+      this.print([c.green(`  ${this.glyphs.ok} trusted (recorded in ${show(file)})`), ""]);
+    } catch (error) {
+      this.print([c.red(`  cannot trust ${show(offer.root)}: ${show((error as Error).message)}`), ""]);
+    }
   }
 
   /** Says where a resumed session runs when that is not where trellis was started (#21 item 4). */
@@ -571,7 +612,10 @@ export class InteractiveApp implements Ui {
       const usage = `${result.usage.inputTokens.toLocaleString("en-US")} in · ${
         result.usage.outputTokens.toLocaleString("en-US")
       } out`;
-      if (result.status === "aborted") {
+      // `x` at an approval stopped the turn: the event view said so; one line, not two (#21 item 6).
+      if (result.status === "aborted" && !controller.signal.aborted) {
+        this.print([""]);
+      } else if (result.status === "aborted") {
         this.print([
           this.colors.yellow(
             `${this.glyphs.fail} interrupted after ${took}: running calls got an aborted output; tell the model what to do instead`,

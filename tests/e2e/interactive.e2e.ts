@@ -167,7 +167,7 @@ Deno.test("interactive: resume after exit shows the conversation and continues i
         args: ["resume", ...s.flags(server.url)],
       });
       try {
-        const list = await picked.waitFor(/Resume which session\?/);
+        const list = await picked.waitFor(/Resume which session of this directory\?/);
         assert.match(list, /\d{4}-\d{2}-\d{2} \d{2}:\d{2} {2}\S+workspace {2}remember the word kiwi/);
         await picked.press("Enter");
         await picked.waitFor(new RegExp(`session ${id} \\(resumed\\)`));

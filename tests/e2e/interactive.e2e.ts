@@ -616,7 +616,12 @@ Deno.test("interactive: a mistyped /command is named and sends nothing; a prompt
   await withSession([{ text: "hosts read" }], async (t, _s, server) => {
     await t.waitFor(PROMPT);
     await t.typeLine("/stauts");
-    await t.waitFor(/Unknown command \/stauts: nothing was sent \(\/help lists the commands\)/);
+    await t.waitFor(/Unknown command \/stauts: nothing was sent \(did you mean \/status\?\)/);
+    await t.typeLine("/zzzz"); // the neighbour: nothing one edit away
+    await t.waitFor(/Unknown command \/zzzz: nothing was sent \(\/help lists the commands\)/);
+    await t.typeLine("/diff"); // #21 item 6: outside a git repository, one line says so
+    const diff = await t.waitFor(/\/diff: .* is not in a git repository \(nothing to compare\)/);
+    assert.doesNotMatch(diff, /fatal:/);
     await t.typeLine("/etc/hosts looks empty");
     await t.waitFor(/hosts read/);
     assert.equal(server.requests.length, 1, "only the path prompt reached the model");
@@ -687,6 +692,15 @@ Deno.test("interactive: /status, /diff, /model and /init work in place; /init ne
     await t.typeLine("/init");
     await t.waitFor(/AGENTS\.md already exists here/);
     assert.equal(server.requests.length, 2, "the second /init sent nothing");
+    // #21 item 6: /status and /context use one window; that it is assumed is said once in each.
+    await t.typeLine("/status");
+    await t.waitFor(
+      /context used\s+\d+% \([\d,]+ of 128,000 tokens, an assumed window: set model_context_window\)/,
+    );
+    await t.typeLine("/context");
+    const ledger = await t.waitFor(/window 128,000 tokens is assumed/);
+    assert.match(ledger, /context ledger: model other-model, .* window 128,000 tokens/);
+    assert.doesNotMatch(ledger, /window unknown/);
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);
   }, {

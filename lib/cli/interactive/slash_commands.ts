@@ -177,11 +177,11 @@ function help(ctx: SlashContext): void {
  * estimate before any report, as after a resume; smaller right after a compaction).
  */
 export function contextUsed(session: Session): string | null {
-  const { tokens, contextWindow } = session.context();
+  const { tokens, contextWindow, windowAssumed } = session.context();
   if (!(tokens > 0)) return null;
   return `${Math.round((tokens / contextWindow) * 100)}% (${tokens.toLocaleString("en-US")} of ${
     contextWindow.toLocaleString("en-US")
-  } tokens)`;
+  } tokens${windowAssumed ? ", an assumed window: set model_context_window" : ""})`;
 }
 
 /** `/context`: the ledger of the live session's next request, its real history included (#17 item 3). */
@@ -287,12 +287,15 @@ async function diff(ctx: SlashContext): Promise<void> {
   if (tracked.code !== 0) {
     const plain = await git(["diff", "--no-color", "--no-ext-diff", "--"]);
     if (plain.code !== 0) {
+      // One line (#21 item 6): git's own message repeats itself over two.
+      const where = terminalText(cwd, { lineBreaks: "show" });
+      const first = terminalText(plain.stderr.trim().split("\n")[0] ?? "", { lineBreaks: "show" });
       return say(
         ctx,
         c.yellow(
-          `not a git repository (or git failed): ${
-            terminalText(plain.stderr.trim(), { lineBreaks: "show" })
-          }`,
+          /not a git repository/i.test(plain.stderr)
+            ? `/diff: ${where} is not in a git repository (nothing to compare)`
+            : `/diff: git failed in ${where}: ${first}`,
         ),
       );
     }

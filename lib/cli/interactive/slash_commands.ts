@@ -1,6 +1,7 @@
 import { terminalText } from "../../shared/mod.ts";
 import { type Session, sessionContextLedger } from "../../app/mod.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
+import { twoColumns } from "./two_columns.ts";
 import type { Platform } from "../../platform/mod.ts";
 import { runCommand } from "../../platform/mod.ts";
 import { childEnv } from "../../platform/mod.ts";
@@ -156,19 +157,30 @@ function say(ctx: SlashContext, text: string): void {
 
 function help(ctx: SlashContext): void {
   const c = ctx.ui.colors;
-  const lines = BUILTIN_COMMANDS.filter((cmd) => cmd.name !== "exit").map((cmd) =>
-    `  ${c.bold(`/${cmd.name}`)}${cmd.args ? ` ${c.dim(cmd.args)}` : ""}  ${cmd.description}`
-  );
+  const rows = [
+    ...BUILTIN_COMMANDS.filter((cmd) => cmd.name !== "exit").map((cmd) => ({
+      name: `/${cmd.name}${cmd.args ? ` ${cmd.args}` : ""}`,
+      text: cmd.description,
+    })),
+    { name: "/plugin:command [ARGS]", text: "a plugin's command (Tab lists them)" },
+    { name: "/mcp__server__prompt [ARGS]", text: "an MCP server's prompt (Tab lists them)" },
+  ];
+  const keys = [
+    { name: "Enter", text: "send" },
+    { name: "\\ or Alt-Enter", text: "a new line" },
+    { name: "Tab", text: "complete /commands, $skills, @files" },
+    { name: "Up/Down", text: "prompt history" },
+    { name: "Esc, Ctrl-C", text: "interrupt the turn (at a question: Esc declines, Ctrl-C stops the turn)" },
+    { name: "Ctrl-C twice, Ctrl-D", text: "quit (on an empty prompt)" },
+    { name: "@path, $skill", text: "attach a file's text to the prompt; use a skill" },
+  ];
+  const style = (name: string) => c.bold(name);
   ctx.ui.print([
     c.bold("Slash commands"),
-    ...lines,
-    `  ${c.bold("/plugin:command")} ${c.dim("[ARGS]")}  a plugin's command (Tab lists them)`,
-    `  ${c.bold("/mcp__server__prompt")} ${c.dim("[ARGS]")}  an MCP server's prompt (Tab lists them)`,
+    ...twoColumns(ctx.ui, rows, { mode: "wrap", style }),
     "",
     c.bold("Keys"),
-    "  Enter send · \\ at the end of a line or Alt-Enter: new line · Tab: complete /commands, $skills, @files",
-    "  Up/Down: history · Esc or Ctrl-C: interrupt the turn · Ctrl-C twice or Ctrl-D on an empty prompt: quit",
-    "  @path attaches a file's text to the prompt · $skill uses a skill",
+    ...twoColumns(ctx.ui, keys, { mode: "wrap", style }),
   ]);
 }
 
@@ -244,10 +256,13 @@ async function skills(ctx: SlashContext): Promise<void> {
   if (list.length === 0) return say(ctx, "No skills enabled.");
   ctx.ui.print([
     c.bold(`Skills (${list.length})`),
-    ...list.map((s) =>
-      `  ${c.bold(`$${terminalText(s.name, { lineBreaks: "show" })}`)}  ${c.dim(`[${s.scope}]`)} ${
-        terminalText(s.description, { lineBreaks: "show" }).slice(0, ctx.ui.width() - s.name.length - 16)
-      }`
+    ...twoColumns(
+      ctx.ui,
+      list.map((s) => ({
+        name: `$${terminalText(s.name, { lineBreaks: "show" })}`,
+        text: `[${s.scope}] ${terminalText(s.description, { lineBreaks: "show" })}`,
+      })),
+      { mode: "cut", style: (name) => c.bold(name) },
     ),
   ]);
 }

@@ -34,6 +34,7 @@ export {
   listManagerTools,
   openInBrowser,
   probeServer,
+  promptArguments,
   readResourceOutput,
   visibleName,
 } from "../mcp/mod.ts";

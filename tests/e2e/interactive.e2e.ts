@@ -431,6 +431,10 @@ Deno.test("interactive: a small context window compacts automatically mid-turn; 
 Deno.test("interactive: MCP prompts and plugin commands are slash commands with Tab completion (#15 item 5)", async () => {
   await withSession([{ text: "weather noted" }, { text: "checked" }], async (t, _s, server) => {
     await t.waitFor(PROMPT);
+    // #21 item 6: a required argument missing sends nothing.
+    await t.typeLine("/mcp__everything__args_prompt");
+    await t.waitFor(/MCP prompt mcp__everything__args_prompt needs "city" .*: nothing was sent/);
+    assert.equal(server.requests.length, 0, "the bare prompt command reached no model");
     await t.type("/mcp__everything__args_p");
     await t.press("Tab");
     await t.waitFor(/› \/mcp__everything__args_prompt$/m);

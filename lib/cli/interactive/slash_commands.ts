@@ -1,5 +1,5 @@
 import { terminalText } from "../../shared/mod.ts";
-import { type Session, sessionContextLedger } from "../../app/mod.ts";
+import { promptArguments, type Session, sessionContextLedger } from "../../app/mod.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
 import { twoColumns } from "./two_columns.ts";
 import type { Platform } from "../../platform/mod.ts";
@@ -147,7 +147,18 @@ export async function mcpPromptCommands(session: Session): Promise<SlashCommand[
     name: p.modelName,
     args: p.arguments.map((a) => a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`).join(" "),
     description: p.description || `prompt ${p.name} of MCP server ${p.server}`,
-    run: (args, ctx) => ctx.submitPrompt(`/${p.modelName}${args.trim() ? ` ${args.trim()}` : ""}`),
+    run: (args, ctx) => {
+      // A required argument missing sends nothing (#21 item 6): the turn would carry the bare
+      // command to the model with the expansion failed.
+      const parsed = promptArguments(p, args);
+      if ("error" in parsed) {
+        return say(
+          ctx,
+          ctx.ui.colors.yellow(`${terminalText(parsed.error, { lineBreaks: "show" })}: nothing was sent`),
+        );
+      }
+      return ctx.submitPrompt(`/${p.modelName}${args.trim() ? ` ${args.trim()}` : ""}`);
+    },
   }));
 }
 

@@ -198,7 +198,8 @@ Deno.test("interactive: an approval shows exec's whole structured request and is
   ], async (t, s, server) => {
     await t.waitFor(PROMPT);
     await t.typeLine("make the files");
-    const asked = await t.waitFor(/\[a\] always: this exact command/);
+    const asked = await t.waitFor(/Approve\? \[y\/a\/n\/x\/e\] \(the choices above\)/);
+    assert.equal(asked.match(/\[a\] /g)?.length, 1, "the choices are printed once");
     const prompt = asked.slice(asked.lastIndexOf("? Approve:"));
     assert.match(prompt, /^\? Approve: shell wants to run a command inside the sandbox$/m);
     assert.match(prompt, /^ {2}command {4}touch made\.txt␠×120; echo tail-is-visible$/m, "the whole command");
@@ -238,7 +239,7 @@ Deno.test("interactive: on-failure asks to run a failed command OUTSIDE the sand
   ], async (t, s) => {
     await t.waitFor(PROMPT);
     await t.typeLine("touch it");
-    const asked = await t.waitFor(/\[y\] yes, OUTSIDE the sandbox/);
+    const asked = await t.waitFor(/Approve\? \[y\/[a-z/]*e\] \(the choices above\)/);
     const prompt = asked.slice(asked.lastIndexOf("? Approve:"));
     assert.match(prompt, /^\? Approve: shell wants to run a command OUTSIDE the sandbox$/m);
     assert.match(prompt, /^ {2}\[y\] {8}yes, run it OUTSIDE the sandbox, once$/m);

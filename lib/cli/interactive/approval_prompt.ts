@@ -94,7 +94,14 @@ function choose(
   const stop = choices.find((c) => c.answer.decision === "abort") ?? no;
   return new Promise((resolve) => {
     void ui.ask(
-      choiceQuestion(ui, { title: "Approve?", choices: keys, onEscape: no, onInterrupt: stop }, resolve),
+      // The request printed every choice with what it grants: the question shows the keys once more only.
+      choiceQuestion(ui, {
+        title: "Approve?",
+        choices: keys,
+        onEscape: no,
+        onInterrupt: stop,
+        keysOnly: true,
+      }, resolve),
     );
   });
 }

@@ -24,7 +24,14 @@ export interface Choice<T> {
  */
 export function choiceQuestion<T>(
   ui: Ui,
-  options: { title: string; choices: Choice<T>[]; onEscape: T; onInterrupt?: T },
+  options: {
+    title: string;
+    choices: Choice<T>[];
+    onEscape: T;
+    onInterrupt?: T;
+    /** The choices were printed whole just above: the question shows their keys only. */
+    keysOnly?: boolean;
+  },
   done: (value: T) => void,
 ): Question {
   const c = ui.colors;
@@ -42,6 +49,20 @@ export function choiceQuestion<T>(
   const keys = options.choices.map((ch) => ch.key).join(", ");
   return {
     view(width) {
+      if (options.keysOnly) {
+        const rows = [
+          `${c.bold(options.title)} ${c.bold(c.cyan(`[${options.choices.map((ch) => ch.key).join("/")}]`))} ${
+            c.dim("(the choices above)")
+          }`,
+        ];
+        if (typed) rows.push(`  ${ui.glyphs.prompt}${terminalText(typed, { lineBreaks: "show" })}`);
+        else if (refused !== null) {
+          rows.push(
+            c.red(`  "${terminalText(refused, { lineBreaks: "show" })}" is not an answer: press ${keys}`),
+          );
+        }
+        return { rows };
+      }
       const items = options.choices.map((choice) => `${c.bold(c.cyan(`[${choice.key}]`))} ${choice.label}`);
       const rows = [c.bold(options.title)];
       let row = " ";

@@ -434,7 +434,7 @@ Deno.test("interactive: MCP prompts and plugin commands are slash commands with 
     await t.waitFor(PROMPT);
     // #21 item 6: a required argument missing sends nothing.
     await t.typeLine("/mcp__everything__args_prompt");
-    await t.waitFor(/MCP prompt mcp__everything__args_prompt needs "city" .*: nothing was sent/);
+    await t.waitFor(/MCP prompt mcp__everything__args_prompt needs "city" [\s\S]*: nothing was sent/);
     assert.equal(server.requests.length, 0, "the bare prompt command reached no model");
     await t.type("/mcp__everything__args_p");
     await t.press("Tab");
@@ -457,7 +457,13 @@ Deno.test("interactive: MCP prompts and plugin commands are slash commands with 
       /No MCP prompt \/mcp__everything__nothing in this session \(there are \/mcp__everything__/,
     );
     await t.typeLine("/help");
-    await t.waitFor(/\/mcp__server__prompt \[ARGS\] {2}an MCP server's prompt/);
+    const help = await t.waitFor(/\/mcp__server__prompt \[ARGS\] {2}an MCP server's prompt/);
+    // #21 item 6: one aligned second column; a name too wide for it takes a line of its own.
+    assert.match(help, /^ {2}\/help {24}list the slash commands$/m);
+    assert.match(
+      help,
+      /^ {2}\/approvals \[untrusted\|on-request\|on-failure\|never\]\n {31}show the approval policy/m,
+    );
     assert.equal(server.requests.length, 2, "an unknown MCP prompt sends nothing");
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);

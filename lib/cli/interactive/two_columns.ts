@@ -14,10 +14,9 @@ export function twoColumns(
 ): string[] {
   const width = ui.width() - 1;
   const indent = 2;
-  const nameWidth = Math.min(
-    Math.max(0, ...rows.map((r) => stringWidth(r.name))),
-    Math.floor(width * 0.4),
-  );
+  // As wide as the widest name that fits in 40% of the width; a wider one gets a line of its own.
+  const cap = Math.floor(width * 0.4);
+  const nameWidth = Math.max(0, ...rows.map((r) => stringWidth(r.name)).filter((w) => w <= cap));
   const textWidth = Math.max(10, width - indent - nameWidth - 2);
   const style = options.style ?? ((name: string) => name);
   const out: string[] = [];

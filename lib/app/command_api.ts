@@ -41,6 +41,7 @@ export {
   listManagerTools,
   openInBrowser,
   probeServer,
+  promptArguments,
   readResourceOutput,
   visibleName,
 } from "../mcp/mod.ts";

@@ -42,6 +42,10 @@ export * from "./command_api.ts";
 export { Session } from "./session.ts";
 // The names `/approvals` and `/sandbox` accept, from the config's one list.
 export { APPROVAL_POLICIES, SANDBOX_MODES } from "../config/mod.ts";
+export { isTypedPrompt, listSessions, resolveResume } from "./session_listing.ts";
+export type { SessionSummary } from "./session_listing.ts";
+export { describeUntrusted, untrustedParts } from "./trust_offer.ts";
+export type { UntrustedPart } from "./trust_offer.ts";
 export type { CompactOutcome, CompactRequest, SessionInfo, SessionOptions, TurnRequest } from "./session.ts";
 export { autoCompactTokenLimit, compactionSettings } from "./compaction_settings.ts";
 export type { Attachment } from "./attachments.ts";

@@ -373,8 +373,16 @@ export class Session {
     }
   }
 
-  /** How full the model's context is: for a status line, `/status`, and the automatic threshold. */
-  context(): { tokens: number; autoCompactTokenLimit: number | null; contextWindow: number } {
+  /**
+   * How full the model's context is: for a status line, `/status`, `/context` and the automatic
+   * threshold — the one window they all use (`windowAssumed`: nobody stated it, the default stands).
+   */
+  context(): {
+    tokens: number;
+    autoCompactTokenLimit: number | null;
+    contextWindow: number;
+    windowAssumed: boolean;
+  } {
     return this.compaction.context();
   }
 

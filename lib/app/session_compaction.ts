@@ -52,11 +52,18 @@ export class SessionCompaction {
     );
   }
 
-  context(): { tokens: number; autoCompactTokenLimit: number | null; contextWindow: number } {
+  context(): {
+    tokens: number;
+    autoCompactTokenLimit: number | null;
+    contextWindow: number;
+    windowAssumed: boolean;
+  } {
+    const known = knownContextWindow(this.config);
     return {
       tokens: this.tokens(),
       autoCompactTokenLimit: this.settings.autoLimit,
-      contextWindow: knownContextWindow(this.config) ?? FALLBACK_CONTEXT_WINDOW,
+      contextWindow: known ?? FALLBACK_CONTEXT_WINDOW,
+      windowAssumed: known === null,
     };
   }
 

@@ -32,8 +32,18 @@ export async function sessionContextLedger(
       `no public tokenizer is known for ${info.model || "this model"}: counts are estimates (characters / 4)`,
     );
   }
+  // A live session's ledger uses the session's own window, the one /status shows (#21 item 6).
+  const live = options.preview ? null : session.context();
+  if (live?.windowAssumed) {
+    notes.push(
+      `window ${
+        live.contextWindow.toLocaleString("en-US")
+      } tokens is assumed: set model_context_window for this model`,
+    );
+  }
+  const contextWindow = live ? live.contextWindow : info.contextWindow;
   return buildContextLedger(parts, counter, {
-    ...(info.contextWindow ? { contextWindow: info.contextWindow } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
     notes,
   });
 }

@@ -22,6 +22,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
   completion: async () => (await import("./commands/completion.ts")).registerCompletionCommand,
   doctor: async () => (await import("./commands/doctor.ts")).registerDoctorCommand,
+  sessions: async () => (await import("./commands/sessions.ts")).registerSessionsCommand,
   // The interactive session: `trellis [PROMPT]` (the default command) and `trellis resume`.
   resume: async () => {
     const [{ registerInteractiveCommand }, { runCommandLine }] = await Promise.all([

@@ -41,5 +41,5 @@ export { ContextMeter, estimateRequestTokens } from "./context_meter.ts";
 export { compactConversation, fixedRequestTokens, reachedAutoLimit } from "./compaction.ts";
 export type { CompactionRequest, CompactionResult, CompactionSettings } from "./compaction.ts";
 export type { CompactionRecord } from "./compacted_history.ts";
-export { SUMMARIZATION_PROMPT, SUMMARY_PREFIX } from "./compaction_prompt.ts";
+export { isSummaryMessage, SUMMARIZATION_PROMPT, SUMMARY_PREFIX } from "./compaction_prompt.ts";
 export type { TurnCompaction } from "./turn_compaction.ts";

@@ -167,7 +167,7 @@ Deno.test("interactive: resume after exit shows the conversation and continues i
         args: ["resume", ...s.flags(server.url)],
       });
       try {
-        const list = await picked.waitFor(/Resume which session\?/);
+        const list = await picked.waitFor(/Resume which session of this directory\?/);
         assert.match(list, /\d{4}-\d{2}-\d{2} \d{2}:\d{2} {2}\S+workspace {2}remember the word kiwi/);
         await picked.press("Enter");
         await picked.waitFor(new RegExp(`session ${id} \\(resumed\\)`));
@@ -198,7 +198,8 @@ Deno.test("interactive: an approval shows exec's whole structured request and is
   ], async (t, s, server) => {
     await t.waitFor(PROMPT);
     await t.typeLine("make the files");
-    const asked = await t.waitFor(/\[a\] always: this exact command/);
+    const asked = await t.waitFor(/Approve\? \[y\/a\/n\/x\/e\] \(the choices above\)/);
+    assert.equal(asked.match(/\[a\] /g)?.length, 1, "the choices are printed once");
     const prompt = asked.slice(asked.lastIndexOf("? Approve:"));
     assert.match(prompt, /^\? Approve: shell wants to run a command inside the sandbox$/m);
     assert.match(prompt, /^ {2}command {4}touch made\.txt␠×120; echo tail-is-visible$/m, "the whole command");
@@ -238,7 +239,7 @@ Deno.test("interactive: on-failure asks to run a failed command OUTSIDE the sand
   ], async (t, s) => {
     await t.waitFor(PROMPT);
     await t.typeLine("touch it");
-    const asked = await t.waitFor(/\[y\] yes, OUTSIDE the sandbox/);
+    const asked = await t.waitFor(/Approve\? \[y\/[a-z/]*e\] \(the choices above\)/);
     const prompt = asked.slice(asked.lastIndexOf("? Approve:"));
     assert.match(prompt, /^\? Approve: shell wants to run a command OUTSIDE the sandbox$/m);
     assert.match(prompt, /^ {2}\[y\] {8}yes, run it OUTSIDE the sandbox, once$/m);
@@ -431,6 +432,10 @@ Deno.test("interactive: a small context window compacts automatically mid-turn; 
 Deno.test("interactive: MCP prompts and plugin commands are slash commands with Tab completion (#15 item 5)", async () => {
   await withSession([{ text: "weather noted" }, { text: "checked" }], async (t, _s, server) => {
     await t.waitFor(PROMPT);
+    // #21 item 6: a required argument missing sends nothing.
+    await t.typeLine("/mcp__everything__args_prompt");
+    await t.waitFor(/MCP prompt mcp__everything__args_prompt needs "city" [\s\S]*: nothing was sent/);
+    assert.equal(server.requests.length, 0, "the bare prompt command reached no model");
     await t.type("/mcp__everything__args_p");
     await t.press("Tab");
     await t.waitFor(/› \/mcp__everything__args_prompt$/m);
@@ -452,7 +457,13 @@ Deno.test("interactive: MCP prompts and plugin commands are slash commands with 
       /No MCP prompt \/mcp__everything__nothing in this session \(there are \/mcp__everything__/,
     );
     await t.typeLine("/help");
-    await t.waitFor(/\/mcp__server__prompt \[ARGS\] {2}an MCP server's prompt/);
+    const help = await t.waitFor(/\/mcp__server__prompt \[ARGS\] {2}an MCP server's prompt/);
+    // #21 item 6: one aligned second column; a name too wide for it takes a line of its own.
+    assert.match(help, /^ {2}\/help {24}list the slash commands$/m);
+    assert.match(
+      help,
+      /^ {2}\/approvals \[untrusted\|on-request\|on-failure\|never\]\n {31}show the approval policy/m,
+    );
     assert.equal(server.requests.length, 2, "an unknown MCP prompt sends nothing");
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);
@@ -616,7 +627,12 @@ Deno.test("interactive: a mistyped /command is named and sends nothing; a prompt
   await withSession([{ text: "hosts read" }], async (t, _s, server) => {
     await t.waitFor(PROMPT);
     await t.typeLine("/stauts");
-    await t.waitFor(/Unknown command \/stauts: nothing was sent \(\/help lists the commands\)/);
+    await t.waitFor(/Unknown command \/stauts: nothing was sent \(did you mean \/status\?\)/);
+    await t.typeLine("/zzzz"); // the neighbour: nothing one edit away
+    await t.waitFor(/Unknown command \/zzzz: nothing was sent \(\/help lists the commands\)/);
+    await t.typeLine("/diff"); // #21 item 6: outside a git repository, one line says so
+    const diff = await t.waitFor(/\/diff: .* is not in a git repository \(nothing to compare\)/);
+    assert.doesNotMatch(diff, /fatal:/);
     await t.typeLine("/etc/hosts looks empty");
     await t.waitFor(/hosts read/);
     assert.equal(server.requests.length, 1, "only the path prompt reached the model");
@@ -687,6 +703,15 @@ Deno.test("interactive: /status, /diff, /model and /init work in place; /init ne
     await t.typeLine("/init");
     await t.waitFor(/AGENTS\.md already exists here/);
     assert.equal(server.requests.length, 2, "the second /init sent nothing");
+    // #21 item 6: /status and /context use one window; that it is assumed is said once in each.
+    await t.typeLine("/status");
+    await t.waitFor(
+      /context used\s+\d+% \([\d,]+ of 128,000 tokens, an assumed window: set model_context_window\)/,
+    );
+    await t.typeLine("/context");
+    const ledger = await t.waitFor(/window 128,000 tokens is assumed/);
+    assert.match(ledger, /context ledger: model other-model, .* window 128,000 tokens/);
+    assert.doesNotMatch(ledger, /window unknown/);
     await t.press("C-d");
     assert.equal(await t.exitCode(), 0);
   }, {
@@ -753,3 +778,175 @@ Deno.test("interactive: /approvals and /sandbox change what the next call does, 
     assert.equal(await t.exitCode(), 0);
   }, { args: ["-a", "on-request", "-s", "workspace-write"] });
 });
+Deno.test("interactive: `yes⏎` at an approval approves once and sends nothing more; Ctrl-C at the next stops the turn (#21 items 1-2)", async () => {
+  await withSession([
+    { tool_calls: [{ name: "shell", arguments: { command: "touch one.txt" } }] },
+    { tool_calls: [{ name: "shell", arguments: { command: "touch two.txt" } }] },
+    { text: "the next turn" },
+  ], async (t, s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("make the files");
+    await t.waitFor(/command {4}touch one\.txt/);
+    await t.waitFor(/Approve\?/);
+    await t.press("y", "e", "s", "Enter"); // in one burst, as a person types a word
+    await t.waitFor(/approved once/);
+    await t.waitFor(/command {4}touch two\.txt/);
+    // The `es⏎` went neither to the next approval (`e` is explain) nor to the prompt.
+    assert.doesNotMatch(await t.screen(), /asking the model to explain|queued: es/);
+    await t.press("C-c");
+    await t.waitFor(/denied; the turn stops/);
+    await t.waitFor(PROMPT);
+    assert.equal(server.requests.length, 2, "Ctrl-C stopped the turn: the denial went to no model");
+    const stopped = await t.screen();
+    assert.match(stopped, /stopped: the user declined a call and stopped the turn/);
+    assert.doesNotMatch(stopped, /interrupted after/, "one line says the turn stopped, not two");
+    await t.typeLine("go on");
+    await t.waitFor(/the next turn/);
+    assert.ok(await Deno.stat(`${s.workspace}/one.txt`));
+    await assert.rejects(Deno.stat(`${s.workspace}/two.txt`));
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    assert.deepEqual(userPrompts(await transcriptLines(s)), ["make the files", "go on"]);
+  }, { args: ["-a", "untrusted"] });
+});
+
+Deno.test("interactive: `maybe⏎` at a yes/no form field is refused in place and queues nothing (#21 item 1)", async () => {
+  await withSession([
+    { tool_calls: [{ name: "mcp__fx__ask_hostile", arguments: {} }] },
+    { text: "form done" },
+  ], async (t, s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("ask me");
+    await t.waitFor(/\[y\] yes \[n\] no/);
+    await t.typeLine("maybe");
+    await t.waitFor(/"maybe" is not an answer: press y, n/);
+    assert.doesNotMatch(await t.screen(), /queued:/);
+    await t.press("n");
+    await t.waitFor(/Send this to fx\?/);
+    await t.press("y");
+    await t.waitFor(/form done/);
+    assert.match(JSON.stringify(server.requests[1]), /\\"ok\\":false/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    assert.deepEqual(userPrompts(await transcriptLines(s)), ["ask me"]);
+  }, {
+    setup: async (s) => {
+      await Deno.writeTextFile(
+        `${s.env.TRELLIS_HOME}/config.toml`,
+        `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "echo"]\nrequired = true\n`,
+      );
+    },
+  });
+});
+
+Deno.test("interactive: the status line shows while an MCP server starts, and Enter meanwhile queues the prompt (#21 item 21)", async () => {
+  const gate = await Deno.makeTempFile({ prefix: "trellis-gate-" });
+  await Deno.remove(gate);
+  try {
+    await withSession([{ text: "answered after start-up" }], async (t, s, server) => {
+      await t.waitFor(/Starting \(\d+s · esc to interrupt\)/);
+      await t.typeLine("typed during start-up");
+      await t.waitFor(/queued: typed during start-up/);
+      assert.equal(server.requests.length, 0, "nothing is sent before the session is open");
+      await Deno.writeTextFile(gate, "");
+      await t.waitFor(/answered after start-up/);
+      assert.match(JSON.stringify(server.requests[0]), /typed during start-up/);
+      await t.press("C-d");
+      assert.equal(await t.exitCode(), 0);
+      assert.deepEqual(userPrompts(await transcriptLines(s)), ["typed during start-up"]);
+    }, {
+      setup: async (s) => {
+        await Deno.writeTextFile(
+          `${s.env.TRELLIS_HOME}/config.toml`,
+          `[mcp_servers.slow]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "gated", ${
+            JSON.stringify(gate)
+          }]\n`,
+        );
+      },
+    });
+  } finally {
+    await Deno.remove(gate).catch(() => {});
+  }
+});
+
+Deno.test("interactive: resume --last takes this directory's newest session; --all another's, run where it was recorded; the replay skips AGENTS.md (#21 items 3-4)", async () => {
+  await withSession([{ text: "first answer" }, { text: "resumed answer" }], async (t, s, server) => {
+    await t.waitFor(PROMPT);
+    await t.typeLine("remember kiwi");
+    await t.waitFor(/first answer/);
+    await t.press("C-d");
+    assert.equal(await t.exitCode(), 0);
+    const id = /trellis resume (\S+)/.exec(await t.screen())![1];
+    const other = `${s.root}/other`;
+    await Deno.mkdir(other);
+
+    const none = await TmuxTerminal.start({
+      cwd: other,
+      env: s.env,
+      args: ["resume", "--last", ...s.flags(server.url)],
+    });
+    try {
+      assert.equal(await none.exitCode(), 2);
+      assert.match(await none.screen(), /none was recorded in .*other; `trellis resume --last --all`/);
+    } finally {
+      await none.close();
+    }
+
+    const resumed = await TmuxTerminal.start({
+      cwd: other,
+      env: s.env,
+      args: ["resume", "--last", "--all", ...s.flags(server.url)],
+    });
+    try {
+      const screen = await resumed.waitFor(/continue below/);
+      assert.match(screen, new RegExp(`session ${id} \\(resumed\\)`));
+      assert.match(
+        screen,
+        new RegExp(`Continuing in ${s.workspace}, where this session was recorded \\(not ${other}\\)`),
+      );
+      assert.match(screen, /› remember kiwi/);
+      assert.doesNotMatch(screen, /AGENTS\.md instructions/);
+      await resumed.typeLine("and now?");
+      await resumed.waitFor(/resumed answer/);
+      await resumed.press("C-d");
+      assert.equal(await resumed.exitCode(), 0);
+    } finally {
+      await resumed.close();
+    }
+    // The resumed turn ran in the recorded project: its AGENTS.md, not the other directory's.
+    const request = JSON.stringify(server.requests[1]);
+    assert.match(request, new RegExp(`AGENTS\\.md instructions for ${s.workspace}`));
+    assert.doesNotMatch(request, new RegExp(`instructions for ${other}`));
+  }, { setup: (s) => Deno.writeTextFile(`${s.workspace}/AGENTS.md`, "Answer in haiku.\n") });
+});
+
+for (const trust of [true, false]) {
+  Deno.test(`interactive: an untrusted folder with .mcp.json asks once to trust it; ${trust ? "yes starts its server in this session" : "no starts the session without it"} (#21 item 5)`, async () => {
+    await withSession([{ text: "hello" }], async (t, s, server) => {
+      const asked = await t.waitFor(/\[y\] yes, trust it/);
+      assert.match(asked, new RegExp(`\\? Trust this folder\\? ${s.workspace}`));
+      assert.match(asked, /it would start the MCP servers in \.mcp\.json/);
+      await t.press(trust ? "y" : "n");
+      await t.waitFor(
+        trust ? /✓ trusted \(recorded in .*config\.toml\)/ : /not trusted: the session starts without them/,
+      );
+      await t.waitFor(PROMPT);
+      await t.typeLine("hi");
+      await t.waitFor(/hello/);
+      const tools = JSON.stringify(server.requests[0]);
+      if (trust) assert.match(tools, /mcp__fx__echo/);
+      else assert.doesNotMatch(tools, /mcp__fx__echo/);
+      await t.press("C-d");
+      assert.equal(await t.exitCode(), 0);
+      const config = await Deno.readTextFile(`${s.env.TRELLIS_HOME}/config.toml`).catch(() => "");
+      if (trust) assert.match(config, /trust_level = "trusted"/);
+      else assert.doesNotMatch(config, /trust_level/);
+    }, {
+      setup: (s) =>
+        Deno.writeTextFile(
+          `${s.workspace}/.mcp.json`,
+          JSON.stringify({ mcpServers: { fx: { command: "node", args: [FX, "echo"] } } }),
+        ),
+    });
+  });
+}

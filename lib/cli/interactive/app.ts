@@ -19,7 +19,7 @@ import { loadMarkdownLibraries } from "./markdown_libraries.ts";
 import { wrap } from "./markdown_render.ts";
 import type { MarkdownLibraries } from "./markdown_render.ts";
 import { readMentions } from "./mentions.ts";
-import { editKey } from "./questions.ts";
+import { choiceQuestion, editKey } from "./questions.ts";
 import { Screen } from "./screen.ts";
 import { pickSession } from "./session_list.ts";
 import type { SlashCommand, SlashContext } from "./slash_commands.ts";
@@ -40,6 +40,16 @@ export interface InteractiveOptions {
   prompt?: string;
   /** A session id to continue, or "pick" for the picker. */
   resume?: string;
+  /**
+   * The project is untrusted and holds what trust would start (#21 item 5): asked once before the
+   * session opens; `accept` records the trust and makes the next session open in the trusted
+   * workspace, resolving to the file written.
+   */
+  trustOffer?: { root: string; description: string; accept: () => Promise<string> };
+  /** The directory trellis was started in (a resumed session runs where it was recorded). */
+  startedIn?: string;
+  /** The session picker lists every directory's sessions, not only this one's (`resume --all`). */
+  pickAll?: boolean;
   maxSteps: number;
   /** Runs a trellis subcommand in-process (for /hooks, /plugins), writing through `write`. */
   runCli: (argv: string[], write: (text: string) => void) => Promise<number>;
@@ -48,6 +58,8 @@ export interface InteractiveOptions {
 
 /** Ctrl-C presses this soon after an interrupt only interrupt: a storm must not also quit. */
 const EXIT_GUARD_MS = 400;
+/** How long after a one-key answer's last key the rest of its word still counts as the answer's. */
+const SWALLOW_MS = 1000;
 
 /**
  * The interactive session: one terminal, many turns over one `Session` (or a new one after /new,
@@ -79,6 +91,8 @@ export class InteractiveApp implements Ui {
   #ticker: ReturnType<typeof setInterval> | undefined;
   #shuttingDown: Promise<number> | undefined;
   #exitArmed = false;
+  /** What is left of a one-key answer's word, and when its last key came (`#swallowed`). */
+  #swallow: { rest: string; at: number } | null = null;
   // performance.now() counts from process start: 0 would swallow a Ctrl-C in the first 400 ms.
   #lastInterrupt = -Infinity;
   readonly #commands: CommandTable;
@@ -149,6 +163,7 @@ export class InteractiveApp implements Ui {
         resume = await this.#pickSession() ?? undefined;
         if (resume === undefined) return await this.#shutdown(0);
       }
+      if (this.options.trustOffer) await this.#offerTrust(this.options.trustOffer);
       if (!await this.#open(resume)) return await this.#shutdown(2);
       this.#screen.draw();
       // The renderer's libraries load once the prompt is up, so they never delay it.
@@ -231,6 +246,7 @@ export class InteractiveApp implements Ui {
       // MCP prompts are listed once the prompt is up: a prompts/list never delays it.
       setTimeout(() => void this.#commands.refresh(), 0);
       this.#header(session, Boolean(resume));
+      if (resume) this.#whereResumed(session);
       if (resume) {
         view.libraries = await this.#libraries();
         this.print(replayLines(this, session.transcript.items, view));
@@ -275,20 +291,110 @@ export class InteractiveApp implements Ui {
     ]);
   }
 
+  /**
+   * Trust on first start, as Codex and Claude Code ask it: what the folder would start, then one
+   * key; yes records the trust (`trellis project trust`'s record) and this session loads it all.
+   */
+  async #offerTrust(offer: NonNullable<InteractiveOptions["trustOffer"]>): Promise<void> {
+    const c = this.colors;
+    const show = (text: string) => terminalText(text, { lineBreaks: "show" });
+    this.print([
+      c.bold(c.yellow(`? Trust this folder? ${show(offer.root)}`)),
+      ...wrap(`it would start ${show(offer.description)}`, this.width() - 4).map((l) => `  ${l}`),
+      c.dim("  (without trust they stay off; `trellis project trust` records the same)"),
+    ]);
+    const trust = await new Promise<boolean>((resolve) => {
+      void this.ask(choiceQuestion(this, {
+        title: "Trust this folder?",
+        choices: [
+          { key: "y", label: "yes, trust it", value: true },
+          { key: "n", label: "no, not now", value: false },
+        ],
+        onEscape: false,
+      }, resolve));
+    });
+    if (!trust) {
+      this.print([c.yellow(`  ${this.glyphs.fail} not trusted: the session starts without them`), ""]);
+      return;
+    }
+    try {
+      const file = await offer.accept();
+      this.print([c.green(`  ${this.glyphs.ok} trusted (recorded in ${show(file)})`), ""]);
+    } catch (error) {
+      this.print([c.red(`  cannot trust ${show(offer.root)}: ${show((error as Error).message)}`), ""]);
+    }
+  }
+
+  /** Says where a resumed session runs when that is not where trellis was started (#21 item 4). */
+  #whereResumed(session: Session): void {
+    const started = this.options.startedIn ?? this.options.loaded.paths.cwd;
+    const runs = session.info().cwd;
+    const recorded = session.transcript.meta.cwd;
+    const show = (dir: string) => terminalText(dir, { lineBreaks: "show" });
+    if (recorded && recorded !== runs) {
+      this.print([
+        this.colors.yellow(
+          `Recorded in ${show(recorded)}, which is no longer a directory: continuing in ${show(runs)}`,
+        ),
+        "",
+      ]);
+    } else if (runs !== started) {
+      this.print([
+        this.colors.yellow(
+          `Continuing in ${show(runs)}, where this session was recorded (not ${show(started)})`,
+        ),
+        "",
+      ]);
+    }
+  }
+
+  /** Where the open session works (a resumed one: where it was recorded). */
+  #cwd(): string {
+    return this.#session?.info().cwd ?? this.options.loaded.paths.cwd;
+  }
+
   // --- keys -----------------------------------------------------------------------------------
 
   #key(key: KeyEvent): void {
     while (this.#questions[0]?.question.settled) this.#questions.shift()!.done();
+    if (this.#swallowed(key)) return;
     const active = this.#questions[0];
     if (active) {
       if (key.kind === "key" && key.ctrl && key.name === "d") return void this.#quitNow();
+      if (key.kind === "key" && key.ctrl && key.name === "c") {
+        // Ctrl-C at a question stops the turn: as the question's own answer (an approval's `x`),
+        // else the question is cancelled with everything else the turn was doing (#21 item 2).
+        if (active.question.interrupt) active.question.interrupt();
+        else if (this.#busy) this.#interrupt();
+        else active.question.key(key);
+        this.#screen.draw();
+        return;
+      }
       active.question.key(key);
+      const trailing = active.question.settled ? active.question.trailing : undefined;
+      if (trailing !== undefined) this.#swallow = { rest: trailing.toLowerCase(), at: performance.now() };
       this.#screen.draw();
       return;
     }
     this.#editorKey(key);
     this.#screen.draw();
     this.#latency?.echoed(this.#terminal);
+  }
+
+  /**
+   * The rest of a one-key answer's word and its Enter (`es⏎` after the `y` of `yes⏎`), typed
+   * right after the answer, are the answer's, never the next prompt's or the next question's.
+   */
+  #swallowed(key: KeyEvent): boolean {
+    const swallow = this.#swallow;
+    if (!swallow) return false;
+    this.#swallow = null;
+    if (key.kind !== "key" || key.ctrl || key.meta) return false;
+    if (performance.now() - swallow.at > SWALLOW_MS) return false;
+    if (key.name === "return" || key.name === "enter") return true;
+    if (!swallow.rest || key.text.toLowerCase() !== swallow.rest[0]) return false;
+    this.#swallow = { rest: swallow.rest.slice(1), at: performance.now() };
+    return true;
   }
 
   #editorKey(key: KeyEvent): void {
@@ -371,7 +477,7 @@ export class InteractiveApp implements Ui {
       commands: () => this.#commands.names(),
       skills: async () => session ? (await session.skills()).map((s) => s.name) : [],
       fs: this.options.platform.fs,
-      cwd: this.options.loaded.paths.cwd,
+      cwd: this.#cwd(),
     });
     if (buffer.text !== before || !result) return;
     buffer.replaceRange(start, buffer.cursor, result.replacement);
@@ -434,9 +540,8 @@ export class InteractiveApp implements Ui {
         if (id) await this.#replaceSession(id);
       },
       runCli: async (argv) => {
-        const { cwd } = this.options.loaded.paths;
         await this.options.runCli(
-          [...argv, "-C", cwd],
+          [...argv, "-C", this.#cwd()],
           (text) => this.print(terminalText(text, { tabWidth: 2 }).replace(/\n$/, "").split("\n")),
         );
       },
@@ -507,7 +612,10 @@ export class InteractiveApp implements Ui {
       const usage = `${result.usage.inputTokens.toLocaleString("en-US")} in · ${
         result.usage.outputTokens.toLocaleString("en-US")
       } out`;
-      if (result.status === "aborted") {
+      // `x` at an approval stopped the turn: the event view said so; one line, not two (#21 item 6).
+      if (result.status === "aborted" && !controller.signal.aborted) {
+        this.print([""]);
+      } else if (result.status === "aborted") {
         this.print([
           this.colors.yellow(
             `${this.glyphs.fail} interrupted after ${took}: running calls got an aborted output; tell the model what to do instead`,
@@ -538,7 +646,8 @@ export class InteractiveApp implements Ui {
   }
 
   #pickSession(): Promise<string | null> {
-    return pickSession(this, this.options.platform.fs, this.options.loaded.paths.home);
+    const cwd = this.options.pickAll ? null : this.#cwd();
+    return pickSession(this, this.options.platform.fs, this.options.loaded.paths.home, cwd);
   }
 
   async #explain(request: ApprovalRequest): Promise<string> {

@@ -90,8 +90,19 @@ function choose(
   }));
   if (offerExplain) keys.push({ key: "e", label: "explain", value: EXPLAIN });
   const no = choices.find((c) => c.answer.decision === "denied")!;
+  // Esc declines (the model goes on); Ctrl-C stops the turn, as everywhere else (#21 item 2).
+  const stop = choices.find((c) => c.answer.decision === "abort") ?? no;
   return new Promise((resolve) => {
-    void ui.ask(choiceQuestion(ui, { title: "Approve?", choices: keys, onEscape: no }, resolve));
+    void ui.ask(
+      // The request printed every choice with what it grants: the question shows the keys once more only.
+      choiceQuestion(ui, {
+        title: "Approve?",
+        choices: keys,
+        onEscape: no,
+        onInterrupt: stop,
+        keysOnly: true,
+      }, resolve),
+    );
   });
 }
 

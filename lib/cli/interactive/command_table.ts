@@ -1,5 +1,5 @@
 import type { Session } from "../../app/mod.ts";
-import { terminalText } from "../../shared/mod.ts";
+import { closestWord, terminalText } from "../../shared/mod.ts";
 import { mcpPromptCommands, type SlashCommand, slashCommands } from "./slash_commands.ts";
 import type { Ui } from "./ui.ts";
 
@@ -91,10 +91,13 @@ export class CommandTable {
         await this.refresh();
         const command = this.#find(name);
         if (command) return await command.run(args, ctx);
+        const near = closestWord(name, this.#commands.map((c) => c.name));
         this.ui.print([
           this.ui.colors.yellow(
             `Unknown command /${terminalText(name, { lineBreaks: "show" })}: nothing was sent ` +
-              `(/help lists the commands)`,
+              (near
+                ? `(did you mean /${terminalText(near, { lineBreaks: "show" })}?)`
+                : `(/help lists the commands)`),
           ),
         ]);
       },

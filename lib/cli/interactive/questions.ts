@@ -14,24 +14,55 @@ export interface Choice<T> {
 }
 
 /**
- * One key picks an answer: `[y] yes  [a] always …  [n] no`. Esc and Ctrl-C pick `onEscape`. Answers
- * are single keys so nothing typed ahead into the prompt can approve a call by accident: any key
- * that is not a choice is ignored.
+ * One key picks an answer: `[y] yes  [a] always …  [n] no`. Esc picks `onEscape`; Ctrl-C picks
+ * `onInterrupt` when there is one (the app stops the turn otherwise). The question consumes every key
+ * typed while it is open (#21 item 1): a choice's key answers at once, and the rest of its word
+ * typed after it (`es⏎` of `yes⏎`) is left in `trailing` for the app to swallow; any other text is
+ * collected as a word and answered with Enter — a choice's key or word (`yes`, `no`, `always`)
+ * picks it, anything else (`maybe`) is refused in place. Nothing typed here reaches the prompt, and
+ * a typed-ahead word never picks a choice by its middle letter.
  */
 export function choiceQuestion<T>(
   ui: Ui,
-  options: { title: string; choices: Choice<T>[]; onEscape: T },
+  options: {
+    title: string;
+    choices: Choice<T>[];
+    onEscape: T;
+    onInterrupt?: T;
+    /** The choices were printed whole just above: the question shows their keys only. */
+    keysOnly?: boolean;
+  },
   done: (value: T) => void,
 ): Question {
   const c = ui.colors;
   let settled = false;
+  let typed = "";
+  let refused: string | null = null;
+  let trailing = "";
   const settle = (value: T) => {
     if (settled) return;
     settled = true;
     done(value);
   };
+  const byWord = (word: string) =>
+    options.choices.find((ch) => ch.key === word || answerWords(ch).includes(word));
+  const keys = options.choices.map((ch) => ch.key).join(", ");
   return {
     view(width) {
+      if (options.keysOnly) {
+        const rows = [
+          `${c.bold(options.title)} ${c.bold(c.cyan(`[${options.choices.map((ch) => ch.key).join("/")}]`))} ${
+            c.dim("(the choices above)")
+          }`,
+        ];
+        if (typed) rows.push(`  ${ui.glyphs.prompt}${terminalText(typed, { lineBreaks: "show" })}`);
+        else if (refused !== null) {
+          rows.push(
+            c.red(`  "${terminalText(refused, { lineBreaks: "show" })}" is not an answer: press ${keys}`),
+          );
+        }
+        return { rows };
+      }
       const items = options.choices.map((choice) => `${c.bold(c.cyan(`[${choice.key}]`))} ${choice.label}`);
       const rows = [c.bold(options.title)];
       let row = " ";
@@ -42,25 +73,71 @@ export function choiceQuestion<T>(
         }
         row += " " + item;
       }
+      rows.push(row);
+      if (typed) rows.push(`  ${ui.glyphs.prompt}${terminalText(typed, { lineBreaks: "show" })}`);
+      else if (refused !== null) {
+        rows.push(
+          c.red(`  "${terminalText(refused, { lineBreaks: "show" })}" is not an answer: press ${keys}`),
+        );
+      }
       rows.push(
-        row,
         c.dim("  esc: " + (options.choices.find((ch) => ch.value === options.onEscape)?.label ?? "cancel")),
       );
       return { rows };
     },
     key(key) {
-      if (key.kind !== "key") return;
-      if (key.name === "escape" || (key.ctrl && key.name === "c")) return settle(options.onEscape);
-      const choice = options.choices.find((ch) =>
-        !key.ctrl && !key.meta && ch.key === key.text.toLowerCase()
-      );
-      if (choice) settle(choice.value);
+      if (settled) return;
+      if (key.kind === "paste") {
+        typed += key.text.replace(/\s+/g, " ");
+        return;
+      }
+      if (key.name === "escape") return settle(options.onEscape);
+      if (key.ctrl && key.name === "c") return settle(options.onInterrupt ?? options.onEscape);
+      if (key.name === "return" || key.name === "enter") {
+        const word = typed.trim().toLowerCase();
+        typed = "";
+        if (!word) return;
+        const choice = byWord(word);
+        if (choice) return settle(choice.value);
+        refused = word;
+        return;
+      }
+      if (key.name === "backspace") {
+        typed = typed.slice(0, -1);
+        return;
+      }
+      // deno-lint-ignore no-control-regex
+      if (key.ctrl || key.meta || !key.text || /[\x00-\x1f\x7f]/.test(key.text)) return;
+      refused = null;
+      const choice = typed === ""
+        ? options.choices.find((ch) => ch.key === key.text.toLowerCase())
+        : undefined;
+      if (!choice) {
+        typed += key.text;
+        return;
+      }
+      // The rest of the word its key begins (`es` of `yes`), which a person may go on typing.
+      trailing = answerWords(choice).find((w) => w.startsWith(choice.key))?.slice(choice.key.length) ?? "";
+      settle(choice.value);
     },
     cancel: () => settle(options.onEscape),
+    interrupt: options.onInterrupt !== undefined ? () => settle(options.onInterrupt as T) : undefined,
     get settled() {
       return settled;
     },
+    get trailing() {
+      return trailing;
+    },
   };
+}
+
+/** The words that name a choice when typed out: its label's first word, and yes/no for y/n. */
+function answerWords<T>(choice: Choice<T>): string[] {
+  const first = /^[a-z]+/.exec(choice.label.toLowerCase())?.[0];
+  const words = first ? [first] : [];
+  if (choice.key === "y") words.push("yes");
+  if (choice.key === "n") words.push("no");
+  return words;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { terminalText } from "../../shared/mod.ts";
 import {
   APPROVAL_POLICIES,
+  promptArguments,
   SANDBOX_MODES,
   type Session,
   sessionContextLedger,
   workingTreeDiff,
 } from "../../app/mod.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
+import { twoColumns } from "./two_columns.ts";
 import type { Platform } from "../../platform/mod.ts";
 import type { EventView } from "./event_view.ts";
 import { INIT_PROMPT } from "./init_prompt.ts";
@@ -152,7 +154,18 @@ export async function mcpPromptCommands(session: Session): Promise<SlashCommand[
     name: p.modelName,
     args: p.arguments.map((a) => a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`).join(" "),
     description: p.description || `prompt ${p.name} of MCP server ${p.server}`,
-    run: (args, ctx) => ctx.submitPrompt(`/${p.modelName}${args.trim() ? ` ${args.trim()}` : ""}`),
+    run: (args, ctx) => {
+      // A required argument missing sends nothing (#21 item 6): the turn would carry the bare
+      // command to the model with the expansion failed.
+      const parsed = promptArguments(p, args);
+      if ("error" in parsed) {
+        return say(
+          ctx,
+          ctx.ui.colors.yellow(`${terminalText(parsed.error, { lineBreaks: "show" })}: nothing was sent`),
+        );
+      }
+      return ctx.submitPrompt(`/${p.modelName}${args.trim() ? ` ${args.trim()}` : ""}`);
+    },
   }));
 }
 
@@ -162,19 +175,30 @@ function say(ctx: SlashContext, text: string): void {
 
 function help(ctx: SlashContext): void {
   const c = ctx.ui.colors;
-  const lines = BUILTIN_COMMANDS.filter((cmd) => cmd.name !== "exit").map((cmd) =>
-    `  ${c.bold(`/${cmd.name}`)}${cmd.args ? ` ${c.dim(cmd.args)}` : ""}  ${cmd.description}`
-  );
+  const rows = [
+    ...BUILTIN_COMMANDS.filter((cmd) => cmd.name !== "exit").map((cmd) => ({
+      name: `/${cmd.name}${cmd.args ? ` ${cmd.args}` : ""}`,
+      text: cmd.description,
+    })),
+    { name: "/plugin:command [ARGS]", text: "a plugin's command (Tab lists them)" },
+    { name: "/mcp__server__prompt [ARGS]", text: "an MCP server's prompt (Tab lists them)" },
+  ];
+  const keys = [
+    { name: "Enter", text: "send" },
+    { name: "\\ or Alt-Enter", text: "a new line" },
+    { name: "Tab", text: "complete /commands, $skills, @files" },
+    { name: "Up/Down", text: "prompt history" },
+    { name: "Esc, Ctrl-C", text: "interrupt the turn (at a question: Esc declines, Ctrl-C stops the turn)" },
+    { name: "Ctrl-C twice, Ctrl-D", text: "quit (on an empty prompt)" },
+    { name: "@path, $skill", text: "attach a file's text to the prompt; use a skill" },
+  ];
+  const style = (name: string) => c.bold(name);
   ctx.ui.print([
     c.bold("Slash commands"),
-    ...lines,
-    `  ${c.bold("/plugin:command")} ${c.dim("[ARGS]")}  a plugin's command (Tab lists them)`,
-    `  ${c.bold("/mcp__server__prompt")} ${c.dim("[ARGS]")}  an MCP server's prompt (Tab lists them)`,
+    ...twoColumns(ctx.ui, rows, { mode: "wrap", style }),
     "",
     c.bold("Keys"),
-    "  Enter send · \\ at the end of a line or Alt-Enter: new line · Tab: complete /commands, $skills, @files",
-    "  Up/Down: history · Esc or Ctrl-C: interrupt the turn · Ctrl-C twice or Ctrl-D on an empty prompt: quit",
-    "  @path attaches a file's text to the prompt · $skill uses a skill",
+    ...twoColumns(ctx.ui, keys, { mode: "wrap", style }),
   ]);
 }
 
@@ -183,11 +207,11 @@ function help(ctx: SlashContext): void {
  * estimate before any report, as after a resume; smaller right after a compaction).
  */
 export function contextUsed(session: Session): string | null {
-  const { tokens, contextWindow } = session.context();
+  const { tokens, contextWindow, windowAssumed } = session.context();
   if (!(tokens > 0)) return null;
   return `${Math.round((tokens / contextWindow) * 100)}% (${tokens.toLocaleString("en-US")} of ${
     contextWindow.toLocaleString("en-US")
-  } tokens)`;
+  } tokens${windowAssumed ? ", an assumed window: set model_context_window" : ""})`;
 }
 
 /** `/context`: the ledger of the live session's next request, its real history included (#17 item 3). */
@@ -250,10 +274,13 @@ async function skills(ctx: SlashContext): Promise<void> {
   if (list.length === 0) return say(ctx, "No skills enabled.");
   ctx.ui.print([
     c.bold(`Skills (${list.length})`),
-    ...list.map((s) =>
-      `  ${c.bold(`$${terminalText(s.name, { lineBreaks: "show" })}`)}  ${c.dim(`[${s.scope}]`)} ${
-        terminalText(s.description, { lineBreaks: "show" }).slice(0, ctx.ui.width() - s.name.length - 16)
-      }`
+    ...twoColumns(
+      ctx.ui,
+      list.map((s) => ({
+        name: `$${terminalText(s.name, { lineBreaks: "show" })}`,
+        text: `[${s.scope}] ${terminalText(s.description, { lineBreaks: "show" })}`,
+      })),
+      { mode: "cut", style: (name) => c.bold(name) },
     ),
   ]);
 }
@@ -282,11 +309,19 @@ async function compact(args: string, ctx: SlashContext): Promise<void> {
 
 async function diff(ctx: SlashContext): Promise<void> {
   const c = ctx.ui.colors;
-  const result = await workingTreeDiff(ctx.platform, ctx.session().info().cwd);
+  const cwd = ctx.session().info().cwd;
+  const result = await workingTreeDiff(ctx.platform, cwd);
   if (!result.ok) {
+    // One line (#21 item 6): git's own message repeats itself over two.
+    const where = terminalText(cwd, { lineBreaks: "show" });
+    const first = terminalText(result.error.split("\n")[0] ?? "", { lineBreaks: "show" });
     return say(
       ctx,
-      c.yellow(`not a git repository (or git failed): ${terminalText(result.error, { lineBreaks: "show" })}`),
+      c.yellow(
+        /not a git repository/i.test(result.error)
+          ? `/diff: ${where} is not in a git repository (nothing to compare)`
+          : `/diff: git failed in ${where}: ${first}`,
+      ),
     );
   }
   const lines = terminalText(result.diff, { tabWidth: 2 }).split("\n").map((line) =>

@@ -89,8 +89,13 @@ export function callDoneLines(call: CallView, c: Palette, g: Glyphs, width: numb
     Math.max(10, width - 20),
     g,
   );
-  const status = ok ? "" : `${call.status ?? "failed"}: `;
   const head = `${mark} ${c.bold(terminalText(call.name, { lineBreaks: "show" }))} ${arg}`;
+  // Your own "no" needs no reason or timing read back to you: `✗ write_file new.txt · denied by you`.
+  if (call.status === "denied" && /^denied: the user declined/.test(call.output ?? "")) {
+    return [`${head} ${c.dim("· denied by you")}`];
+  }
+  // An output that already begins with its status (`denied: …`) does not say it twice.
+  const status = ok || summary.startsWith(`${call.status}: `) ? "" : `${call.status ?? "failed"}: `;
   const tail = [summary ? `${status}${summary}` : status.replace(/: $/, ""), durationText(call.durationMs)]
     .filter(Boolean).join(" · ");
   const lines = [tail ? `${head} ${c.dim(`· ${tail}`)}` : head];

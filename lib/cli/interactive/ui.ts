@@ -12,6 +12,16 @@ export interface Question {
   cancel(): void;
   /** Answered or cancelled: the UI takes it away. */
   readonly settled: boolean;
+  /**
+   * Ctrl-C as this question's own answer that stops the turn (an approval's "no, and stop the
+   * turn"); without it, Ctrl-C cancels the question and the app stops the turn.
+   */
+  interrupt?: () => void;
+  /**
+   * After a one-key answer, the rest of the word that key begins (`es` after the `y` of `yes`):
+   * the app swallows it, and the Enter after it, if typed next (#21 item 1).
+   */
+  readonly trailing?: string;
 }
 
 /** What the parts of the interactive mode draw with. */

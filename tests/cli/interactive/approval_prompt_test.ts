@@ -21,7 +21,7 @@ Deno.test("interactiveApprover shows the whole command, its cwd and placement, c
   const approver = interactiveApprover(ui, {});
   const long = `make test${" ".repeat(330)}; touch /outside/x\x1b[2K`;
   const answer = approver.request(shell(long));
-  await ui.answer("q", "y"); // not a choice: ignored
+  await ui.answer("q", key("\r", { name: "return" }), "y"); // not a choice: refused in place
   assert.deepEqual(await answer, { decision: "approved" });
   const shown = ui.printed.join("\n");
   assert.match(shown, /^\? Approve: shell wants to run a command inside the sandbox$/m);
@@ -37,7 +37,8 @@ Deno.test("interactiveApprover: running OUTSIDE the sandbox is said by the headi
   const approver = interactiveApprover(ui, {});
   const answer = approver.request(shell("make test", "outside"));
   const q = await ui.question();
-  assert.match(q.view(100).rows.join(" "), /\[y\] yes, OUTSIDE the sandbox/);
+  // #21 item 6: the choices are printed once (above, whole); the question shows the keys.
+  assert.deepEqual(q.view(100).rows, ["Approve? [y/a/n/x] (the choices above)"]);
   q.key(key("x"));
   assert.equal((await answer).decision, "abort");
   const shown = ui.printed.join("\n");
@@ -126,4 +127,65 @@ Deno.test("interactiveApprover: a plugin install's 'always' covers that plugin o
   const other = approver.request(install("evil@market"));
   await ui.answer("n");
   assert.equal((await other).decision, "denied");
+});
+
+// #21 item 1: a question consumes every key typed while it is open.
+Deno.test("interactiveApprover: `yes` answers with its first key and leaves the rest of the word to swallow", async () => {
+  const ui = new FakeUi();
+  const approver = interactiveApprover(ui, {});
+  const answer = approver.request(shell("make"));
+  const q = await ui.question();
+  q.key(key("y"));
+  assert.deepEqual(await answer, { decision: "approved" });
+  assert.equal(q.trailing, "es", "the app swallows `es⏎` typed after the `y`");
+  const always = approver.request(shell("make other"));
+  const q2 = await ui.question();
+  q2.key(key("a"));
+  assert.equal((await always).decision, "approved_for_session");
+  assert.equal(q2.trailing, "lways");
+});
+
+Deno.test("interactiveApprover: a word that is not an answer (`maybe⏎`) is refused, never answered by a middle letter", async () => {
+  const ui = new FakeUi();
+  const approver = interactiveApprover(ui, {});
+  let settled = false;
+  const answer = approver.request(shell("make")).then((a) => (settled = true, a));
+  const q = await ui.question();
+  for (const ch of "maybe") q.key(key(ch));
+  assert.match(q.view(80).rows.join("\n"), /› ?maybe/);
+  q.key(key("\r", { name: "return" }));
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(settled, false, "neither the `a` (always) nor the `y` of maybe answered");
+  assert.match(q.view(80).rows.join("\n"), /"maybe" is not an answer: press y, a, n, x/);
+  // The neighbour: a whole answer word typed after a refusal answers.
+  q.key(key("n")); // after a refusal, a choice's key answers at once again
+  assert.equal((await answer).decision, "denied");
+});
+
+Deno.test("interactiveApprover: typed as a word, `yes⏎` answers yes; `always⏎` answers always", async () => {
+  const ui = new FakeUi();
+  const approver = interactiveApprover(ui, {});
+  const answer = approver.request(shell("make"));
+  const q = await ui.question();
+  for (const ch of "zz") q.key(key(ch));
+  q.key(key("", { name: "backspace" }));
+  q.key(key("", { name: "backspace" }));
+  for (const ch of "Always") q.key(key(ch, { name: ch.toLowerCase() }));
+  q.key(key("\r", { name: "return" }));
+  assert.equal((await answer).decision, "approved_for_session");
+});
+
+// #21 item 2: Ctrl-C at an approval stops the turn; Esc declines.
+Deno.test("interactiveApprover: Ctrl-C answers `no, and stop the turn`; Esc answers `no`", async () => {
+  const ui = new FakeUi();
+  const approver = interactiveApprover(ui, {});
+  const stopped = approver.request(shell("make"));
+  const q = await ui.question();
+  assert.ok(q.interrupt, "the app lets the approval answer Ctrl-C itself");
+  q.key(key("c", { ctrl: true }));
+  assert.equal((await stopped).decision, "abort");
+  assert.match(ui.printed.join("\n"), /denied; the turn stops/);
+  const declined = approver.request(shell("make again"));
+  await ui.answer(key("", { name: "escape" }));
+  assert.equal((await declined).decision, "denied");
 });

@@ -42,6 +42,8 @@ export interface FileInfo {
   mode: number;
   uid: number;
   gid: number;
+  /** The inode number (0 where the runtime does not say): a file replaced by rename has a new one. */
+  ino?: number;
 }
 
 export interface DirEntry {

@@ -28,7 +28,7 @@ export function costModel(budget: CatalogBudget): CostModel {
 }
 
 // One native scan answers the common case (ASCII, or no astral characters) without a JS loop.
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const LOW_SURROGATE = /[\udc00-\udfff]/;
 
 /** Code points, without allocating an array per string (this runs for every catalog line). */

@@ -161,7 +161,9 @@ const mcpServersSchema = () =>
         }
       }
     })),
-    z.record(z.string(), mcpServerSchema()),
+    // Each table was checked above against mcpServerSchema, which has no defaults or transforms (its
+    // output is its input): checking all of them again here would double the start's cost per server.
+    z.record(z.string(), z.custom<z.output<ReturnType<typeof mcpServerSchema>>>()),
   );
 
 export const mcpSections = {

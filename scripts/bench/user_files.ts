@@ -21,6 +21,7 @@ const PLUGINS = 30;
 const SKILLS_PER_PLUGIN = 20;
 const MCP_PLUGINS = 20;
 const MARKET = "bench-market";
+const SETTLED = new Date(Date.now() - 3_600_000);
 
 async function write(file: string, text: string): Promise<void> {
   await Deno.mkdir(path.dirname(file), { recursive: true });
@@ -52,11 +53,15 @@ export async function writeLoadedTree(home: string): Promise<string> {
     enabled[id] = true;
     entries.push({ name, source: `./plugins/${name}`, description: `Plugin ${p}` });
     await write(path.join(root, ".claude-plugin", "plugin.json"), JSON.stringify({ name, version: "1.0.0" }));
-    await Promise.all(Array.from({ length: SKILLS_PER_PLUGIN }, (_, s) =>
-      write(
-        path.join(root, "skills", `skill-${s}`, "SKILL.md"),
+    await Promise.all(Array.from({ length: SKILLS_PER_PLUGIN }, async (_, s) => {
+      const file = path.join(root, "skills", `skill-${s}`, "SKILL.md");
+      await write(
+        file,
         `---\nname: skill-${s}\ndescription: Skill ${s} of plugin ${p} does one thing for the benchmark, and does it well.\n---\n\nBody.\n`,
-      )));
+      );
+      // Settled, as a user's installed skills are between two sessions (see the cache below).
+      await Deno.utime(file, SETTLED, SETTLED);
+    }));
     await write(
       path.join(root, "hooks", "hooks.json"),
       JSON.stringify({
@@ -210,8 +215,8 @@ export async function bench(): Promise<BenchRow[]> {
         name: "session start: loaded tree ÷ empty home, wall time",
         value: ratio,
         unit: "x",
-        target: "≤ 2",
-        pass: ratio <= 2,
+        target: "≤ 1.5",
+        pass: ratio <= 1.5,
       },
       {
         name: "session start: loaded tree ÷ empty home, CPU time of the process (user + system; steadier)",

@@ -200,7 +200,7 @@ export class Session {
     const profile = await resolvePermissionProfile(config, loaded.paths.cwd, {
       fs: platform.fs,
       tempDir: platform.tempDir(),
-      extraReadableRoots: snapshot.readableRoots(),
+      canonicalReadableRoots: snapshot.readableRoots(),
       trellisHome: loaded.paths.home,
     });
     if (!sandbox.available && profile.sandboxMode !== "danger-full-access") {

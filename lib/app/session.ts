@@ -514,6 +514,7 @@ function openModel(options: SessionOptions): ModelClient {
   // The connection to the provider opens while the session loads, where the runtime can (preconnect).
   if (!options.preview) platform.preconnect(provider.baseUrl);
   return createModelClient(provider, {
+    ...(platform.collectGarbage ? { afterLargeRequest: () => platform.collectGarbage!() } : {}),
     ...(config.model_reasoning_effort
       ? { reasoning: { effort: config.model_reasoning_effort, summary: "auto" as const } }
       : {}),

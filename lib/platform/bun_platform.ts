@@ -110,4 +110,5 @@ export const bunPlatform: Platform = {
   tempDir: () => process.env.TMPDIR ?? "/tmp",
   execPath: () => process.execPath,
   pid: () => process.pid,
+  collectGarbage: () => B.gc(true),
 };

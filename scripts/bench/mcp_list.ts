@@ -27,10 +27,13 @@ export async function bench(): Promise<BenchRow[]> {
     const home = `${root}/home`;
     const cwd = `${root}/ws`;
     await Deno.mkdir(`${home}/.trellis`, { recursive: true });
-    await Deno.mkdir(`${home}/.codex`, { recursive: true });
+    // Codex's files live apart from Trellis's home: Trellis reads ~/.codex in place, and would
+    // otherwise list (and note) the same servers twice.
+    const codexHome = `${root}/codex-home`;
+    await Deno.mkdir(codexHome, { recursive: true });
     await Deno.mkdir(cwd);
     await Deno.writeTextFile(`${home}/.trellis/config.toml`, serversToml());
-    await Deno.writeTextFile(`${home}/.codex/config.toml`, serversToml());
+    await Deno.writeTextFile(`${codexHome}/config.toml`, serversToml());
     await Deno.writeTextFile(`${root}/v.ts`, 'console.log("0.0.0");\n');
     const built = await new Deno.Command(bunCommand(), {
       args: [new URL("../compile/bun_build.ts", import.meta.url).pathname, `${root}/bare`, `${root}/v.ts`],
@@ -39,9 +42,9 @@ export async function bench(): Promise<BenchRow[]> {
     }).output();
     if (!built.success) throw new Error("building the bare binary failed");
     const codex = await codexBinary();
-    const env = { PATH: Deno.env.get("PATH") ?? "", HOME: home, CODEX_HOME: `${home}/.codex` };
-    const run = async (argv: string[]) => {
-      const r = await timed(argv, { cwd, env });
+    const env = { PATH: Deno.env.get("PATH") ?? "", HOME: home };
+    const run = async (argv: string[], extra: Record<string, string> = {}) => {
+      const r = await timed(argv, { cwd, env: { ...env, ...extra } });
       if (r.code !== 0) throw new Error(`${argv.join(" ")} exited ${r.code}`);
       return r.wall;
     };
@@ -51,7 +54,7 @@ export async function bench(): Promise<BenchRow[]> {
       const l = await run([BIN, "mcp", "list"]);
       const v = await run([BIN, "--version"]);
       const b = await run([`${root}/bare`]);
-      const c = "bin" in codex ? await run([codex.bin, "mcp", "list"]) : NaN;
+      const c = "bin" in codex ? await run([codex.bin, "mcp", "list"], { CODEX_HOME: codexHome }) : NaN;
       if (i === 0) continue; // first touch of the files and binaries
       list.push(l), version.push(v), bare.push(b), overVersion.push(l / v);
       if ("bin" in codex) ref.push(c), overCodex.push(l / c);

@@ -44,8 +44,16 @@ export function writeStderrSync(text: string): void {
 }
 
 let stdoutErrorsHandled = false;
-/** Set once a write has gone to the stream: every later one follows it there, to keep the order. */
+/**
+ * Set once a write has gone to the stream, or once something else writes stdout through it (the
+ * terminal): every later write follows it there, since a blocking write would overtake what the
+ * stream still queues.
+ */
 let stdoutStreaming = false;
+
+export function useStdoutStream(): void {
+  stdoutStreaming = true;
+}
 
 /**
  * Writes with blocking `write(2)` calls on fd 1, which builds no Node stream (up to ~8 ms of a

@@ -3,7 +3,7 @@ import process from "node:process";
 import { nodeFileSystem } from "./node_fs.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
-import { isTerminalFd, writeStderrSync, writeStdout } from "./_bun_stdio.ts";
+import { isTerminalFd, useStdoutStream, writeStderrSync, writeStdout } from "./_bun_stdio.ts";
 import { nodeTerminal } from "./_bun_terminal.ts";
 import type { ChildProcess, Platform, SpawnOptions, TerminalIo } from "./platform.ts";
 
@@ -105,7 +105,10 @@ export const bunPlatform: Platform = {
   readLine,
   writeStdout,
   writeStderr: writeStderrSync,
-  terminal: () => terminal ??= nodeTerminal(),
+  terminal: () => {
+    useStdoutStream(); // the terminal writes through process.stdout
+    return terminal ??= nodeTerminal();
+  },
   homeDir: () => process.env.HOME ?? "/",
   tempDir: () => process.env.TMPDIR ?? "/tmp",
   execPath: () => process.execPath,

@@ -217,7 +217,7 @@ export class Session {
     const profile = await resolvePermissionProfile(config, settings.cwd, {
       fs: platform.fs,
       tempDir: platform.tempDir(),
-      extraReadableRoots: snapshot.readableRoots(),
+      canonicalReadableRoots: snapshot.readableRoots(),
       trellisHome: loaded.paths.home,
       userHome: loaded.paths.userHome,
       protectedPaths: userProtectedPaths(loaded.paths),
@@ -569,6 +569,7 @@ function openModel(options: SessionOptions): ModelClient {
   // The connection to the provider opens while the session loads, where the runtime can (preconnect).
   if (!options.preview) platform.preconnect(provider.baseUrl);
   return createModelClient(provider, {
+    ...(platform.collectGarbage ? { afterLargeRequest: () => platform.collectGarbage!() } : {}),
     ...(config.model_reasoning_effort
       ? { reasoning: { effort: config.model_reasoning_effort, summary: "auto" as const } }
       : {}),

@@ -36,6 +36,12 @@ export interface ModelClientOptions {
   maxResponseMs?: number;
   onRetry?: (info: RetryInfo) => void;
   /**
+   * Called once a request body of at least LARGE_BODY_CHARS has been accepted (the previous steps'
+   * bodies are garbage by then): the platform's collectGarbage, so a long session's memory follows
+   * what it keeps rather than what it built.
+   */
+  afterLargeRequest?: () => void;
+  /**
    * Reasoning controls, sent only when set (non-reasoning models reject them): Responses gets
    * `reasoning: { effort, summary }`, Chat Completions `reasoning_effort`. Pass `model_reasoning_effort`.
    */
@@ -52,6 +58,7 @@ export interface ClientSettings {
   maxResponseBytes: number;
   maxResponseMs: number;
   onRetry: (info: RetryInfo) => void;
+  afterLargeRequest?: () => void;
   reasoning?: { effort?: string; summary?: "auto" | "concise" | "detailed" };
 }
 
@@ -66,6 +73,7 @@ export function clientSettings(provider: ResolvedProvider, options: ModelClientO
     maxResponseBytes: options.maxResponseBytes ?? provider.streamMaxBytes ?? DEFAULT_STREAM_MAX_BYTES,
     maxResponseMs: options.maxResponseMs ?? provider.streamMaxDurationMs ?? DEFAULT_STREAM_MAX_DURATION_MS,
     onRetry: options.onRetry ?? (() => {}),
+    ...(options.afterLargeRequest ? { afterLargeRequest: options.afterLargeRequest } : {}),
     reasoning: options.reasoning,
   };
 }

@@ -9,6 +9,9 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/** A body this large (1 Mi characters: a few hundred tool outputs) asks for a collection once sent. */
+export const LARGE_BODY_CHARS = 1 << 20;
+
 export async function sendWithRetries(
   settings: ClientSettings,
   target: RequestTarget,
@@ -27,7 +30,10 @@ export async function sendWithRetries(
       await retryWait(settings, attempt, undefined, { reason: describe(error) }, signal);
       continue;
     }
-    if (response.ok) return response;
+    if (response.ok) {
+      if (body.length >= LARGE_BODY_CHARS) settings.afterLargeRequest?.();
+      return response;
+    }
     const text = await readErrorBody(response, signal);
     if (isRetryableStatus(response.status) && attempt <= settings.maxRetries) {
       const reason = `HTTP ${response.status}`;

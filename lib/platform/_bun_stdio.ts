@@ -42,3 +42,51 @@ export function writeStderrSync(text: string): void {
     process.stderr.write(bytes.subarray(done));
   }
 }
+
+let stdoutErrorsHandled = false;
+/**
+ * Set once a write has gone to the stream, or once something else writes stdout through it (the
+ * terminal): every later write follows it there, since a blocking write would overtake what the
+ * stream still queues.
+ */
+let stdoutStreaming = false;
+
+export function useStdoutStream(): void {
+  stdoutStreaming = true;
+}
+
+/**
+ * Writes with blocking `write(2)` calls on fd 1, which builds no Node stream (up to ~8 ms of a
+ * printing command's start); a non-blocking descriptor that is full (EAGAIN: someone made it
+ * non-blocking and the reader is slow) hands the rest, and every later write, to the stream, which
+ * waits the pipe out. A write error (EPIPE: the reader went away) rejects, as the stream's would.
+ */
+export function writeStdout(text: string): Promise<void> {
+  if (stdoutStreaming) return writeStdoutStream(text);
+  const bytes = encoder.encode(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EAGAIN") return Promise.reject(error);
+    stdoutStreaming = true;
+    return writeStdoutStream(bytes.subarray(done));
+  }
+  return Promise.resolve();
+}
+
+/**
+ * Node's `process.stdout`, whose stream waits out a full pipe. Not `Bun.write(Bun.stdout)`: Bun 1.4.5
+ * wrote the first 64 KiB twice once stdout had been made non-blocking (as reading `process.stdout`
+ * anywhere does): `trellis completion fish | source` got a doubled, broken script. The stream's own
+ * `error` event is handled here so an EPIPE rejects the write without also ending the process.
+ */
+function writeStdoutStream(text: string | Uint8Array): Promise<void> {
+  if (!stdoutErrorsHandled) {
+    process.stdout.on("error", () => {});
+    stdoutErrorsHandled = true;
+  }
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => error ? reject(error) : resolve());
+  });
+}

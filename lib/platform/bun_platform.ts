@@ -3,7 +3,7 @@ import process from "node:process";
 import { nodeFileSystem } from "./node_fs.ts";
 import { killGroup, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
-import { isTerminalFd, writeStderrSync } from "./_bun_stdio.ts";
+import { isTerminalFd, useStdoutStream, writeStderrSync, writeStdout } from "./_bun_stdio.ts";
 import { nodeTerminal } from "./_bun_terminal.ts";
 import type { ChildProcess, Platform, SpawnOptions, TerminalIo } from "./platform.ts";
 
@@ -103,30 +103,15 @@ export const bunPlatform: Platform = {
   terminalColumns: (stream) => (isTerminalFd(stream) ? process[stream].columns || undefined : undefined),
   readStdin: () => new Response(B.stdin.stream()).text(),
   readLine,
-  writeStdout: writeStdoutStream,
+  writeStdout,
   writeStderr: writeStderrSync,
-  terminal: () => terminal ??= nodeTerminal(),
+  terminal: () => {
+    useStdoutStream(); // the terminal writes through process.stdout
+    return terminal ??= nodeTerminal();
+  },
   homeDir: () => process.env.HOME ?? "/",
   tempDir: () => process.env.TMPDIR ?? "/tmp",
   execPath: () => process.execPath,
   pid: () => process.pid,
+  collectGarbage: () => B.gc(true),
 };
-
-let stdoutErrorsHandled = false;
-
-/**
- * Writes through node's `process.stdout`, whose stream waits out a full pipe. `Bun.write(Bun.stdout)`
- * (Bun 1.4.5) wrote the first 64 KiB twice once stdout had been made non-blocking (as reading
- * `process.stdout` anywhere does): `trellis completion fish | source` got a doubled, broken script.
- * A write error (EPIPE: the reader went away) rejects this write; the stream's own `error` event is
- * handled here so it does not also end the process.
- */
-function writeStdoutStream(text: string): Promise<void> {
-  if (!stdoutErrorsHandled) {
-    process.stdout.on("error", () => {});
-    stdoutErrorsHandled = true;
-  }
-  return new Promise((resolve, reject) => {
-    process.stdout.write(text, (error) => error ? reject(error) : resolve());
-  });
-}

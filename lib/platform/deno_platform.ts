@@ -68,6 +68,7 @@ const denoSyncFileSystem: SyncFileSystem = {
         mode: info.mode ?? 0,
         uid: info.uid ?? 0,
         gid: info.gid ?? 0,
+        ino: info.ino ?? 0,
       } satisfies FileInfo;
     } catch (error) {
       if (error instanceof D.errors.NotFound || error instanceof D.errors.NotADirectory) return null;

@@ -22,6 +22,7 @@ function toInfo(s: Stats): FileInfo {
     mode: s.mode,
     uid: s.uid,
     gid: s.gid,
+    ino: Number(s.ino),
   };
 }
 

@@ -42,6 +42,8 @@ export interface FileInfo {
   mode: number;
   uid: number;
   gid: number;
+  /** The inode number (0 where the runtime does not say): a file replaced by rename has a new one. */
+  ino?: number;
 }
 
 export interface DirEntry {
@@ -210,4 +212,10 @@ export interface Platform {
   tempDir(): string;
   execPath(): string;
   pid(): number;
+  /**
+   * Collects garbage now, where the runtime lets a program ask (Bun); absent elsewhere. For a long
+   * session whose every step builds and drops a request body of megabytes: JavaScriptCore lets the
+   * heap grow by several bodies a step before it collects them.
+   */
+  collectGarbage?(): void;
 }

@@ -1,5 +1,6 @@
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
+import { useStdoutStream } from "./_bun_stdio.ts";
 
 /**
  * The process's stdin and stdout as Node streams, for a protocol that owns both for its whole life
@@ -7,5 +8,6 @@ import type { Readable, Writable } from "node:stream";
  * builds Node's stream layer, so nothing on a command's fast path calls this.
  */
 export function processStdio(): { stdin: Readable; stdout: Writable } {
+  useStdoutStream(); // under Bun, platform.writeStdout then queues behind the protocol's writes
   return { stdin: process.stdin, stdout: process.stdout };
 }

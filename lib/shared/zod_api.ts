@@ -11,6 +11,7 @@ export {
   array,
   boolean,
   config,
+  custom,
   enum,
   globalRegistry,
   gt,

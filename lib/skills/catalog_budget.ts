@@ -27,8 +27,13 @@ export function costModel(budget: CatalogBudget): CostModel {
     : { units: budget.limit, cost: charLength };
 }
 
+// One native scan answers the common case (ASCII, or no astral characters) without a JS loop.
+const NON_ASCII = /[\u0080-\uffff]/;
+const LOW_SURROGATE = /[\udc00-\udfff]/;
+
 /** Code points, without allocating an array per string (this runs for every catalog line). */
 export function charLength(text: string): number {
+  if (!LOW_SURROGATE.test(text)) return text.length;
   let count = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -38,6 +43,7 @@ export function charLength(text: string): number {
 }
 
 function utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

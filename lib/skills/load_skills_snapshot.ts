@@ -3,7 +3,8 @@ import { boundedMap } from "./bounded_map.ts";
 import { materializeBundledSkills, removeBundledSkills } from "./materialize_bundled_skills.ts";
 import { applySkillRules } from "./disable_rules.ts";
 import { type RootScan, SCAN_LIMITS, scanRoot, type SkillCandidate } from "./discovery.ts";
-import { readSkillMetadata } from "./read_skill_metadata.ts";
+import { readSkillMetadata, type SkillLoad, skillLocation } from "./read_skill_metadata.ts";
+import { SkillMetadataCache } from "./metadata_cache.ts";
 import { readCommandMetadata } from "./read_command_metadata.ts";
 import { scanCommandRoot } from "./command_files.ts";
 import { makeSnapshot } from "./snapshot.ts";
@@ -46,16 +47,17 @@ export async function loadSkillsSnapshot(fs: FileSystem, input: SkillsInput): Pr
       }
     }
   });
+  const cache = input.cacheFile ? SkillMetadataCache.open(fs, input.cacheFile) : null;
   const loads = await boundedMap(
     jobs,
     SCAN_LIMITS.concurrency,
     (job) => {
       const root = { ...job.report, path: job.report.canonical ?? job.report.path };
-      return job.report.kind === "plugin_commands"
-        ? readCommandMetadata(fs, job.found, root)
-        : readSkillMetadata(fs, job.found, root);
+      if (job.report.kind === "plugin_commands") return readCommandMetadata(fs, job.found, root);
+      return cache ? readSkillCached(fs, cache, job.found, root) : readSkillMetadata(fs, job.found, root);
     },
   );
+  await cache?.save();
   const skills: SkillMetadata[] = [];
   const errors: SkillLoadError[] = [];
   loads.forEach((load, i) => {
@@ -78,6 +80,32 @@ export async function loadSkillsSnapshot(fs: FileSystem, input: SkillsInput): Pr
     roots: reports,
     duplicates,
   });
+}
+
+/**
+ * readSkillMetadata through the cache, for a SKILL.md without `agents/openai.yaml` (whose icons
+ * depend on other files' existence, so it is read each time). The parse depends on the file's bytes,
+ * its path and the plugin namespace, which together make the key; errors are not cached.
+ */
+async function readSkillCached(
+  fs: FileSystem,
+  cache: SkillMetadataCache,
+  found: SkillCandidate,
+  root: SkillRootSpec,
+): Promise<SkillLoad> {
+  const stat = found.openAiYaml ? null : cache.statKey(found.path);
+  if (!stat) return readSkillMetadata(fs, found, root);
+  const key = `${found.path}\0${root.plugin?.namespace ?? ""}`;
+  const hit = cache.get(key, stat);
+  if (hit) {
+    return { ok: true, skill: { ...hit.fields, ...skillLocation(found, root) }, warnings: [...hit.warnings] };
+  }
+  const load = await readSkillMetadata(fs, found, root);
+  if (load.ok) {
+    const { path: _p, dir: _d, scope: _s, root: _r, authority: _a, plugin: _pl, ...fields } = load.skill;
+    cache.set(key, stat, { fields, warnings: load.warnings });
+  }
+  return load;
 }
 
 /** Canonicalises each root; a root whose real path was already seen keeps the first (SK-1). */

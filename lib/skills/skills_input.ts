@@ -25,6 +25,8 @@ export interface SkillsInput {
   /** The `.system` directory to remove when bundled skills are disabled. */
   bundledCleanupDir: string;
   watchThrottleMs: number;
+  /** `$TRELLIS_HOME/cache/skills_metadata.json`: parsed SKILL.md frontmatter, keyed by file stat; none: no cache. */
+  cacheFile?: string;
   /** Options for `renderSkillsCatalog`. */
   catalog: { includeInstructions: boolean; contextWindow?: number };
 }
@@ -94,6 +96,7 @@ export function skillsInputFromConfig(loaded: LoadedConfig, extra: SkillsInputEx
     rules: rulesFromLayers(loaded),
     bundledDir: bundledEnabled ? systemSkills : null,
     bundledCleanupDir: systemSkills,
+    cacheFile: path.join(paths.home, "cache", "skills_metadata.json"),
     watchThrottleMs: settings.watch_throttle_ms ?? DEFAULT_WATCH_THROTTLE_MS,
     catalog: {
       includeInstructions: settings.include_instructions ?? true,

@@ -178,6 +178,9 @@ export interface SkillsSnapshot {
   };
   isEnabled(skill: SkillMetadata): boolean;
   enabledSkills(): SkillMetadata[];
-  /** Directories of every enabled skill: `read_file` may read these read-only outside the workspace. */
+  /**
+   * Directories of every enabled skill, real paths (the walk starts at canonical roots and resolves
+   * symlinks): `read_file` may read these read-only outside the workspace.
+   */
   readableRoots(): string[];
 }

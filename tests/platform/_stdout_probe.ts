@@ -1,12 +1,13 @@
 /**
  * Writes `count` lines of 100 bytes through platform.writeStdout, in one call and in many, having
- * first touched the runtime's own stdout object (as commander and the terminal code do); then says
- * on stderr how the writes ended. platform_test.ts runs it under Bun and Deno into a pipe.
+ * first touched the runtime's own stdout object (as commander and the terminal code do), unless
+ * `untouched` comes before the count (the fast path: blocking writes on fd 1); then says on stderr
+ * how the writes ended. platform_test.ts runs it under Bun and Deno into a pipe.
  */
 import process from "node:process";
 import { platform } from "../../lib/platform/mod.ts";
 
-void process.stdout.isTTY;
+if (!process.argv.includes("untouched")) void process.stdout.isTTY;
 const count = Number(process.argv.at(-1));
 const line = (i: number) => `${String(i).padStart(8, "0")}${"x".repeat(91)}\n`;
 try {

@@ -80,37 +80,41 @@ const RUNTIMES: [string, string[]][] = [["Deno", [platform.execPath(), "run", "-
 const STDOUT_PROBE = new URL("./_stdout_probe.ts", import.meta.url).pathname;
 
 for (const [name, run] of RUNTIMES) {
-  Deno.test(`platform (${name}): writeStdout into a pipe delivers every byte once, past the pipe's 64 KiB, to a slow reader; a reader gone is EPIPE`, async () => {
-    const count = 3000; // 300 KB in one write, then 300 KB in 30 writes
-    for (const readAfterMs of [0, 300]) {
-      const child = new Deno.Command(run[0], {
-        args: [...run.slice(1), STDOUT_PROBE, String(count)],
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      // Read at once, and once only after the pipe has filled while no one read.
-      await new Promise((resolve) => setTimeout(resolve, readAfterMs));
-      const [out, err] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.status,
-      ]);
-      assert.equal(err, "written\n");
-      const lines = out.split("\n").slice(0, -1);
-      assert.equal(lines.length, 2 * count, `reading after ${readAfterMs} ms`);
-      assert.ok(lines.every((l, i) => l.startsWith(String(i).padStart(8, "0"))), "in order, none twice");
-    }
+  for (const touched of [true, false]) {
+    Deno.test(`platform (${name}): writeStdout into a pipe${touched ? "" : " (stdout object never touched)"} delivers every byte once, past the pipe's 64 KiB, to a slow reader; a reader gone is EPIPE`, async () => {
+      const count = 3000; // 300 KB in one write, then 300 KB in 30 writes
+      for (const readAfterMs of [0, 300]) {
+        const child = new Deno.Command(run[0], {
+          args: [...run.slice(1), STDOUT_PROBE, ...(touched ? [] : ["untouched"]), String(count)],
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        // Read at once, and once only after the pipe has filled while no one read.
+        await new Promise((resolve) => setTimeout(resolve, readAfterMs));
+        const [out, err] = await Promise.all([
+          new Response(child.stdout).text(),
+          new Response(child.stderr).text(),
+          child.status,
+        ]);
+        assert.equal(err, "written\n");
+        const lines = out.split("\n").slice(0, -1);
+        assert.equal(lines.length, 2 * count, `reading after ${readAfterMs} ms`);
+        assert.ok(lines.every((l, i) => l.startsWith(String(i).padStart(8, "0"))), "in order, none twice");
+      }
 
-    const gone = await new Deno.Command("sh", {
-      args: [
-        "-c",
-        `${run.map((a) => `'${a}'`).join(" ")} '${STDOUT_PROBE}' ${count} | head -c 10 >/dev/null`,
-      ],
-      stderr: "piped",
-    }).output();
-    assert.equal(new TextDecoder().decode(gone.stderr), "failed: EPIPE\n");
-  });
+      const gone = await new Deno.Command("sh", {
+        args: [
+          "-c",
+          `${run.map((a) => `'${a}'`).join(" ")} '${STDOUT_PROBE}' ${
+            touched ? "" : "untouched"
+          } ${count} | head -c 10 >/dev/null`,
+        ],
+        stderr: "piped",
+      }).output();
+      assert.equal(new TextDecoder().decode(gone.stderr), "failed: EPIPE\n");
+    });
+  }
 
   Deno.test(`platform (${name}): isTerminal is false for /dev/null, pipes and files; writeStderr writes stderr`, async () => {
     const dir = await Deno.makeTempDir();

@@ -195,3 +195,17 @@ Deno.test("loadSkillsSnapshot() reports missing roots and roots that are files a
   assert.deepStrictEqual(snap.roots.map((r) => r.status), ["missing", "not_a_directory"]);
   assert.deepStrictEqual([snap.skills, snap.errors, snap.warnings], [[], [], []]);
 });
+
+Deno.test("readableRoots() are real paths when the root and a skill folder are reached through symlinks (the session takes them as given)", async () => {
+  const real = await makeTree({
+    "a/SKILL.md": skillFile("alpha"),
+    "elsewhere/b/SKILL.md": skillFile("beta"),
+  });
+  const links = await makeTree();
+  await Deno.symlink(real, path.join(links, "root-link"));
+  await Deno.symlink(path.join(real, "elsewhere", "b"), path.join(real, "b-link"));
+  const snap = await snapshotOf([userRoot(path.join(links, "root-link"))]);
+  const roots = snap.readableRoots().sort();
+  assert.deepEqual(roots, [path.join(real, "a"), path.join(real, "elsewhere", "b")]);
+  for (const dir of roots) assert.equal(await fs.realPath(dir), dir);
+});

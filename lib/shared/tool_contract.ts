@@ -24,7 +24,17 @@ export interface ToolResult {
 export type ApprovalNeed =
   | { kind: "none" }
   /** `subject` says exactly what approving allows (default: the tool call as an action). */
-  | { kind: "required"; reason: string; subject?: ApprovalSubject }
+  | {
+    kind: "required";
+    reason: string;
+    subject?: ApprovalSubject;
+    /**
+     * Asked only because the approval policy asks (untrusted's writes inside the writable roots, an
+     * MCP tool's approval mode): approving lifts no sandbox, root or protected path, so a
+     * permission rule's `allow` may answer it.
+     */
+    policyOnly?: true;
+  }
   | { kind: "forbidden"; reason: string };
 
 export interface ToolRunContext {

@@ -235,6 +235,20 @@ Deno.test("an MCP tool denied by mcp__fx__echo is refused; a server-wide rule co
   assert.match(open.outputs[0], /hello-from-model/);
 });
 
+Deno.test("allow mcp__fx__echo answers the server's prompt approval mode; without it the call is asked", async () => {
+  const server =
+    `[mcp_servers.fx]\ncommand = "node"\nargs = [${JSON.stringify(FX)}, "echo"]\nrequired = true\n` +
+    `default_tools_approval_mode = "prompt"\n`;
+  const allowed = await runSession({ userToml: `${server}[permissions]\nallow = ["mcp__fx__echo"]\n` }, [
+    [call("mcp__fx__echo", { text: "hi-allowed" })],
+  ]);
+  assert.deepEqual(allowed.asked, []);
+  assert.match(allowed.outputs[0], /hi-allowed/);
+  const asked = await runSession({ userToml: server }, [[call("mcp__fx__echo", { text: "hi-asked" })]]);
+  assert.equal(asked.asked.length, 1);
+  assert.match(asked.asked[0], /MCP tool 'echo' of server 'fx' needs approval/);
+});
+
 Deno.test("an untrusted project's .claude/settings.json rules are not loaded; trusted, its deny holds and its allow is ignored with a warning", async () => {
   const permissions = { deny: ["Read(.env)"], allow: ["Bash"] };
   const untrusted = await runSession({ claudeProject: permissions }, [[call("read_file", { path: ".env" })]]);

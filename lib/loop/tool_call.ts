@@ -147,7 +147,24 @@ async function runTool(
   escalated: boolean,
 ): Promise<ToolResult> {
   try {
-    return await tool.run(args, { callId, cwd: env.cwd, signal: env.signal, emit: env.events, escalated });
+    const rules = env.permissions;
+    const readDenied = rules
+      ? async (file: string) => {
+        const hit = await rules.judge(
+          { toolName: "Read", aliases: [], toolInput: { file_path: file } },
+          env.cwd,
+        );
+        return hit?.kind === "deny" ? `deny "${hit.rule}" (${hit.origin})` : undefined;
+      }
+      : undefined;
+    return await tool.run(args, {
+      callId,
+      cwd: env.cwd,
+      signal: env.signal,
+      emit: env.events,
+      escalated,
+      ...(readDenied ? { readDenied } : {}),
+    });
   } catch (error) {
     return env.signal.aborted
       ? { output: "aborted: the turn was interrupted", status: "aborted" }

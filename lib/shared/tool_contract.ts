@@ -48,6 +48,11 @@ export interface ToolRunContext {
    * approved to run inside the sandbox stays false: an approval never widens the sandbox silently.
    */
   escalated: boolean;
+  /**
+   * The deny rule (`Read(…)`, as the user wrote it and where) that keeps a file's content from the
+   * model, for tools that read files the call did not name (grep over a directory); absent: none.
+   */
+  readDenied?(file: string): Promise<string | undefined>;
 }
 
 export interface ToolDefinition {

@@ -117,13 +117,17 @@ Deno.test("deny Read(./.env): read_file of .env is refused, naming the rule and 
   );
 });
 
-Deno.test("deny Read(.env) also covers grep of .env; grep of another file still runs", async () => {
+Deno.test("deny Read(.env) also covers grep: of .env refused, over the tree .env is left out; other files are searched", async () => {
   const r = await runSession({ claudeUser: { deny: ["Read(.env)"] } }, [
     [call("grep", { pattern: "API_KEY", path: ".env" })],
     [call("grep", { pattern: "notes", path: "notes.txt" })],
+    // Over the whole tree: .env is left out (and said so), the other files are searched.
+    [call("grep", { pattern: "API_KEY|plain" })],
   ]);
   assert.match(r.outputs[0], /^denied: permission rule deny "Read\(\.env\)"/);
   assert.match(r.outputs[1], /plain notes/);
+  assert.match(r.outputs[2], /notes\.txt:1: plain notes/);
+  assert.match(r.outputs[2], /\[not searched: \.env: permission rule deny "Read\(\.env\)"/);
   assert.ok(!r.sent.includes("sk-very-secret-41"));
 });
 

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { compatEnabled, type LoadedConfig } from "../config/mod.ts";
+import { compatEnabled, type LoadedConfig, readLayerText } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import {
   type Diagnostic,
@@ -98,6 +98,7 @@ export function loadPermissionRules(fs: FileSystem, loaded: LoadedConfig): Loade
       }
     }
   }
+  if (claude && !loaded.projectTrusted) noteUntrusted(fs, projectDirs, diagnostics);
   const projectAllows = entries.filter((e) => e.kind === "allow" && e.ignored === PROJECT_ALLOW);
   if (projectAllows.length > 0) {
     const files = [...new Set(projectAllows.map((e) => e.origin))];
@@ -109,6 +110,25 @@ export function loadPermissionRules(fs: FileSystem, loaded: LoadedConfig): Loade
     ));
   }
   return { entries, diagnostics };
+}
+
+/** An untrusted project's Claude settings with rules: said once per file, never loaded. */
+function noteUntrusted(fs: FileSystem, dirs: readonly string[], diagnostics: Diagnostic[]): void {
+  for (const dir of dirs) {
+    for (const name of ["settings.json", "settings.local.json"]) {
+      const file = path.join(dir, ".claude", name);
+      const read = readLayerText(fs, file);
+      if (!("text" in read)) continue;
+      const json = parseJsonText(read.text);
+      if (!json.ok || !isRecord(json.value) || json.value.permissions === undefined) continue;
+      diagnostics.push({
+        level: "info",
+        message: `Skipped permission rules in ${file}: this project is not trusted ` +
+          "(run `trellis project trust` to load its deny and ask rules)",
+        file,
+      });
+    }
+  }
 }
 
 const PROJECT_ALLOW = "an allow rule from a project file (a project cannot pre-approve itself)";

@@ -257,6 +257,15 @@ Deno.test("an untrusted project's .claude/settings.json rules are not loaded; tr
   const permissions = { deny: ["Read(.env)"], allow: ["Bash"] };
   const untrusted = await runSession({ claudeProject: permissions }, [[call("read_file", { path: ".env" })]]);
   assert.ok(untrusted.sent.includes("sk-very-secret-41"));
+  assert.ok(
+    untrusted.events.some((e) =>
+      e.type === "notice" &&
+      /Skipped permission rules in .*\/ws\/\.claude\/settings\.json: this project is not trusted/.test(
+        e.message,
+      )
+    ),
+    JSON.stringify(untrusted.events.filter((e) => e.type === "notice" || e.type === "warning")),
+  );
   const trusted = await runSession({
     claudeProject: permissions,
     trust: true,

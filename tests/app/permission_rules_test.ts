@@ -317,6 +317,16 @@ Deno.test("bad input: a wrong-shaped permissions, a rule that does not parse, an
   assert.equal(about(/WebFetch.*no effect: Trellis has no WebFetch tool/), 1);
   assert.equal(about(/permissions\.allow: expected an array of rules, got string "Bash"/), 1);
   assert.equal(about(/permissions\.defaultMode = "plan": Trellis does not honour it/), 1);
+  // The same in Trellis's own config: a warning, not a config error that would stop the session.
+  const own = await runSession({
+    userToml: '[permissions]\nask = "Bash"\ndeny = ["Read(.env)", "Bash("]\n',
+  }, [[call("read_file", { path: ".env" })]]);
+  assert.match(own.outputs[0], /^denied: permission rule deny "Read\(\.env\)" \(.*config\.toml\)/);
+  assert.equal(
+    own.warnings.filter((w) => /\[permissions\]\.ask: expected an array of rules/.test(w)).length,
+    1,
+  );
+  assert.equal(own.warnings.filter((w) => /"Bash\(" is not a permission rule/.test(w)).length, 1);
   const notObject = await runSession({ claudeUser: ["Read(.env)"] }, [[call("read_file", { path: ".env" })]]);
   assert.equal(notObject.warnings.filter((w) => /expected an object .* got an array/.test(w)).length, 1);
 });

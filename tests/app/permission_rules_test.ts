@@ -13,6 +13,7 @@ import type { ConversationItem, TrellisEventBody } from "../../lib/shared/mod.ts
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 import { trustEntry } from "../helpers/trust_project.ts";
 import { call, say, scriptedModel } from "../loop/_fakes.ts";
+import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 
 const FX = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
 const SECRET = "API_KEY=sk-very-secret-41";
@@ -365,4 +366,40 @@ Deno.test("trellis permissions list shows each rule, its kind and origin; --json
     },
   );
   assert.deepEqual(JSON.parse(off.stdout).rules.map((r: { rule: string }) => r.rule), ["Bash(npm test)"]);
+});
+
+Deno.test("trellis exec with the fixture model server: a deny Read(./.env) from ~/.claude/settings.json keeps .env out of every request, and the user sees it", async () => {
+  const model = await startFixtureModelServer({
+    script: [
+      { tool_calls: [{ name: "read_file", arguments: { path: ".env" } }] },
+      { tool_calls: [{ name: "read_file", arguments: { path: "notes.txt" } }] },
+      { text: "done" },
+    ],
+  });
+  try {
+    const w = await workspace({
+      claudeUser: { deny: ["Read(./.env)"] },
+      userToml: [
+        'model_provider = "fixture"',
+        'model = "fixture-model"',
+        "[model_providers.fixture]",
+        `base_url = ${JSON.stringify(model.url)}`,
+      ].join("\n"),
+    });
+    const run = await runCliCaptured(["exec", "read the env", "-c", "skills.bundled.enabled=false"], {
+      env: w.env,
+      cwd: w.ws,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /denied: permission rule deny "Read\(\.\/\.env\)" \(.*\/home\/\.claude\/settings\.json\)/,
+    );
+    assert.equal(model.requests.length, 3);
+    const sent = JSON.stringify(model.requests);
+    assert.ok(!sent.includes("sk-very-secret-41"), "the .env content reached the model server");
+    assert.ok(sent.includes("plain notes"), "the neighbour file did not reach the model");
+  } finally {
+    await model.close();
+  }
 });

@@ -242,14 +242,20 @@ export function permissionRules(entries: readonly PermissionRuleEntry[], home: s
   const active = entries.filter((e): e is PermissionRuleEntry & { rule: IfRule } => e.rule !== undefined);
   if (active.length === 0) return { judge: () => Promise.resolve(undefined) };
   return {
-    async judge(input, cwd): Promise<PermissionRuleHit | undefined> {
+    async judge(input, cwd, asCalled): Promise<PermissionRuleHit | undefined> {
       const call = { names: ruleNames(input.toolName, input.aliases), input: input.toolInput, cwd, home };
+      // `.env` as a link to elsewhere, or a link to `.env`: a deny or ask holds for either name.
+      const forms = asCalled === undefined || asCalled === input.toolInput
+        ? [call]
+        : [call, { ...call, input: asCalled }];
       for (const kind of KINDS) {
         for (const entry of active) {
           if (entry.kind !== kind) continue;
-          const verdict = await judgeIfRule(entry.rule, call);
-          if (verdict.matches && (kind !== "allow" || verdict.unjudged === undefined)) {
-            return { kind, rule: entry.text, origin: entry.origin };
+          for (const form of kind === "allow" ? [call] : forms) {
+            const verdict = await judgeIfRule(entry.rule, form);
+            if (verdict.matches && (kind !== "allow" || verdict.unjudged === undefined)) {
+              return { kind, rule: entry.text, origin: entry.origin };
+            }
           }
         }
       }

@@ -95,7 +95,7 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
   let rule: PermissionRuleHit | undefined;
   if (env.permissions) {
     const input = hookInput();
-    rule = await env.permissions.judge(input, env.cwd);
+    rule = await env.permissions.judge(input, env.cwd, args);
     if (rule?.kind === "deny") {
       const reason = ruleRefusal(rule);
       env.events({ type: "approval.decided", call_id: call.callId, decision: "denied", by: "rule", reason });

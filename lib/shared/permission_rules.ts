@@ -15,9 +15,16 @@ export interface PermissionRuleHit {
  * hook-facing name and input. Deny is looked for first, then ask, then allow.
  */
 export interface PermissionRules {
-  judge(input: Pick<ToolHookInput, "toolName" | "aliases" | "toolInput">, cwd: string): Promise<
-    PermissionRuleHit | undefined
-  >;
+  /**
+   * `asCalled` is the call's own arguments (the path as the model wrote it, before symbolic links
+   * are resolved): a deny or ask rule matching either form holds; an allow rule must match the
+   * hook-facing input, which names what the tool really touches.
+   */
+  judge(
+    input: Pick<ToolHookInput, "toolName" | "aliases" | "toolInput">,
+    cwd: string,
+    asCalled?: unknown,
+  ): Promise<PermissionRuleHit | undefined>;
 }
 
 /** No rules: every call goes to the approval policy as before. */

@@ -75,7 +75,11 @@ function yesApprover(): Approver & { reasons: string[] } {
 }
 
 async function runSession(setup: Setup, steps: ConversationItem[][]) {
-  const w = await workspace(setup);
+  return await runSessionIn(await workspace(setup), steps);
+}
+
+/** A session over a workspace already made (files changed after `workspace()`). */
+async function runSessionIn(w: Awaited<ReturnType<typeof workspace>>, steps: ConversationItem[][]) {
   const model = scriptedModel([...steps, [say("done")]]);
   const approver = yesApprover();
   const events: TrellisEventBody[] = [];
@@ -130,6 +134,22 @@ Deno.test("deny Read(.env) also covers grep: of .env refused, over the tree .env
   assert.match(r.outputs[2], /notes\.txt:1: plain notes/);
   assert.match(r.outputs[2], /\[not searched: \.env: permission rule deny "Read\(\.env\)"/);
   assert.ok(!r.sent.includes("sk-very-secret-41"));
+});
+
+Deno.test("deny Read(./.env) holds through symbolic links: a link to .env, and .env as a link elsewhere", async () => {
+  const linkTo = await runSession({ claudeUser: { deny: ["Read(./.env)"] } }, []);
+  await platform.fs.symlink(`${linkTo.ws}/.env`, `${linkTo.ws}/innocent.txt`);
+  const byLink = await runSessionIn(linkTo, [[call("read_file", { path: "innocent.txt" })]]);
+  assert.match(byLink.outputs[0], /^denied: permission rule deny "Read\(\.\/\.env\)"/);
+  assert.ok(!byLink.sent.includes("sk-very-secret-41"));
+  // .env itself a link to a file the rule does not name: the name the model used is denied.
+  const w = await runSession({ claudeUser: { deny: ["Read(./.env)"] } }, []);
+  await platform.fs.remove(`${w.ws}/.env`);
+  await platform.fs.writeTextFile(`${w.ws}/real.txt`, `${SECRET}\n`);
+  await platform.fs.symlink(`${w.ws}/real.txt`, `${w.ws}/.env`);
+  const asLink = await runSessionIn(w, [[call("read_file", { path: ".env" })]]);
+  assert.match(asLink.outputs[0], /^denied: permission rule deny "Read\(\.\/\.env\)"/);
+  assert.ok(!asLink.sent.includes("sk-very-secret-41"));
 });
 
 Deno.test("without a rule the same read sends the file (the deny test can fail)", async () => {

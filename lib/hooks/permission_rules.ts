@@ -155,8 +155,12 @@ function addClaudeSettings(
   diagnostics: Diagnostic[],
 ): void {
   const json = parseJsonText(text);
-  // An invalid settings file is already named by the hooks loader reading the same file.
-  if (!json.ok || !isRecord(json.value) || json.value.permissions === undefined) return;
+  if (!json.ok) {
+    // Named here as well as by the hooks loader: what is lost is said for each (its rules too).
+    diagnostics.push(warning(`Cannot load permissions "${file}": invalid JSON (${json.message})`, { file }));
+    return;
+  }
+  if (!isRecord(json.value) || json.value.permissions === undefined) return;
   addTable(json.value.permissions, `${file} permissions`, file, fromProject, entries, diagnostics);
 }
 

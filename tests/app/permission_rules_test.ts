@@ -348,6 +348,14 @@ Deno.test("bad input: a wrong-shaped permissions, a rule that does not parse, an
     1,
   );
   assert.equal(own.warnings.filter((w) => /"Bash\(" is not a permission rule/.test(w)).length, 1);
+  // A settings file that is not JSON: named, and the session goes on.
+  const broken = await workspace({});
+  await platform.fs.mkdir(`${broken.env.HOME}/.claude`);
+  await platform.fs.writeTextFile(`${broken.env.HOME}/.claude/settings.json`, '{"permissions": {"deny": [');
+  const listed = await runCliCaptured(["permissions", "list"], { env: broken.env, cwd: broken.ws });
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stderr, /Cannot load permissions ".*\/\.claude\/settings\.json": invalid JSON/);
+  assert.match(listed.stdout, /No permission rules configured/);
   const notObject = await runSession({ claudeUser: ["Read(.env)"] }, [[call("read_file", { path: ".env" })]]);
   assert.equal(notObject.warnings.filter((w) => /expected an object .* got an array/.test(w)).length, 1);
 });

@@ -20,7 +20,8 @@ export type ApprovalVerdict =
   | { kind: "denied"; reason: string; stopTurn: boolean };
 
 /**
- * Approval for one call: the tool's need → approval_policy "never" → PermissionRequest hooks → the
+ * Approval for one call: the tool's need (an `ask` permission rule adds one, an `allow` rule answers
+ * one the policy asks for its own sake) → approval_policy "never" → PermissionRequest hooks → the
  * approver (session approvals first, then a person). Approving runs exactly what the request
  * showed: a command approved inside the sandbox stays inside it.
  */

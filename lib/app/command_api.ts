@@ -14,7 +14,14 @@ export {
 } from "../config/mod.ts";
 export type { CompatFile, LoadedConfig, TrellisPaths } from "../config/mod.ts";
 export { doctorHooks, reviewNotice, testHookEvent } from "../hooks/mod.ts";
-export type { HookHandlerInfo, HookRunRecord, HookStateChange, LoadedHooks } from "../hooks/mod.ts";
+export type {
+  HookHandlerInfo,
+  HookRunRecord,
+  HookStateChange,
+  LoadedHooks,
+  LoadedPermissionRules,
+  PermissionRuleEntry,
+} from "../hooks/mod.ts";
 export {
   approvalChoices,
   approvalPromptLines,

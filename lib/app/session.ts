@@ -37,7 +37,8 @@ import type {
   ModelRequest,
   Usage,
 } from "../shared/mod.ts";
-import { noLifecycleHooks, type ToolDefinition } from "../shared/mod.ts";
+import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
+import { noLifecycleHooks, type PermissionRules, type ToolDefinition } from "../shared/mod.ts";
 import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
@@ -126,6 +127,8 @@ interface SessionParts {
   instructions: string;
   builtins: ToolDefinition[];
   hooks: LifecycleHooks;
+  /** Permission rules (allow/ask/deny), loaded once at start; absent when none takes effect. */
+  permissions?: PermissionRules;
   capabilities: Capabilities;
   stopWatching: () => void;
   lastUsage: () => Usage | null;
@@ -242,6 +245,9 @@ export class Session {
       profile,
       threadId: transcript.meta.id,
     });
+    const rules = loadPermissionRules(platform.fs, loaded);
+    if (!options.preview) reportDiagnostics(events, rules.diagnostics);
+    const active = rules.entries.some((e) => e.rule !== undefined);
     const session = new Session(options, {
       threadId: transcript.meta.id,
       transcript,
@@ -253,6 +259,7 @@ export class Session {
         : options.baseInstructions ?? BASE_INSTRUCTIONS,
       builtins,
       hooks,
+      ...(active ? { permissions: permissionRules(rules.entries, loaded.paths.userHome) } : {}),
       capabilities,
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
       lastUsage,
@@ -404,6 +411,7 @@ export class Session {
       hooks: this.parts.hooks,
       hookContext: () => this.hookContext(),
       approver: this.options.approver,
+      ...(this.parts.permissions ? { permissions: this.parts.permissions } : {}),
       // Read at each call: `/approvals` and `/sandbox` during a turn apply to its next call.
       approvalPolicy: () => this.parts.settings.approvalPolicy,
       sandboxed: () => this.parts.settings.sandboxed,

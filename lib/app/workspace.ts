@@ -12,7 +12,9 @@ import {
   type HookHandlerInfo,
   type HookStateChange,
   type LoadedHooks,
+  type LoadedPermissionRules,
   loadHooks,
+  loadPermissionRules,
   writeHookState,
 } from "../hooks/mod.ts";
 import { mcpServersFromConfig, type ResolvedCatalog } from "../mcp/mod.ts";
@@ -169,6 +171,11 @@ export class Workspace {
       })
     );
     return this.#hooks;
+  }
+
+  /** The permission rules a session here would enforce, and those it ignores (`permissions list`). */
+  permissionRules(): LoadedPermissionRules {
+    return loadPermissionRules(this.platform.fs, this.loaded);
   }
 
   /** An engine over these handlers, outside any session (`trellis hooks test`). */

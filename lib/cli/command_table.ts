@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   "mcp-server": async () => (await import("./commands/mcp_server.ts")).registerMcpServerCommand,
   skills: async () => (await import("./commands/skills.ts")).registerSkillsCommand,
   hooks: async () => (await import("./commands/hooks.ts")).registerHooksCommand,
+  permissions: async () => (await import("./commands/permissions.ts")).registerPermissionsCommand,
   plugin: async () => (await import("./commands/plugin.ts")).registerPluginCommand,
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
   completion: async () => (await import("./commands/completion.ts")).registerCompletionCommand,

@@ -49,6 +49,12 @@ export function compatFiles(loaded: Pick<LoadedConfig, "config" | "paths">): Com
       "installed plugins enabled in settings.json",
     ),
     entry(
+      "compat.claude_permissions",
+      path.join(paths.claudeDir, "settings.json"),
+      on("claude_permissions"),
+      "permissions allow/ask/deny (and a trusted project's .claude/settings*.json: ask/deny only)",
+    ),
+    entry(
       "hooks.claude_code",
       path.join(paths.claudeDir, "settings.json"),
       config.hooks?.claude_code !== false,

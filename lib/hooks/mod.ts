@@ -60,3 +60,5 @@ export { doctorHooks } from "./hook_doctor.ts";
 export { writeHookState } from "./hook_state_edits.ts";
 export type { HookStateChange } from "./hook_state_edits.ts";
 export type { DoctorFinding, DoctorOptions } from "./hook_doctor.ts";
+export { loadPermissionRules, permissionRules } from "./permission_rules.ts";
+export type { LoadedPermissionRules, PermissionRuleEntry } from "./permission_rules.ts";

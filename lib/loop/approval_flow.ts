@@ -1,5 +1,12 @@
 import * as nodePath from "node:path";
-import type { ApprovalSubject, ToolDefinition, ToolHookInput, ToolResult } from "../shared/mod.ts";
+import type {
+  ApprovalNeed,
+  ApprovalSubject,
+  PermissionRuleHit,
+  ToolDefinition,
+  ToolHookInput,
+  ToolResult,
+} from "../shared/mod.ts";
 import { approvalRequest, liftsLimits } from "./approval_request.ts";
 import type { ApprovalRequest } from "./ports.ts";
 import type { CallEnv } from "./tool_call.ts";
@@ -13,7 +20,8 @@ export type ApprovalVerdict =
   | { kind: "denied"; reason: string; stopTurn: boolean };
 
 /**
- * Approval for one call: the tool's need → approval_policy "never" → PermissionRequest hooks → the
+ * Approval for one call: the tool's need (an `ask` permission rule adds one, an `allow` rule answers
+ * one the policy asks for its own sake) → approval_policy "never" → PermissionRequest hooks → the
  * approver (session approvals first, then a person). Approving runs exactly what the request
  * showed: a command approved inside the sandbox stays inside it.
  */
@@ -23,10 +31,24 @@ export async function decideApproval(
   callId: string,
   env: CallEnv,
   hookInput: () => ToolHookInput,
+  rule?: PermissionRuleHit,
 ): Promise<ApprovalVerdict> {
   const need = tool.approval(args, { cwd: env.cwd });
-  if (need.kind === "none") return { kind: "ok", escalated: false };
   if (need.kind === "forbidden") return { kind: "denied", reason: need.reason, stopTurn: false };
+  if (need.kind === "none") {
+    if (rule?.kind !== "ask") return { kind: "ok", escalated: false };
+    // An ask rule asks where the policy would not; approving runs the call as it would have run
+    // unasked (inside the sandbox and the roots), never past them.
+    const reason = `permission rule ask "${rule.rule}" (${rule.origin}) asks before this call`;
+    const verdict = await ask(approvalRequest({ callId, toolName: tool.name, args, reason }), env, hookInput);
+    return verdict.kind === "ok" ? { kind: "ok", escalated: false } : verdict;
+  }
+  // An allow rule answers only what the policy asks for its own sake: a call that would leave the
+  // sandbox or the roots, or write a protected path, is asked all the same.
+  if (rule?.kind === "allow" && allowable(need)) {
+    env.events({ type: "approval.decided", call_id: callId, decision: "approved", by: "rule" });
+    return { kind: "ok", escalated: need.subject?.kind === "path" };
+  }
   const request = approvalRequest({
     callId,
     toolName: tool.name,
@@ -35,6 +57,12 @@ export async function decideApproval(
     ...(need.subject ? { subject: need.subject } : {}),
   });
   return await ask(request, env, hookInput);
+}
+
+/** Whether approving lifts nothing: the policy asks for its own sake (an untrusted write inside the roots). */
+function allowable(need: ApprovalNeed & { kind: "required" }): boolean {
+  if (need.policyOnly !== true) return false;
+  return need.subject?.kind !== "command" || need.subject.sandbox === "inside";
 }
 
 /**

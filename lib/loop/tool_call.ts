@@ -3,10 +3,12 @@ import type {
   EventSink,
   HookTurnContext,
   LifecycleHooks,
+  PermissionRuleHit,
+  PermissionRules,
   ToolDefinition,
   ToolResult,
 } from "../shared/mod.ts";
-import { describeError, noLifecycleHooks } from "../shared/mod.ts";
+import { describeError, noLifecycleHooks, ruleRefusal } from "../shared/mod.ts";
 import { approveUnsandboxedRetry, decideApproval } from "./approval_flow.ts";
 import type { Approver } from "./ports.ts";
 
@@ -23,6 +25,8 @@ export interface CallEnv {
   signal: AbortSignal;
   /** Codex's abort: the person said no and stopped the turn; running calls are aborted. */
   stopTurn: () => void;
+  /** Permission rules (`permissions` allow/ask/deny); absent: none are configured. */
+  permissions?: PermissionRules;
 }
 
 export interface CallOutcome {
@@ -43,7 +47,7 @@ const output = (call: Call, result: ToolResult): CallOutcome["output"] => ({
 
 /**
  * One call through the whole chain (MCP-13 for every tool, built-in or MCP):
- * parse → PreToolUse → approval policy → PermissionRequest → person → run → PostToolUse.
+ * parse → PreToolUse → permission rules (deny; ask and allow feed the next step) → approval policy → PermissionRequest → person → run → PostToolUse.
  * Always returns exactly one output, whatever fails.
  */
 export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome> {
@@ -87,7 +91,19 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
     }
   }
 
-  const approval = await decideApproval(tool, args, call.callId, env, hookInput);
+  // Rules judge the call that would run (after a PreToolUse rewrite), on its hook-facing input.
+  let rule: PermissionRuleHit | undefined;
+  if (env.permissions) {
+    const input = hookInput();
+    rule = await env.permissions.judge(input, env.cwd, args);
+    if (rule?.kind === "deny") {
+      const reason = ruleRefusal(rule);
+      env.events({ type: "approval.decided", call_id: call.callId, decision: "denied", by: "rule", reason });
+      return finish({ output: `denied: ${reason}`, status: "denied" });
+    }
+  }
+
+  const approval = await decideApproval(tool, args, call.callId, env, hookInput, rule);
   if (approval.kind === "denied") {
     if (approval.stopTurn) env.stopTurn();
     return finish({ output: `denied: ${approval.reason}`, status: "denied" });
@@ -131,7 +147,24 @@ async function runTool(
   escalated: boolean,
 ): Promise<ToolResult> {
   try {
-    return await tool.run(args, { callId, cwd: env.cwd, signal: env.signal, emit: env.events, escalated });
+    const rules = env.permissions;
+    const readDenied = rules
+      ? async (file: string) => {
+        const hit = await rules.judge(
+          { toolName: "Read", aliases: [], toolInput: { file_path: file } },
+          env.cwd,
+        );
+        return hit?.kind === "deny" ? `deny "${hit.rule}" (${hit.origin})` : undefined;
+      }
+      : undefined;
+    return await tool.run(args, {
+      callId,
+      cwd: env.cwd,
+      signal: env.signal,
+      emit: env.events,
+      escalated,
+      ...(readDenied ? { readDenied } : {}),
+    });
   } catch (error) {
     return env.signal.aborted
       ? { output: "aborted: the turn was interrupted", status: "aborted" }

@@ -4,6 +4,7 @@ import type {
   EventSink,
   HookTurnContext,
   LifecycleHooks,
+  PermissionRules,
   StopOutcome,
   ToolDefinition,
   Usage,
@@ -46,6 +47,8 @@ export interface TurnOptions {
     | Omit<HookTurnContext, "turnId" | "signal">
     | (() => Omit<HookTurnContext, "turnId" | "signal">);
   approver: Approver;
+  /** Permission rules (`permissions` allow/ask/deny); absent: none. */
+  permissions?: PermissionRules;
   /** The approval policy; a function is read at each call (a session's `/approvals`). */
   approvalPolicy: string | (() => string);
   /**
@@ -171,6 +174,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
               cwd: options.cwd,
               signal,
               stopTurn: () => stopByUser.abort(),
+              ...(options.permissions ? { permissions: options.permissions } : {}),
             }),
           events: options.events,
           nextItemId,

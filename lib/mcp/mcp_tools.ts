@@ -111,7 +111,11 @@ export function mcpToolDefinitions(
       source: { kind: "mcp", server: t.server, tool: t.tool, ...(t.plugin ? { plugin: t.plugin } : {}) },
       approval: () =>
         mcpApprovalNeeded(t.approvalMode, options.approvalPolicy)
-          ? { kind: "required", reason: `MCP tool '${t.tool}' of server '${t.server}' needs approval` }
+          ? {
+            kind: "required",
+            reason: `MCP tool '${t.tool}' of server '${t.server}' needs approval`,
+            policyOnly: true,
+          }
           : { kind: "none" },
       parseArguments: (raw) => parseObjectArguments(raw),
       run: (args, ctx) =>

@@ -133,7 +133,10 @@ export type TrellisEventBody =
     type: "approval.decided";
     call_id: string;
     decision: "approved" | "denied";
-    /** user | hook | policy (no one was asked) | session (an earlier "for this session" approval). */
+    /**
+     * user | hook | policy (no one was asked) | session (an earlier "for this session" approval) |
+     * rule (a permission rule's deny or allow).
+     */
     by: string;
     reason?: string;
   }

@@ -47,6 +47,8 @@ export type {
   TrellisEventBody,
 } from "./events.ts";
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";
+export { noPermissionRules, ruleRefusal } from "./permission_rules.ts";
+export type { PermissionRuleHit, PermissionRuleKind, PermissionRules } from "./permission_rules.ts";
 export type {
   BackgroundResults,
   CompactHookInput,

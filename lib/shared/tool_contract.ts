@@ -24,7 +24,17 @@ export interface ToolResult {
 export type ApprovalNeed =
   | { kind: "none" }
   /** `subject` says exactly what approving allows (default: the tool call as an action). */
-  | { kind: "required"; reason: string; subject?: ApprovalSubject }
+  | {
+    kind: "required";
+    reason: string;
+    subject?: ApprovalSubject;
+    /**
+     * Asked only because the approval policy asks (untrusted's writes inside the writable roots, an
+     * MCP tool's approval mode): approving lifts no sandbox, root or protected path, so a
+     * permission rule's `allow` may answer it.
+     */
+    policyOnly?: true;
+  }
   | { kind: "forbidden"; reason: string };
 
 export interface ToolRunContext {
@@ -38,6 +48,11 @@ export interface ToolRunContext {
    * approved to run inside the sandbox stays false: an approval never widens the sandbox silently.
    */
   escalated: boolean;
+  /**
+   * The deny rule (`Read(…)`, as the user wrote it and where) that keeps a file's content from the
+   * model, for tools that read files the call did not name (grep over a directory); absent: none.
+   */
+  readDenied?(file: string): Promise<string | undefined>;
 }
 
 export interface ToolDefinition {

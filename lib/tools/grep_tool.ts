@@ -63,9 +63,17 @@ export function grepTool(env: ToolEnv): BuiltinTool {
       if (!info.isDirectory && !info.isFile) {
         return { status: "error", output: `Cannot search "${args.path}": not a regular file` };
       }
-      const files = info.isDirectory
+      const candidates = info.isDirectory
         ? await candidateFiles(env.platform.fs, target.path, args.include, ctx.signal)
         : [{ path: target.path, shown: nodePath.basename(target.path) }];
+      // A file a Read deny rule covers is not searched: its lines would reach the model (#21 item 7).
+      const unsearched: string[] = [];
+      const files = [];
+      for (const file of candidates) {
+        const rule = ctx.readDenied ? await ctx.readDenied(file.path) : undefined;
+        if (rule) unsearched.push(`${file.shown}: permission rule ${rule}`);
+        else files.push(file);
+      }
       if (ctx.signal.aborted) return { status: "aborted", output: "search aborted" };
       const regex = new RegExp(args.pattern);
       const lines: string[] = [];
@@ -77,6 +85,10 @@ export function grepTool(env: ToolEnv): BuiltinTool {
         lines.push(...found.flat().slice(0, MAX_MATCHES - lines.length));
       }
       if (lines.length >= MAX_MATCHES) lines.push(`[… stopped after ${MAX_MATCHES} matches …]`);
+      if (unsearched.length > 0) {
+        const shown = unsearched.slice(0, 5).join("; ");
+        lines.push(`[not searched: ${shown}${unsearched.length > 5 ? "; …" : ""}]`);
+      }
       const output = lines.length ? lines.join("\n") : `No matches for /${args.pattern}/ in ${target.path}`;
       return { status: "success", output: truncateOutput(output, env.outputMaxBytes) };
     },

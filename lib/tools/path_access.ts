@@ -63,7 +63,11 @@ function accessNeed(profile: PermissionProfile, path: string, kind: AccessKind):
     };
   }
   if (profile.approvalPolicy === "untrusted") {
-    return { kind: "required", reason: `writing "${path}" under approval policy untrusted` };
+    return {
+      kind: "required",
+      reason: `writing "${path}" under approval policy untrusted`,
+      policyOnly: true,
+    };
   }
   return { kind: "none" };
 }

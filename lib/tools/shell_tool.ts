@@ -90,6 +90,7 @@ export function shellApproval(env: ToolEnv, args: Pick<Args, "command" | "workdi
       kind: "required",
       reason: "approval policy untrusted: command is not known to be read-only",
       subject: commandSubject(env, args, "inside"),
+      policyOnly: true,
     };
   }
   return { kind: "none" };

@@ -36,6 +36,7 @@ Deno.test("config show names every peer file read in place, its switch and wheth
     ["compat.codex_agents_md", `${s.peer.codexHome}/AGENTS.md`, true, true],
     ["compat.claude_json", s.peer.claudeJson, true, true],
     ["compat.claude_plugins", `${s.peer.claudeDir}/plugins`, true, true],
+    ["compat.claude_permissions", `${s.peer.claudeDir}/settings.json`, true, true],
     ["hooks.claude_code", `${s.peer.claudeDir}/settings.json`, true, true],
     ["skills.claude_code", `${s.peer.claudeDir}/skills`, true, true],
     ["project_doc_claude_md", `${s.peer.claudeDir}/CLAUDE.md`, true, false],

@@ -70,6 +70,7 @@ Deno.test("createMcpRuntime() starts servers concurrently and isolates hostile o
       assert.deepStrictEqual(echo.approval({}, { cwd: "/" }), {
         kind: "required",
         reason: "MCP tool 'echo' of server 'fx' needs approval",
+        policyOnly: true,
       });
       assert.deepStrictEqual(tool(step.tools, "mcp__garbage__echo").approval({}, { cwd: "/" }), {
         kind: "none",

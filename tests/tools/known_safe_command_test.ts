@@ -77,6 +77,7 @@ Deno.test("isKnownSafeCommand() rejects find, git and rg arguments the shell exp
     assert.deepStrictEqual(shell.approval(shell.parseArguments({ command: "find *" }), { cwd: box.ws }), {
       kind: "required",
       reason: "approval policy untrusted: command is not known to be read-only",
+      policyOnly: true,
       subject: { kind: "command", command: "find *", cwd: box.ws, sandbox: "inside" },
     });
   } finally {

@@ -183,6 +183,7 @@ Deno.test("shell() needs approval under policy untrusted unless the command is k
     {
       kind: "required",
       reason: "approval policy untrusted: command is not known to be read-only",
+      policyOnly: true,
       // Approving it runs it inside the sandbox all the same (#13 item 2).
       subject: { kind: "command", command: "rm -rf build", cwd: "/", sandbox: "inside" },
     },

@@ -63,6 +63,7 @@ Deno.test("write_file() needs approval inside the workspace when the approval po
   assert.deepStrictEqual(write_file.approval(args, { cwd: box.ws }), {
     kind: "required",
     reason: `writing "${box.ws}/a.txt" under approval policy untrusted`,
+    policyOnly: true,
     subject: { kind: "path", path: `${box.ws}/a.txt`, access: "write" },
   });
   await removeWorkspace(box);

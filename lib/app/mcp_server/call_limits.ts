@@ -59,6 +59,7 @@ const OPERATOR_KEYS: Record<string, string> = {
   model_providers: "adds or changes model providers (base URLs, headers, keys)",
   mcp_require_sandbox: "changes whether MCP servers must be confined",
   mcp_tool_pinning: "changes MCP tool pinning",
+  permissions: "changes permission rules (an allow rule answers approvals unasked)",
 };
 
 export function callCwdProblem(limits: OperatorLimits, cwd: string): string | null {

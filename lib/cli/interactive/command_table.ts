@@ -17,6 +17,7 @@ const IMMEDIATE = new Set([
   "mcp",
   "skills",
   "hooks",
+  "permissions",
   "plugins",
   "context",
   "quit",

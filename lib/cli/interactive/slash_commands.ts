@@ -113,6 +113,11 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     run: (_, ctx) => ctx.runCli(["hooks", "list"]),
   },
   {
+    name: "permissions",
+    description: "permission rules (allow, ask, deny) and their origin",
+    run: (_, ctx) => ctx.runCli(["permissions", "list"]),
+  },
+  {
     name: "plugins",
     description: "configured and installed plugins",
     run: (_, ctx) => ctx.runCli(["plugin", "list"]),

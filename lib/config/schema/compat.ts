@@ -20,6 +20,11 @@ const compatSchema = () =>
     claude_json: z.optional(z.boolean()),
     /** Claude Code plugins installed under `~/.claude/plugins` and enabled in its settings. */
     claude_plugins: z.optional(z.boolean()),
+    /**
+     * Claude Code's `permissions` (`allow`, `ask`, `deny`) in `~/.claude/settings.json` and a
+     * trusted project's `.claude/settings*.json`.
+     */
+    claude_permissions: z.optional(z.boolean()),
   });
 
 export const compatSections = {
@@ -33,4 +38,5 @@ export type CompatSwitch =
   | "codex_skills"
   | "codex_agents_md"
   | "claude_json"
-  | "claude_plugins";
+  | "claude_plugins"
+  | "claude_permissions";

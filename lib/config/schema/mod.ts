@@ -4,6 +4,7 @@ import { coreSections } from "./core.ts";
 import { hooksSections } from "./hooks.ts";
 import { mcpSections } from "./mcp_servers.ts";
 export { MCP_SERVER_NAME } from "./mcp_servers.ts";
+import { permissionsSections } from "./permissions.ts";
 import { pluginsSections } from "./plugins.ts";
 import { skillsSections } from "./skills.ts";
 
@@ -13,6 +14,7 @@ const SECTIONS = {
   ...skillsSections,
   ...hooksSections,
   ...pluginsSections,
+  ...permissionsSections,
   ...compatSections,
 };
 type Sections = typeof SECTIONS;

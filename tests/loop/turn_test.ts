@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { noTtyApprover, runTurn, TranscriptStore, type TurnOptions } from "../../lib/loop/mod.ts";
+import { convertCallResult } from "../../lib/mcp/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { ConversationItem } from "../../lib/shared/mod.ts";
 import {
@@ -401,4 +402,30 @@ Deno.test("resume gives each call left without an output an aborted one, written
   } finally {
     await platform.fs.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("runTurn() records the model's output of an MCP result and puts its display text on the event only (#21 item 6)", async () => {
+  const weather = {
+    ...fakeTool("weather"),
+    run: () =>
+      Promise.resolve(convertCallResult({
+        content: [{ type: "text", text: "Sunny in Lyon" }],
+        structuredContent: { sky: "sunny" },
+      })),
+  };
+  const { opts, rec } = options([[call("weather", {}, "w1")], [say("done")]], {
+    captureTools: catalogOf([weather]),
+  });
+  assert.equal((await runTurn(opts)).status, "completed");
+  const recorded = rec.items.find((i) => i.type === "function_call_output");
+  assert.deepEqual(recorded, {
+    type: "function_call_output",
+    callId: "w1",
+    output: '{"sky":"sunny"}',
+    status: "success",
+  });
+  const completed = rec.events.flatMap((e) =>
+    e.type === "item.completed" && "call_id" in e.item ? [[e.item.output, e.item.display_text]] : []
+  );
+  assert.deepEqual(completed, [['{"sky":"sunny"}', "Sunny in Lyon"]]);
 });

@@ -50,6 +50,7 @@ export type {
   ElicitationResponder,
   ElicitationResponse,
   McpSandbox,
+  McpServerOverview,
   McpServerSummary,
   ResolvedCatalog,
   ServerEntryFlags,

@@ -57,6 +57,7 @@ export type {
   ElicitationResponder,
   ElicitationResponse,
   McpSandbox,
+  McpServerOverview,
   McpServerSummary,
   ResolvedCatalog,
   ServerEntryFlags,

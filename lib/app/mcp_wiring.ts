@@ -8,6 +8,8 @@ import {
   type McpPromptListing,
   type McpRuntime,
   type McpRuntimeOptions,
+  type McpServerOverview,
+  mcpServerOverview,
   mcpServersFromConfig,
   type McpStepSnapshot,
   type PluginMcpServer,
@@ -139,6 +141,11 @@ export class McpHolder {
     if (!this.runtime) return null;
     await this.runtime.awaitToolLists();
     return this.runtime.captureStep();
+  }
+
+  /** Each running server's state, transport, origin and tools against their pins (`/mcp`). */
+  serverOverview(): McpServerOverview[] {
+    return this.runtime ? mcpServerOverview(this.runtime.manager) : [];
   }
 
   /** Every enabled server of the resolved catalog: config, `.mcp.json` and plugins (SK-14 checks). */

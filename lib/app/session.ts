@@ -19,6 +19,7 @@ import {
 import {
   type ElicitationResponder,
   type McpPromptListing,
+  type McpServerOverview,
   noUiElicitationResponder,
   ttyElicitationResponder,
 } from "../mcp/mod.ts";
@@ -283,6 +284,11 @@ export class Session {
   /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
   projectInstructions(): Promise<ProjectInstructions> {
     return this.parts.capabilities.projectInstructions();
+  }
+
+  /** The session's MCP servers: state, transport, origin, tool count and pin state (`/mcp`). */
+  mcpServers(): McpServerOverview[] {
+    return this.parts.capabilities.mcp.serverOverview();
   }
 
   /** The MCP prompts of the ready servers (an interactive mode offers them as `/mcp__server__prompt`). */

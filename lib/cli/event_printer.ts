@@ -102,7 +102,9 @@ function callView(
     : typeof item.arguments === "string"
     ? item.arguments
     : JSON.stringify(item.arguments);
-  return { name: item.name, args, status: item.call_status, output: item.output, ms: item.duration_ms };
+  // A person reads an MCP result's text, not the structured JSON the model got.
+  const output = item.display_text ?? item.output;
+  return { name: item.name, args, status: item.call_status, output, ms: item.duration_ms };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { EventSink } from "../shared/mod.ts";
 import type { CliContext } from "./context.ts";
 import { humanEventPrinter, jsonEventPrinter } from "./event_printer.ts";
 import { type StatusLine, terminalStatusLine } from "./status_line.ts";
+import { readChoiceKey, terminalLineReader } from "./terminal_answers.ts";
 
 export interface ExecTerminal {
   /** Where the session reports; silent once stdout's reader has gone (exit quietly, #13). */
@@ -16,17 +17,44 @@ export interface ExecTerminal {
   platform: Platform;
   /** Stops the status line (its timer would keep the process alive). */
   close(): void;
+  /**
+   * One key from the terminal, as the session's questions take it (#21 item 6); absent when no
+   * person answers here (stdin is no terminal, or it gave the prompt).
+   */
+  readKey?: (keys: string[], options: { escape?: string; interrupt?: string }) => Promise<string | null>;
 }
 
-export function execTerminal(ctx: CliContext, options: { json: boolean }): ExecTerminal {
+/**
+ * `answers`: a person answers on this terminal (stdin is one and did not give the prompt). Then
+ * keys and lines (MCP forms) both come through the platform's terminal reader.
+ */
+export function execTerminal(ctx: CliContext, options: { json: boolean; answers?: boolean }): ExecTerminal {
   const status = !options.json && ctx.platform.isTerminal("stderr") ? statusLineFor(ctx) : undefined;
   const printer = options.json ? jsonEventPrinter(ctx) : humanEventPrinter(ctx, { status });
+  const tty = options.answers ? ctx.platform.terminal() : undefined;
+  let platform = ctx.platform;
+  if (tty) {
+    platform = Object.create(ctx.platform) as Platform;
+    platform.readLine = terminalLineReader(tty);
+  }
   return {
     events: (event) => {
       if (!ctx.stdoutClosed.aborted) printer(event);
     },
-    platform: status ? pausingPlatform(ctx.platform, status) : ctx.platform,
+    platform: status ? pausingPlatform(platform, status) : platform,
     close: () => status?.stop(),
+    ...(tty
+      ? {
+        readKey: async (keys: string[], keyOptions: { escape?: string; interrupt?: string }) => {
+          status?.pause();
+          try {
+            return await readChoiceKey(tty, keys, keyOptions);
+          } finally {
+            status?.resume();
+          }
+        },
+      }
+      : {}),
   };
 }
 

@@ -18,6 +18,12 @@ export interface PromptIo {
   write(text: string): void;
   /** The terminal's width in columns, when known (default 80). */
   columns?(): number | undefined;
+  /**
+   * One key from the terminal (#21 item 6), when it can be read raw: one of `keys`, `escape` for
+   * Esc (no), `interrupt` for Ctrl-C (no, and stop the turn), null when input ends. Without it a
+   * line is read and its word matched.
+   */
+  readKey?(keys: string[], options: { escape: string; interrupt?: string }): Promise<string | null>;
 }
 
 const DEFAULT_COLUMNS = 80;
@@ -75,6 +81,17 @@ function oneAtATime(approver: Approver): Approver {
 async function askOnTty(io: PromptIo, request: ApprovalRequest): Promise<ApprovalAnswer> {
   const choices = approvalChoices(request);
   io.write(await renderApprovalPrompt(request, choices, io.columns?.() ?? DEFAULT_COLUMNS));
+  if (io.readKey) {
+    const keys = choices.map((c) => c.key);
+    const key = await io.readKey(keys, {
+      escape: "n",
+      ...(keys.includes("x") ? { interrupt: "x" } : {}),
+    });
+    const choice = choices.find((c) => c.key === key);
+    io.write(`${choice ? choice.key : ""}\n`);
+    if (!choice) return { decision: "denied", reason: `no answer: input ended (${request.reason})` };
+    return choice.answer;
+  }
   for (let attempt = 1;; attempt++) {
     const line = await io.readLine();
     if (line === null) {

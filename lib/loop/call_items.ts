@@ -2,7 +2,8 @@
  * A tool call as an event-stream item, in the shape `codex exec --json` gives the same kind of call:
  * the shell is a `command_execution`, a file write or edit a `file_change`, an MCP tool an
  * `mcp_tool_call`; any other tool is Trellis's own `tool_call`. Every one also carries Trellis's
- * call fields (name, call_id, source, call_status, output, duration_ms).
+ * call fields (name, call_id, source, call_status, output, duration_ms, and display_text when what
+ * a person reads differs from the model's output).
  */
 import * as path from "node:path";
 import type { CallStatus, ConversationItem, OutputPart, ThreadItem, ToolDefinition } from "../shared/mod.ts";
@@ -27,6 +28,7 @@ export function completedCallItem(
   context: CallItemContext,
   output: CallOutput,
   durationMs: number,
+  displayText?: string,
 ): ThreadItem {
   return callItem(context, {
     call_status: output.status === "success"
@@ -37,6 +39,7 @@ export function completedCallItem(
     output: output.output,
     content: output.content,
     duration_ms: durationMs,
+    ...(displayText !== undefined ? { display_text: displayText } : {}),
   });
 }
 
@@ -45,6 +48,8 @@ interface Progress {
   output?: string;
   content?: OutputPart[];
   duration_ms?: number;
+  /** What a person reads instead of `output` (an MCP result's text beside its structuredContent). */
+  display_text?: string;
 }
 
 function callItem({ id, call, tool, cwd }: CallItemContext, progress: Progress): ThreadItem {
@@ -91,7 +96,7 @@ function mcpOutcome(progress: Progress, content: OutputPart[] | undefined) {
   return {
     result: {
       // MCP content blocks: Trellis keeps text, image and audio parts in MCP's own shape.
-      content: content ?? [{ type: "text", text: progress.output }],
+      content: content ?? [{ type: "text", text: progress.display_text ?? progress.output }],
       structured_content: null,
     },
   };

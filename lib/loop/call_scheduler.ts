@@ -47,7 +47,10 @@ async function observed(
   const started = performance.now();
   const outcome = await options.run(call);
   const durationMs = Math.round(performance.now() - started);
-  options.events({ type: "item.completed", item: completedCallItem(context, outcome.output, durationMs) });
+  options.events({
+    type: "item.completed",
+    item: completedCallItem(context, outcome.output, durationMs, outcome.displayText),
+  });
   if (tool && options.onCall) options.onCall(tool, call.arguments);
   return outcome;
 }

@@ -33,6 +33,8 @@ export interface CallOutcome {
   output: ConversationItem & { type: "function_call_output" };
   /** Developer messages hooks added around this call. */
   contexts: string[];
+  /** What a person is shown instead of the output, when the tool gave one (ToolResult.displayText). */
+  displayText?: string;
 }
 
 type Call = ConversationItem & { type: "function_call" };
@@ -52,7 +54,11 @@ const output = (call: Call, result: ToolResult): CallOutcome["output"] => ({
  */
 export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome> {
   const contexts: string[] = [];
-  const finish = (result: ToolResult) => ({ output: output(call, result), contexts });
+  const finish = (result: ToolResult): CallOutcome => ({
+    output: output(call, result),
+    contexts,
+    ...(result.displayText !== undefined ? { displayText: result.displayText } : {}),
+  });
   if (env.signal.aborted) return finish({ output: "aborted: the turn was interrupted", status: "aborted" });
   const tool = env.tools.get(call.name);
   if (!tool) return finish({ output: `unknown tool "${call.name}"`, status: "error" });

@@ -18,7 +18,7 @@ import {
   isTrellisError,
 } from "../shared/mod.ts";
 import type { Approver, ItemRecorder, ModelClient, StepToolCatalog } from "./ports.ts";
-import { sampleStep } from "./sampling.ts";
+import { InterruptedAnswer, sampleStep } from "./sampling.ts";
 import { type CallOutcome, runToolCall } from "./tool_call.ts";
 import { runCallsInOrder } from "./call_scheduler.ts";
 import { type TurnCompaction, TurnCompactor } from "./turn_compaction.ts";
@@ -208,6 +208,11 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     });
   } catch (error) {
     if (signal.aborted || error instanceof CancelledError) {
+      // The answer the person interrupted is kept as far as it went (#21 item 3), as Codex does:
+      // the replay of a resumed session shows it, and the model sees what it had said.
+      if (error instanceof InterruptedAnswer) {
+        await record({ type: "message", role: "assistant", content: error.partialText }).catch(() => {});
+      }
       const message = stopByUser.signal.aborted && !options.signal.aborted
         ? "stopped: the user declined a call and stopped the turn"
         : "interrupted";

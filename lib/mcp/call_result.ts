@@ -69,7 +69,9 @@ function convertEmbedded(resource: Record<string, unknown>): { text?: string; pa
 
 /**
  * A `tools/call` result → function output. structuredContent, when present, is the output (as
- * Codex does); otherwise the blocks' texts. Media become provider parts. isError → error status.
+ * Codex does) and the blocks' texts, when there are any, are what a person is shown
+ * (`displayText`); otherwise the blocks' texts are both. Media become provider parts. isError →
+ * error status.
  */
 export function convertCallResult(
   result: { content?: unknown[]; structuredContent?: unknown; isError?: boolean; toolResult?: unknown },
@@ -80,8 +82,10 @@ export function convertCallResult(
   const texts = converted.flatMap((c) => c.text !== undefined ? [c.text] : []);
   const media = converted.flatMap((c) => c.part ? [c.part] : []);
   let output: string;
+  let displayText: string | undefined;
   if (result.structuredContent !== undefined && result.structuredContent !== null) {
     output = JSON.stringify(result.structuredContent);
+    if (texts.length > 0) displayText = truncateHeadTail(texts.join("\n"), budget);
   } else if (result.content === undefined && result.toolResult !== undefined) {
     output = JSON.stringify(result.toolResult); // pre-2025 servers
   } else {
@@ -89,6 +93,7 @@ export function convertCallResult(
   }
   output = truncateHeadTail(output, budget);
   const status = result.isError ? "error" : "success";
-  if (media.length === 0) return { output, status };
-  return { output, status, content: [{ type: "text", text: output }, ...media] };
+  const shown = displayText !== undefined && displayText !== output ? { displayText } : {};
+  if (media.length === 0) return { output, status, ...shown };
+  return { output, status, content: [{ type: "text", text: output }, ...media], ...shown };
 }

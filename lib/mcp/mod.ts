@@ -79,6 +79,7 @@ export { ttyElicitationResponder } from "./tty_elicitation.ts";
 export type { ElicitationIo } from "./tty_elicitation.ts";
 export { callManagerTool, findServerTool, listManagerTools, mcpApprovalNeeded } from "./mcp_tools.ts";
 export type { McpToolListing } from "./mcp_tools.ts";
+export { type McpServerOverview, mcpServerOverview } from "./server_overview.ts";
 export type { Tool } from "./_sdk.ts";
 export { listEveryServer, listResourcesOutput, readResourceOutput } from "./resource_tools.ts";
 export { PINS_FILE, ToolPins } from "./tool_pins.ts";

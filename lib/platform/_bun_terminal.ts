@@ -11,6 +11,10 @@ export function nodeTerminal(): TerminalIo {
   const { stdin, stdout } = process;
   const handlers = new Set<(text: string) => void>();
   const decoder = new TextDecoder("utf-8");
+  // The end of input (Ctrl-D on an empty line in cooked mode) reads as what Ctrl-D types raw.
+  const onEnd = () => {
+    for (const handler of [...handlers]) handler("\x04");
+  };
   const onData = (chunk: Uint8Array | string) => {
     const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
     if (text) { for (const handler of [...handlers]) handler(text); }
@@ -28,12 +32,14 @@ export function nodeTerminal(): TerminalIo {
       handlers.add(handler);
       if (handlers.size === 1) {
         stdin.on("data", onData);
+        stdin.on("end", onEnd);
         stdin.resume();
       }
       return () => {
         handlers.delete(handler);
         if (handlers.size === 0) {
           stdin.off("data", onData);
+          stdin.off("end", onEnd);
           stdin.pause();
         }
       };

@@ -2,19 +2,26 @@ import type { TerminalIo } from "./platform.ts";
 
 // deno-lint-ignore no-explicit-any
 const D = (globalThis as any).Deno;
+const END_OF_INPUT = "\x04";
 
 /** The terminal through Deno's own calls: `setRaw`, `consoleSize`, SIGWINCH and `stdout.write`. */
 export function denoTerminal(): TerminalIo {
   const encoder = new TextEncoder();
   const handlers = new Set<(text: string) => void>();
   let reading = false;
+  let ended = false;
   let pending: Promise<void> = Promise.resolve();
   const read = async () => {
     const decoder = new TextDecoder();
     const reader = D.stdin.readable.getReader();
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
+      if (done) {
+        // The end of input (Ctrl-D on an empty line in cooked mode) reads as what Ctrl-D types raw.
+        ended = true;
+        for (const handler of [...handlers]) handler(END_OF_INPUT);
+        return;
+      }
       const text = decoder.decode(value, { stream: true });
       if (text) { for (const handler of [...handlers]) handler(text); }
     }
@@ -36,6 +43,7 @@ export function denoTerminal(): TerminalIo {
     },
     onInput(handler) {
       handlers.add(handler);
+      if (ended) queueMicrotask(() => handlers.has(handler) && handler(END_OF_INPUT));
       // One reader for the process's life: a second one could not lock the stream again.
       if (!reading) {
         reading = true;

@@ -165,7 +165,9 @@ export interface TerminalIo {
    * Calls `handler` with each chunk of input, UTF-8 decoded (an invalid byte becomes U+FFFD); returns a
    * function that removes it. Under Bun stdin is read only while a handler is installed; under Deno
    * one reader runs from the first handler on for the process's life (a stream cannot be locked a
-   * second time), so input that arrives while no handler is installed is dropped there.
+   * second time), so input that arrives while no handler is installed is dropped there. The end of
+   * input (Ctrl-D on an empty line in cooked mode) arrives as one `\x04`, what Ctrl-D types in raw
+   * mode.
    */
   onInput(handler: (text: string) => void): () => void;
   /** Queues `text` for stdout; writes keep their order. */

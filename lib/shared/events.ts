@@ -47,6 +47,11 @@ export interface CallFields {
   call_status: CallStatus;
   /** The text the model got back. */
   output?: string;
+  /**
+   * What a person reads when it differs from `output` (additive): an MCP result's text content
+   * when the model got its structuredContent as JSON.
+   */
+  display_text?: string;
   /** How long the call ran. */
   duration_ms?: number;
 }

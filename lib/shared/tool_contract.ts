@@ -18,6 +18,11 @@ export interface ToolResult {
   output: string;
   status: CallOutputStatus;
   content?: OutputPart[];
+  /**
+   * What a person reads when it differs from `output`: an MCP result whose structuredContent is
+   * the model's output shows its text content instead of the raw JSON.
+   */
+  displayText?: string;
 }
 
 /** Whether a call needs a person's (or a hook's) approval before it runs. */

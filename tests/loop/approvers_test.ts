@@ -232,3 +232,27 @@ Deno.test("noTtyApprover() denies by policy, naming the reason once (#16 item 8)
       "terminal is attached to ask; rerun with a TTY, or change approval_policy / sandbox_mode",
   });
 });
+
+Deno.test("ttyApprover() takes one key when the terminal gives keys: no line is read, the key is echoed (#21 item 6)", async () => {
+  for (
+    const [key, decision] of [["y", "approved"], ["n", "denied"], ["x", "abort"], [null, "denied"]] as const
+  ) {
+    const asked: { keys: string[]; options: unknown }[] = [];
+    const io = {
+      screen: "",
+      readLine: () => Promise.reject(new Error("a line was read")),
+      readKey: (keys: string[], options: unknown) => {
+        asked.push({ keys, options });
+        return Promise.resolve(key);
+      },
+      write: (text: string) => void (io.screen += text),
+      columns: () => 72,
+    };
+    assert.equal((await ttyApprover(io).request(command("make"))).decision, decision);
+    assert.deepStrictEqual(asked, [{ keys: ["y", "a", "n", "x"], options: { escape: "n", interrupt: "x" } }]);
+    assert.match(
+      io.screen,
+      key ? new RegExp(`Answer \\(y/a/n/x\\): ${key}\\n$`) : /Answer \(y\/a\/n\/x\): \n$/,
+    );
+  }
+});

@@ -130,3 +130,27 @@ Deno.test("startedCallItem() keeps other tools, unknown ones and unparsable argu
     ["tool_call", "builtin"],
   ]);
 });
+
+Deno.test("completedCallItem() carries a display text beside the model's output for an MCP call (#21 item 6)", () => {
+  const mcp = context(
+    "weather__now",
+    tool("weather__now", "mcp__weather__now", {
+      kind: "mcp",
+      server: "weather",
+      tool: "now",
+    } as ToolSource),
+    { city: "Lyon" },
+  );
+  const done = completedCallItem(mcp, output('{"sky":"sunny"}'), 2, "Sunny in Lyon");
+  assert.deepEqual("call_id" in done && [done.output, done.display_text], [
+    '{"sky":"sunny"}',
+    "Sunny in Lyon",
+  ]);
+  assert.deepEqual(
+    done.type === "mcp_tool_call" && done.result?.content,
+    [{ type: "text", text: "Sunny in Lyon" }],
+  );
+  // Without one, the item has no display_text and the result is the output.
+  const plain = completedCallItem(mcp, output("Sunny"), 2);
+  assert.equal("display_text" in plain, false);
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { noTtyApprover, runTurn, TranscriptStore, type TurnOptions } from "../../lib/loop/mod.ts";
+import { convertCallResult } from "../../lib/mcp/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { ConversationItem } from "../../lib/shared/mod.ts";
 import {
@@ -401,4 +402,85 @@ Deno.test("resume gives each call left without an output an aborted one, written
   } finally {
     await platform.fs.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("runTurn() records the model's output of an MCP result and puts its display text on the event only (#21 item 6)", async () => {
+  const weather = {
+    ...fakeTool("weather"),
+    run: () =>
+      Promise.resolve(convertCallResult({
+        content: [{ type: "text", text: "Sunny in Lyon" }],
+        structuredContent: { sky: "sunny" },
+      })),
+  };
+  const { opts, rec } = options([[call("weather", {}, "w1")], [say("done")]], {
+    captureTools: catalogOf([weather]),
+  });
+  assert.equal((await runTurn(opts)).status, "completed");
+  const recorded = rec.items.find((i) => i.type === "function_call_output");
+  assert.deepEqual(recorded, {
+    type: "function_call_output",
+    callId: "w1",
+    output: '{"sky":"sunny"}',
+    status: "success",
+  });
+  const completed = rec.events.flatMap((e) =>
+    e.type === "item.completed" && "call_id" in e.item ? [[e.item.output, e.item.display_text]] : []
+  );
+  assert.deepEqual(completed, [['{"sky":"sunny"}', "Sunny in Lyon"]]);
+});
+
+/** A model that streams `text` in pieces, then waits until the turn is interrupted. */
+function interruptedModel(text: string, onStreamed: () => void): TurnOptions["model"] {
+  return {
+    stream(_request, signal) {
+      return (async function* () {
+        for (const piece of text.match(/.{1,4}/gs) ?? []) yield { type: "text_delta" as const, delta: piece };
+        onStreamed();
+        if (!signal.aborted) {
+          await new Promise<void>((resolve) =>
+            signal.addEventListener("abort", () => resolve(), { once: true })
+          );
+        }
+        throw new Error("the request was aborted");
+      })();
+    },
+  };
+}
+
+Deno.test("runTurn() records the answer interrupted mid-stream as far as it went (#21 item 3)", async () => {
+  const controller = new AbortController();
+  const { opts, rec } = options([], {
+    model: interruptedModel("Here is the first half of", () => controller.abort()),
+    signal: controller.signal,
+  });
+  const result = await runTurn(opts);
+  assert.equal(result.status, "aborted");
+  assert.deepStrictEqual(rec.items.at(-1), {
+    type: "message",
+    role: "assistant",
+    content: "Here is the first half of",
+  });
+});
+
+Deno.test("runTurn() records no answer when a stream breaks without an interruption, or is interrupted before any text (#21 item 3)", async () => {
+  // A broken stream (not an interruption) still records nothing of what it streamed (SPEC §8).
+  const broken: TurnOptions["model"] = {
+    stream() {
+      return (async function* () {
+        yield { type: "text_delta" as const, delta: "half an answer" };
+        throw new Error("connection reset");
+      })();
+    },
+  };
+  const first = options([], { model: broken });
+  assert.equal((await runTurn(first.opts)).status, "failed");
+  assert.ok(!first.rec.items.some((i) => i.type === "message" && i.role === "assistant"));
+  const controller = new AbortController();
+  const second = options([], {
+    model: interruptedModel("", () => controller.abort()),
+    signal: controller.signal,
+  });
+  assert.equal((await runTurn(second.opts)).status, "aborted");
+  assert.ok(!second.rec.items.some((i) => i.type === "message" && i.role === "assistant"));
 });

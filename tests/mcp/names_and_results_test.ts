@@ -73,8 +73,38 @@ Deno.test("convertCallResult() converts text, media, links, embedded resources a
 
 Deno.test("convertCallResult() uses structuredContent as the output when present", () => {
   assert.deepStrictEqual(
-    convertCallResult({ content: [{ type: "text", text: '{"a": 1}' }], structuredContent: { a: 1 } }),
+    convertCallResult({ content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } }),
     { output: '{"a":1}', status: "success" },
+  );
+});
+
+Deno.test("convertCallResult() gives the model structuredContent and a person the result's text (#21 item 6)", () => {
+  const weather = convertCallResult({
+    content: [{ type: "text", text: "Sunny, 21 °C in Lyon" }],
+    structuredContent: { city: "Lyon", sky: "sunny", celsius: 21 },
+  });
+  assert.deepStrictEqual(weather, {
+    output: '{"city":"Lyon","sky":"sunny","celsius":21}',
+    status: "success",
+    displayText: "Sunny, 21 °C in Lyon",
+  });
+  // The neighbours: no text beside the structure shows the structure; no structure, no second text.
+  assert.deepStrictEqual(convertCallResult({ content: [], structuredContent: { a: 1 } }), {
+    output: '{"a":1}',
+    status: "success",
+  });
+  assert.deepStrictEqual(convertCallResult({ content: [{ type: "text", text: "plain" }] }), {
+    output: "plain",
+    status: "success",
+  });
+  // An error result is shown by its text too.
+  assert.equal(
+    convertCallResult({
+      content: [{ type: "text", text: "city not found" }],
+      structuredContent: { code: 404 },
+      isError: true,
+    }).displayText,
+    "city not found",
   );
 });
 

@@ -108,12 +108,14 @@ async function runExec(
   const prompt = await readPrompt(ctx, args.prompt);
   // A person can answer on the terminal when stdin is one and is not where the prompt came from.
   const canAsk = ctx.platform.isTerminal("stdin") && !promptFromStdin(args.prompt);
-  const terminal = execTerminal(ctx, { json: Boolean(options.json) });
+  const terminal = execTerminal(ctx, { json: Boolean(options.json), answers: canAsk });
   const approver: Approver = canAsk
     ? ttyApprover({
       readLine: () => terminal.platform.readLine(),
       write: (t) => terminal.platform.writeStderr(t),
       columns: () => ctx.platform.terminalColumns("stderr"),
+      // One key answers, as in the session (#21 item 6).
+      ...(terminal.readKey ? { readKey: terminal.readKey } : {}),
     })
     : noTtyApprover;
   const controller = new AbortController();

@@ -252,7 +252,12 @@ export class EventView {
       arguments: args,
       // Today `status` holds Trellis's call status; later shapes keep it in `call_status`.
       status: String(item.call_status ?? item.status),
-      ...(typeof item.output === "string" ? { output: item.output } : {}),
+      // What a person reads: an MCP result's text, not the structured JSON the model was given.
+      ...(typeof item.display_text === "string"
+        ? { output: item.display_text }
+        : typeof item.output === "string"
+        ? { output: item.output }
+        : {}),
       ...(typeof item.duration_ms === "number" ? { durationMs: item.duration_ms } : {}),
     };
   }

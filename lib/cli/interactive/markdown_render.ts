@@ -166,19 +166,84 @@ export function codeBlock(
   return [...(label ? [label] : []), ...body.split("\n").map((line) => `  ${line}`)];
 }
 
+const COLUMN_GAP = 2;
+/** Narrower than this a column is not squeezed: the terminal wraps the row instead. */
+const MIN_COLUMN = 6;
+
+/**
+ * A table in aligned columns. One wider than the width gets column widths that fit (#21 item 6):
+ * a column narrower than its share keeps its width, the rest share what is left, and each cell's
+ * text wraps inside its column, so a wide table never breaks the layout of the lines around it.
+ */
 function table(token: Tokens.Table, o: RenderOptions): string[] {
   const rows = [
     token.header.map((cell) => inline(cell.tokens, o)),
     ...token.rows.map((row) => row.map((cell) => inline(cell.tokens, o))),
   ];
-  const widths = token.header.map((_, i) => Math.max(...rows.map((row) => stringWidth(row[i] ?? ""))));
-  const line = (row: string[]) =>
-    row.map((cell, i) => cell + " ".repeat(Math.max(0, widths[i] - stringWidth(cell)))).join("  ");
+  const natural = token.header.map((_, i) =>
+    Math.max(...rows.map((row) => Math.max(...(row[i] ?? "").split("\n").map((l) => stringWidth(l)))))
+  );
+  const longestWords = token.header.map((_, i) =>
+    Math.max(...rows.map((row) => Math.max(...(row[i] ?? "").split(/\s+/).map((w) => stringWidth(w)))))
+  );
+  const widths = columnWidths(natural, o.width - COLUMN_GAP * (natural.length - 1), longestWords);
+  const gap = " ".repeat(COLUMN_GAP);
+  const lines = (row: string[]): string[] => {
+    const cells = widths.map((w, i) => cellLines(row[i] ?? "", w));
+    const height = Math.max(...cells.map((c) => c.length));
+    return Array.from({ length: height }, (_, n) =>
+      cells.map((c, i) => {
+        const text = c[n] ?? "";
+        return text + " ".repeat(Math.max(0, widths[i] - stringWidth(text)));
+      }).join(gap).trimEnd());
+  };
   return [
-    o.colors.bold(line(rows[0])),
-    o.colors.dim(widths.map((w) => o.glyphs.rule.repeat(w)).join("  ")),
-    ...rows.slice(1).map(line),
+    ...lines(rows[0]).map((l) => o.colors.bold(l)),
+    o.colors.dim(widths.map((w) => o.glyphs.rule.repeat(w)).join(gap)),
+    ...rows.slice(1).flatMap(lines),
   ];
+}
+
+/**
+ * Each column's natural width when they all fit in `room`. Else each column first gets its longest
+ * word (so words are not cut) when those fit, and the rest of the room is shared fairly among the
+ * columns that want more (water-filling: a column wanting less than its share keeps what it wants).
+ */
+export function columnWidths(natural: number[], room: number, longestWords: number[] = []): number[] {
+  if (natural.reduce((a, b) => a + b, 0) <= room) return natural;
+  const floor = natural.map((n, i) => Math.min(n, Math.max(MIN_COLUMN, longestWords[i] ?? 0)));
+  const floorSum = floor.reduce((a, b) => a + b, 0);
+  if (longestWords.length === 0 || floorSum > room) return shareFairly(natural, room, MIN_COLUMN);
+  const more = shareFairly(natural.map((n, i) => n - floor[i]), room - floorSum, 0);
+  return floor.map((f, i) => f + more[i]);
+}
+
+function shareFairly(wanted: number[], room: number, minimum: number): number[] {
+  const widths = wanted.map(() => 0);
+  let open = wanted.map((_, i) => i);
+  let left = room;
+  while (open.length > 0) {
+    const share = Math.floor(left / open.length);
+    const fitting = open.filter((i) => wanted[i] <= share);
+    if (fitting.length === 0) {
+      // The widest columns share what is left; the first ones take the remainder's columns.
+      const base = Math.max(minimum, share);
+      const extra = Math.max(0, left - base * open.length);
+      open.forEach((i, n) => widths[i] = Math.min(wanted[i], base + (n < extra ? 1 : 0)));
+      return widths;
+    }
+    for (const i of fitting) {
+      widths[i] = wanted[i];
+      left -= wanted[i];
+    }
+    open = open.filter((i) => wanted[i] > share);
+  }
+  return widths;
+}
+
+function cellLines(text: string, width: number): string[] {
+  if (text === "") return [""];
+  return wrapAnsi(text, Math.max(1, width), { hard: true, trim: true }).split("\n");
 }
 
 function inline(tokens: Token[] | undefined, o: RenderOptions): string {

@@ -7,7 +7,9 @@ import {
   sessionContextLedger,
   workingTreeDiff,
 } from "../../app/mod.ts";
+import type { McpServerOverview } from "../../app/mod.ts";
 import { contextLedgerLines } from "../context_ledger_table.ts";
+import { mcpOverviewLines } from "./mcp_overview.ts";
 import { twoColumns } from "./two_columns.ts";
 import type { Platform } from "../../platform/mod.ts";
 import type { EventView } from "./event_view.ts";
@@ -258,6 +260,15 @@ async function status(ctx: SlashContext): Promise<void> {
 
 function mcp(ctx: SlashContext): void {
   const c = ctx.ui.colors;
+  let overview: McpServerOverview[] = [];
+  try {
+    overview = ctx.session().mcpServers();
+  } catch {
+    // No session yet (still opening): the statuses the events reported are all there is.
+  }
+  if (overview.length > 0) {
+    return void ctx.ui.print([c.bold("MCP servers"), ...mcpOverviewLines(overview, c)]);
+  }
   const servers = [...ctx.view().servers];
   if (servers.length === 0) {
     return say(ctx, "No MCP servers in this session (trellis mcp add NAME -- COMMAND adds one).");

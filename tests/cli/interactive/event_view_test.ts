@@ -70,6 +70,32 @@ Deno.test("EventView shows a finished call compactly, an edit as a diff, from ei
   ]);
 });
 
+Deno.test("EventView shows an MCP result by its text, not the structured JSON the model got (#21 item 6)", async () => {
+  const { ui, v } = await view();
+  const item = (id: string, extra: Record<string, unknown>) => ({
+    id,
+    type: "mcp_tool_call",
+    name: "weather__now",
+    call_id: id,
+    source: "mcp:weather",
+    call_status: "completed",
+    server: "weather",
+    tool: "now",
+    arguments: { city: "Lyon" },
+    status: "completed",
+    output: '{"city":"Lyon","sky":"sunny"}',
+    duration_ms: 3,
+    ...extra,
+  });
+  v.handle({ type: "item.completed", item: item("c1", { display_text: "Sunny in Lyon" }) } as never);
+  // The neighbour: a call without a display text is shown by its output, as before.
+  v.handle({ type: "item.completed", item: item("c2", {}) } as never);
+  assert.deepEqual(ui.printed, [
+    "✓ weather__now Lyon · Sunny in Lyon · 3 ms",
+    '✓ weather__now Lyon · {"city":"Lyon","sky":"sunny"} · 3 ms',
+  ]);
+});
+
 Deno.test("EventView says a warning once, names hook blocks and added context, makes server text safe", async () => {
   const { ui, v } = await view();
   v.handle({ type: "warning", message: "careful" });

@@ -5,20 +5,23 @@ import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { type FixtureScript, startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { makeSandboxHome } from "../helpers/cli_harness.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 
 // #22 items 1–3 through Session and the real fixture model server: the children's requests are
 // answered by `replies` matched on their own prompts, whatever order they arrive in.
 
 const READER = "---\nname: reader\ndescription: Reads files.\ntools: Read\n---\nYou read files and report.\n";
 
-async function open(script: FixtureScript, overrides: string[] = []) {
+type Home = { root: string; env: Record<string, string>; cwd: string };
+
+async function open(script: FixtureScript, overrides: string[] = [], setup?: (h: Home) => Promise<void>) {
   const { root, env } = await makeSandboxHome();
   const cwd = `${root}/ws`;
   await platform.fs.mkdir(cwd);
   await platform.fs.writeTextFile(`${cwd}/a.md`, "ALPHA-CONTENT\n");
   await platform.fs.mkdir(`${env.TRELLIS_HOME}/agents`);
   await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/agents/reader.md`, READER);
+  await setup?.({ root, env, cwd });
   const server = await startFixtureModelServer({ script });
   const loaded = await loadConfig(platform.fs, {
     cwd,
@@ -198,6 +201,90 @@ Deno.test("a child running past agents.job_max_runtime_sec is stopped with a cle
         e.type === "agent.completed" && e.status
       ),
       ["timed_out"],
+    );
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("SubagentStart (matched on the agent type) adds context to that child; SubagentStop gets Claude Code's fields", async () => {
+  let root = "";
+  const s = await open(
+    {
+      steps: [
+        { tool_calls: [agentCall("reader", "CHILD-A: read"), agentCall("general-purpose", "CHILD-B: hi")] },
+        { text: "parent done" },
+      ],
+      replies: [
+        { when_input_contains: "CHILD-A", text: "A answer" },
+        { when_input_contains: "CHILD-B", text: "B answer" },
+      ],
+    },
+    [],
+    async (h) => {
+      root = h.root;
+      const script = async (name: string, body: string) => {
+        const file = `${h.root}/${name}.sh`;
+        await platform.fs.writeTextFile(file, `#!/bin/sh\n${body}\n`);
+        await platform.fs.chmod(file, 0o755);
+        return file;
+      };
+      const hook = (matcher: string, command: string) => ({ matcher, hooks: [{ type: "command", command }] });
+      const hooks = {
+        SubagentStart: [hook(
+          "reader",
+          await script(
+            "start",
+            `cat > "${h.root}/start.json"; echo '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"remember KESTREL"}}'`,
+          ),
+        )],
+        SubagentStop: [hook("general-purpose", await script("stop", `cat > "${h.root}/stop.json"`))],
+      };
+      await platform.fs.writeTextFile(`${h.env.TRELLIS_HOME}/hooks.json`, JSON.stringify({ hooks }));
+      const trust = await runCliCaptured(["hooks", "trust", "--all"], { env: h.env, cwd: h.cwd });
+      assert.equal(trust.code, 0, trust.stderr);
+    },
+  );
+  try {
+    await s.session.runTurn({ prompt: "go", maxSteps: 4, signal: new AbortController().signal });
+    const reader = s.bodies.find((b) => JSON.stringify(b.input).includes("CHILD-A"))!;
+    const general = s.bodies.find((b) => JSON.stringify(b.input).includes("CHILD-B"))!;
+    assert.match(JSON.stringify(reader.input), /remember KESTREL/);
+    assert.doesNotMatch(JSON.stringify(general.input), /KESTREL/);
+    const start = JSON.parse(await platform.fs.readTextFile(`${root}/start.json`));
+    assert.equal(start.hook_event_name, "SubagentStart");
+    assert.equal(start.agent_type, "reader");
+    assert.match(start.agent_id, /-agent\d$/);
+    const stop = JSON.parse(await platform.fs.readTextFile(`${root}/stop.json`));
+    assert.equal(stop.hook_event_name, "SubagentStop");
+    assert.equal(stop.agent_type, "general-purpose");
+    assert.equal(stop.last_assistant_message, "B answer");
+    assert.equal(stop.stop_hook_active, false);
+    assert.match(stop.agent_transcript_path, /\/sessions\/.*-agent\d\.jsonl$/);
+    const started = s.events.find((e) => e.type === "agent.started" && e.agent_type === "general-purpose");
+    assert.equal(stop.agent_transcript_path, (started as { transcript: string }).transcript);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("aborting the parent's turn stops a running child: the call's result says it was interrupted", async () => {
+  const controller = new AbortController();
+  const s = await open({
+    steps: [{ tool_calls: [agentCall("general-purpose", "CHILD-HANG: wait")] }, { text: "unused" }],
+    replies: [{ when_input_contains: "CHILD-HANG", text: "never", delay_ms: 30_000 }],
+  });
+  try {
+    const turn = s.session.runTurn({ prompt: "go", maxSteps: 4, signal: controller.signal });
+    while (!s.events.some((e) => e.type === "agent.started")) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const result = await turn;
+    assert.equal(result.status, "aborted");
+    assert.deepEqual(
+      s.events.filter((e) => e.type === "agent.completed").map((e) =>
+        e.type === "agent.completed" && e.status
+      ),
+      ["aborted"],
     );
   } finally {
     await s.close();

@@ -31,7 +31,12 @@ Deno.test("plugin install takes a plugin without plugin.json by Claude Code's de
     { path: `${root}/commands`, pluginId: "dev-kit@claude", namespace: "dev-kit" },
   ]);
   assert.deepStrictEqual(agents, [
-    { pluginId: "dev-kit@claude", name: "plugin-validator", path: `${root}/agents/plugin-validator.md` },
+    {
+      pluginId: "dev-kit@claude",
+      namespace: "dev-kit",
+      name: "plugin-validator",
+      path: `${root}/agents/plugin-validator.md`,
+    },
   ]);
   assert.deepStrictEqual(hookSources.map((h) => h.sourcePath), ["hooks/hooks.json"]);
   assert.deepStrictEqual(result.plugins[0].components, [

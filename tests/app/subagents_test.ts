@@ -216,7 +216,9 @@ Deno.test("SubagentStart (matched on the agent type) adds context to that child;
         { text: "parent done" },
       ],
       replies: [
-        { when_input_contains: "CHILD-A", text: "A answer" },
+        // The hook's context comes after the prompt: the reader's first request ends with it.
+        { when_input_contains: "KESTREL", tool_calls: [{ name: "read_file", arguments: { path: "a.md" } }] },
+        { when_input_contains: "ALPHA-CONTENT", text: "A answer" },
         { when_input_contains: "CHILD-B", text: "B answer" },
       ],
     },
@@ -239,6 +241,7 @@ Deno.test("SubagentStart (matched on the agent type) adds context to that child;
           ),
         )],
         SubagentStop: [hook("general-purpose", await script("stop", `cat > "${h.root}/stop.json"`))],
+        PreToolUse: [hook("Read", await script("pre", `cat > "${h.root}/pre.json"`))],
       };
       await platform.fs.writeTextFile(`${h.env.TRELLIS_HOME}/hooks.json`, JSON.stringify({ hooks }));
       const trust = await runCliCaptured(["hooks", "trust", "--all"], { env: h.env, cwd: h.cwd });
@@ -246,7 +249,12 @@ Deno.test("SubagentStart (matched on the agent type) adds context to that child;
     },
   );
   try {
-    await s.session.runTurn({ prompt: "go", maxSteps: 4, signal: new AbortController().signal });
+    const result = await s.session.runTurn({
+      prompt: "go",
+      maxSteps: 4,
+      signal: new AbortController().signal,
+    });
+    assert.equal(result.lastMessage, "parent done");
     const reader = s.bodies.find((b) => JSON.stringify(b.input).includes("CHILD-A"))!;
     const general = s.bodies.find((b) => JSON.stringify(b.input).includes("CHILD-B"))!;
     assert.match(JSON.stringify(reader.input), /remember KESTREL/);
@@ -255,6 +263,13 @@ Deno.test("SubagentStart (matched on the agent type) adds context to that child;
     assert.equal(start.hook_event_name, "SubagentStart");
     assert.equal(start.agent_type, "reader");
     assert.match(start.agent_id, /-agent\d$/);
+    // A tool hook inside the child says which agent it runs in (Claude Code's fields).
+    const pre = JSON.parse(await platform.fs.readTextFile(`${root}/pre.json`));
+    assert.deepEqual([pre.hook_event_name, pre.agent_id, pre.agent_type], [
+      "PreToolUse",
+      start.agent_id,
+      "reader",
+    ]);
     const stop = JSON.parse(await platform.fs.readTextFile(`${root}/stop.json`));
     assert.equal(stop.hook_event_name, "SubagentStop");
     assert.equal(stop.agent_type, "general-purpose");

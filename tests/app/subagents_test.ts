@@ -305,3 +305,41 @@ Deno.test("aborting the parent's turn stops a running child: the call's result s
     await s.close();
   }
 });
+
+Deno.test("a spawn beyond agents.max_threads is refused with a message the model sees; the other runs", async () => {
+  const s = await open({
+    steps: [
+      {
+        tool_calls: [
+          agentCall("general-purpose", "CHILD-X: one"),
+          agentCall("general-purpose", "CHILD-Y: two"),
+        ],
+      },
+      { text: "parent done" },
+    ],
+    replies: [
+      { when_input_contains: "CHILD-X", text: "X answer" },
+      { when_input_contains: "CHILD-Y", text: "Y answer" },
+    ],
+  }, ["agents.max_threads=1"]);
+  try {
+    const result = await s.session.runTurn({
+      prompt: "go",
+      maxSteps: 4,
+      signal: new AbortController().signal,
+    });
+    assert.equal(result.lastMessage, "parent done");
+    const outputs = s.bodies.at(-1)!.input.filter((i: { type: string }) => i.type === "function_call_output")
+      .map((i: { output: string }) => i.output);
+    assert.equal(outputs.length, 2);
+    assert.equal(
+      outputs.filter((o: string) => o.startsWith("Agent thread limit reached (agents.max_threads = 1"))
+        .length,
+      1,
+    );
+    assert.equal(outputs.filter((o: string) => /^[XY] answer\n/.test(o)).length, 1);
+    assert.equal(s.events.filter((e) => e.type === "agent.started").length, 1);
+  } finally {
+    await s.close();
+  }
+});

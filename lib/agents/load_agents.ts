@@ -17,11 +17,13 @@ export interface PluginAgentFiles {
 /**
  * Where this session's agent definitions live, lowest precedence first: plugins' `agents/`, then
  * `~/.claude/agents` (`$CLAUDE_CONFIG_DIR/agents`), `$TRELLIS_HOME/agents`, and — only in a trusted
- * project — each project directory's `.claude/agents` and `.trellis/agents`, root to cwd. An
- * untrusted project's folders are never read: one note says they were skipped.
+ * project — each project directory's `.claude/agents` and `.trellis/agents`, root to cwd, each file
+ * only as `trellis project trust` recorded it (the project layers' text, hash-checked by lib/config;
+ * a file new or changed since is held back with config's warning). An untrusted project's folders
+ * are never read: one note says they were skipped.
  */
 export function agentSources(
-  loaded: Pick<LoadedConfig, "config" | "paths" | "projectTrusted">,
+  loaded: Pick<LoadedConfig, "config" | "paths" | "projectTrusted" | "projectLayers">,
   plugins: PluginAgentFiles[],
   fs: FileSystem,
   diagnostics: Diagnostic[],
@@ -37,9 +39,12 @@ export function agentSources(
   if (claude) sources.push({ origin: "claude-user", dir: path.join(loaded.paths.claudeDir, "agents") });
   sources.push({ origin: "trellis-user", dir: path.join(loaded.paths.home, "agents") });
   for (const dir of loaded.paths.projectDirs) {
+    const approved = loaded.projectLayers;
     const project: AgentSource[] = [
-      ...(claude ? [{ origin: "claude-project" as const, dir: path.join(dir, ".claude", "agents") }] : []),
-      { origin: "trellis-project", dir: path.join(dir, ".trellis", "agents") },
+      ...(claude
+        ? [{ origin: "claude-project" as const, dir: path.join(dir, ".claude", "agents"), approved }]
+        : []),
+      { origin: "trellis-project", dir: path.join(dir, ".trellis", "agents"), approved },
     ];
     for (const source of project) {
       if (source.origin === "plugin") continue;
@@ -80,11 +85,16 @@ export async function loadAgents(
   );
   let yaml = parseYaml;
   for (const source of ordered) {
-    const files = source.origin === "plugin" ? source.files : await markdownFiles(fs, source.dir);
+    const approved = source.origin === "plugin" ? undefined : source.approved;
+    const files = source.origin === "plugin"
+      ? source.files
+      : approved
+      ? [...approved.keys()].filter((f) => path.dirname(f) === source.dir && f.endsWith(".md")).sort()
+      : await markdownFiles(fs, source.dir);
     for (const file of files) {
       let text: string;
       try {
-        text = await fs.readTextFile(file);
+        text = approved?.get(file) ?? await fs.readTextFile(file);
       } catch (error) {
         diagnostics.push(warning(`Cannot read agent file ${file}: ${(error as Error).message}`, { file }));
         continue;

@@ -39,5 +39,13 @@ export interface AgentDefinition {
 
 /** A folder of `*.md` definitions, or one plugin's agent files. */
 export type AgentSource =
-  | { origin: Exclude<AgentOrigin, "plugin" | "built-in">; dir: string }
+  | {
+    origin: Exclude<AgentOrigin, "plugin" | "built-in">;
+    dir: string;
+    /**
+     * A project folder's files as project trust approved them (path → the text checked): only
+     * these load, from this text, never re-read from disk.
+     */
+    approved?: ReadonlyMap<string, string>;
+  }
   | { origin: "plugin"; pluginId: string; namespace: string; files: string[] };

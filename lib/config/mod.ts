@@ -45,7 +45,12 @@ export { editConfigFile } from "./user_config_file.ts";
 export type { ConfigFileEdit } from "./user_config_file.ts";
 export { setProjectTrust } from "./project_trust.ts";
 export type { ProjectTrustResult } from "./project_trust.ts";
-export { hashProjectLayers, PROJECT_LAYER_NAMES, TRUST_WALK_MAX_DIRS } from "./project_layers.ts";
+export {
+  hashProjectLayers,
+  PROJECT_LAYER_FOLDERS,
+  PROJECT_LAYER_NAMES,
+  TRUST_WALK_MAX_DIRS,
+} from "./project_layers.ts";
 export type { TrustChanges } from "./project_layers.ts";
 export { DEFAULT_PROJECT_DOC_MAX_BYTES, loadProjectInstructions } from "./project_instructions.ts";
 export type { ProjectInstructions } from "./project_instructions.ts";

@@ -20,7 +20,7 @@ async function box() {
 
 async function load(b: Awaited<ReturnType<typeof box>>, plugins: PluginAgentFiles[] = []) {
   const loaded = await loadConfig(platform.fs, { cwd: b.ws, env: (n) => b.env[n] });
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = loaded.diagnostics.filter((d) => d.file?.includes("/agents/"));
   const sources = agentSources(loaded, plugins, platform.fs, diagnostics);
   const result = await loadAgents(platform.fs, sources);
   return { agents: result.agents, diagnostics: [...diagnostics, ...result.diagnostics] };
@@ -165,5 +165,20 @@ Deno.test("selectAgentTools() maps Claude tool names onto the catalog; disallowe
     "read_file",
     "mcp__docs__search",
     "mcp__docs__fetch",
+  ]);
+});
+
+Deno.test("a project agent file added or changed after `project trust` is held back with a warning naming it", async () => {
+  const b = await box();
+  await write(`${b.ws}/.claude/agents/kept.md`, agentFile("kept"));
+  await write(`${b.ws}/.trellis/agents/edited.md`, agentFile("edited"));
+  await platform.fs.writeTextFile(`${b.env.TRELLIS_HOME}/config.toml`, trustEntry(b.ws));
+  await write(`${b.ws}/.claude/agents/planted.md`, agentFile("planted"));
+  await write(`${b.ws}/.trellis/agents/edited.md`, agentFile("edited", "tools: Bash\n"));
+  const { agents, diagnostics } = await load(b);
+  assert.deepEqual(agents.map((a) => a.name), ["general-purpose", "kept"]);
+  assert.deepEqual(diagnostics.map((d) => d.message.replace(/ \(review it.*$/, "")), [
+    `Skipped ${b.ws}/.claude/agents/planted.md: it is new since you trusted ${b.ws}`,
+    `Skipped ${b.ws}/.trellis/agents/edited.md: it changed since you trusted ${b.ws}`,
   ]);
 });

@@ -4,6 +4,7 @@ import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, type FullYamlParse, loadYamlParser, warning } from "../shared/mod.ts";
 import { GENERAL_PURPOSE } from "./builtin_agents.ts";
 import { parseAgentFile } from "./parse_agent_file.ts";
+import { parseCodexAgentFile } from "./parse_codex_agent_file.ts";
 import { AGENT_ORIGINS, type AgentDefinition, type AgentSource } from "./types.ts";
 
 /** A plugin's agent files, as lib/plugins lists them (app passes them in). */
@@ -16,8 +17,9 @@ export interface PluginAgentFiles {
 
 /**
  * Where this session's agent definitions live, lowest precedence first: plugins' `agents/`, then
- * `~/.claude/agents` (`$CLAUDE_CONFIG_DIR/agents`), `$TRELLIS_HOME/agents`, and — only in a trusted
- * project — each project directory's `.claude/agents` and `.trellis/agents`, root to cwd, each file
+ * Codex's `$CODEX_HOME/agents` (TOML roles, recursively), `~/.claude/agents`
+ * (`$CLAUDE_CONFIG_DIR/agents`), `$TRELLIS_HOME/agents`, and — only in a trusted project — each
+ * project directory's `.codex/agents`, `.claude/agents` and `.trellis/agents`, root to cwd, each file
  * only as `trellis project trust` recorded it (the project layers' text, hash-checked by lib/config;
  * a file new or changed since is held back with config's warning). An untrusted project's folders
  * are never read: one note says they were skipped.
@@ -36,11 +38,16 @@ export function agentSources(
     byPlugin.set(p.pluginId, entry);
   }
   const sources: AgentSource[] = [...byPlugin].map(([pluginId, p]) => ({ origin: "plugin", pluginId, ...p }));
+  const codex = loaded.config.agents?.codex !== false;
+  if (codex) sources.push({ origin: "codex-user", dir: path.join(loaded.paths.codexHome, "agents") });
   if (claude) sources.push({ origin: "claude-user", dir: path.join(loaded.paths.claudeDir, "agents") });
   sources.push({ origin: "trellis-user", dir: path.join(loaded.paths.home, "agents") });
   for (const dir of loaded.paths.projectDirs) {
     const approved = loaded.projectLayers;
     const project: AgentSource[] = [
+      ...(codex
+        ? [{ origin: "codex-project" as const, dir: path.join(dir, ".codex", "agents"), approved }]
+        : []),
       ...(claude
         ? [{ origin: "claude-project" as const, dir: path.join(dir, ".claude", "agents"), approved }]
         : []),
@@ -89,7 +96,10 @@ export async function loadAgents(
     const files = source.origin === "plugin"
       ? source.files
       : approved
-      ? [...approved.keys()].filter((f) => path.dirname(f) === source.dir && f.endsWith(".md")).sort()
+      ? [...approved.keys()].filter((f) => path.dirname(f) === source.dir && f.endsWith(extension(source)))
+        .sort()
+      : source.origin === "codex-user"
+      ? await tomlFilesBelow(fs, source.dir)
       : await markdownFiles(fs, source.dir);
     for (const file of files) {
       let text: string;
@@ -99,15 +109,16 @@ export async function loadAgents(
         diagnostics.push(warning(`Cannot read agent file ${file}: ${(error as Error).message}`, { file }));
         continue;
       }
-      yaml ??= await loadYamlParser();
       const plugin = source.origin === "plugin"
         ? { id: source.pluginId, namespace: source.namespace }
         : undefined;
-      const parsed = parseAgentFile(text, {
-        origin: source.origin,
-        path: file,
-        ...(plugin ? { plugin } : {}),
-      }, yaml);
+      const parsed = file.endsWith(".toml")
+        ? parseCodexAgentFile(text, { origin: source.origin, path: file })
+        : parseAgentFile(text, {
+          origin: source.origin,
+          path: file,
+          ...(plugin ? { plugin } : {}),
+        }, yaml ??= await loadYamlParser());
       if (!parsed.ok) {
         diagnostics.push(warning(`Agent file ${file} is not loaded: ${parsed.error}`, { file }));
         continue;
@@ -147,4 +158,26 @@ async function markdownFiles(fs: FileSystem, dir: string): Promise<string[]> {
     .filter((e) => (e.isFile || e.isSymlink) && e.name.endsWith(".md"))
     .map((e) => path.join(dir, e.name))
     .sort();
+}
+
+/** Codex's folders hold TOML role files; every other origin Markdown. */
+function extension(source: AgentSource): string {
+  return source.origin === "codex-user" || source.origin === "codex-project" ? ".toml" : ".md";
+}
+
+/** Codex reads `$CODEX_HOME/agents` recursively, sorted. */
+async function tomlFilesBelow(fs: FileSystem, dir: string, depth = 0): Promise<string[]> {
+  let entries;
+  try {
+    entries = await fs.readDir(dir);
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory && !e.isSymlink && depth < 8) files.push(...await tomlFilesBelow(fs, full, depth + 1));
+    else if (e.isFile && e.name.endsWith(".toml")) files.push(full);
+  }
+  return files.sort();
 }

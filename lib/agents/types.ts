@@ -7,8 +7,10 @@
 export const AGENT_ORIGINS = [
   "built-in",
   "plugin",
+  "codex-user",
   "claude-user",
   "trellis-user",
+  "codex-project",
   "claude-project",
   "trellis-project",
 ] as const;

@@ -19,12 +19,19 @@ export const PROJECT_LAYER_NAMES: readonly string[] = [
 ];
 
 /**
- * Folders of a project whose `*.md` files are layers too (#22): agent definitions, which run with
+ * Folders of a project whose agent files are layers too (#22): agent definitions, which run with
  * the session's tools. A file in one loads only as its hash was recorded, like the files above.
  */
-export const PROJECT_LAYER_FOLDERS: readonly string[] = [".claude/agents", ".trellis/agents"];
+export const PROJECT_LAYER_FOLDERS: readonly string[] = [
+  ".codex/agents",
+  ".claude/agents",
+  ".trellis/agents",
+];
 
-/** The `*.md` files directly in `dir`'s layer folders (none when a folder is absent or unreadable). */
+/**
+ * The `*.md` (Codex's folder: `*.toml`) files directly in `dir`'s layer folders (none when a folder is
+ * absent or unreadable).
+ */
 function folderLayerFiles(fs: FileSystem, dir: string): string[] {
   const files: string[] = [];
   for (const folder of PROJECT_LAYER_FOLDERS) {
@@ -35,8 +42,9 @@ function folderLayerFiles(fs: FileSystem, dir: string): string[] {
     } catch {
       continue;
     }
+    const ext = folder === ".codex/agents" ? ".toml" : ".md";
     for (const e of entries) {
-      if (!e.isDirectory && e.name.endsWith(".md")) files.push(path.join(full, e.name));
+      if (!e.isDirectory && e.name.endsWith(ext)) files.push(path.join(full, e.name));
     }
   }
   return files.sort();

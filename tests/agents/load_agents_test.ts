@@ -182,3 +182,50 @@ Deno.test("a project agent file added or changed after `project trust` is held b
     `Skipped ${b.ws}/.trellis/agents/edited.md: it changed since you trusted ${b.ws}`,
   ]);
 });
+
+Deno.test("Codex role files load from $CODEX_HOME/agents (recursively) and a trusted project's .codex/agents", async () => {
+  const b = await box();
+  const role = (name: string, extra = "") =>
+    `name = "${name}"\ndescription = "The ${name} role."\nmodel = "gpt-5.1-codex-mini"\n` +
+    `model_reasoning_effort = "low"\n${extra}developer_instructions = """\nYou are ${name}.\n"""\n`;
+  await write(`${b.env.HOME}/.codex/agents/team/reviewer.toml`, role("reviewer"));
+  await write(
+    `${b.env.HOME}/.codex/agents/broken.toml`,
+    'name = "broken"\ndescription = "no instructions"\n',
+  );
+  await write(`${b.env.HOME}/.codex/agents/garbage.toml`, "name = \n");
+  await write(`${b.ws}/.codex/agents/tester.toml`, role("tester", 'sandbox_mode = "read-only"\n'));
+  await platform.fs.writeTextFile(`${b.env.TRELLIS_HOME}/config.toml`, trustEntry(b.ws));
+  const { agents, diagnostics } = await load(b);
+  assert.deepEqual(agents.map((a) => [a.name, a.origin]), [
+    ["general-purpose", "built-in"],
+    ["reviewer", "codex-user"],
+    ["tester", "codex-project"],
+  ]);
+  const reviewer = agents.find((a) => a.name === "reviewer")!;
+  assert.deepEqual([reviewer.prompt, reviewer.model, reviewer.tools, reviewer.notApplied], [
+    "You are reviewer.",
+    "gpt-5.1-codex-mini",
+    undefined,
+    ["model_reasoning_effort"],
+  ]);
+  assert.deepEqual(agents.find((a) => a.name === "tester")!.notApplied, [
+    "model_reasoning_effort",
+    "sandbox_mode",
+  ]);
+  assert.deepEqual(diagnostics.map((d) => d.message.replace(/: invalid TOML.*$/, ": invalid TOML")), [
+    `Agent file ${b.env.HOME}/.codex/agents/broken.toml is not loaded: must define a non-empty \`developer_instructions\``,
+    `Agent file ${b.env.HOME}/.codex/agents/garbage.toml is not loaded: invalid TOML`,
+  ]);
+});
+
+Deno.test("an untrusted project's .codex/agents is not read either", async () => {
+  const b = await box();
+  await write(
+    `${b.ws}/.codex/agents/planted.toml`,
+    'name = "planted"\ndescription = "x"\ndeveloper_instructions = "y"\n',
+  );
+  const { agents, diagnostics } = await load(b);
+  assert.deepEqual(agents.map((a) => a.name), ["general-purpose"]);
+  assert.match(diagnostics[0].message, /^Skipped .*\/ws\/\.codex\/agents: this project is not trusted/);
+});

@@ -14,6 +14,8 @@ const agentsSchema = () =>
     job_max_runtime_sec: z.optional(z.number().check(z.minimum(0.001))),
     /** Which face the model sees: "claude" (Agent/Task) is the only one built; "auto" means it. */
     tool_style: z.optional(z.enum(["auto", "codex", "claude"])),
+    /** Read Codex's role files, `$CODEX_HOME/agents` and a project's `.codex/agents` (default true). */
+    codex: z.optional(z.boolean()),
     /** Read Claude Code's `.claude/agents` (project) and `~/.claude/agents` (default true). */
     claude_code: z.optional(z.boolean()),
   });

@@ -32,6 +32,9 @@ export type {
   TurnOutcome,
 } from "./embedding.ts";
 export { Workspace } from "./workspace.ts";
+export { agentDetail, agentRow } from "./agent_listing.ts";
+export type { AgentDetail, AgentRow } from "./agent_listing.ts";
+export type { AgentDefinition, LoadedAgents } from "../agents/mod.ts";
 export type { WorkspaceOptions, WorkspaceSessionOptions } from "./workspace.ts";
 export { editMcpServer } from "./mcp_config_edits.ts";
 export type { McpServerEdit } from "./mcp_config_edits.ts";

@@ -51,6 +51,9 @@ import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
+import { loadSessionAgents } from "./agent_wiring.ts";
+import { Subagents } from "./subagents.ts";
+import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
 
 export interface SessionOptions {
@@ -131,6 +134,8 @@ interface SessionParts {
   /** Permission rules (allow/ask/deny), loaded once at start; absent when none takes effect. */
   permissions?: PermissionRules;
   capabilities: Capabilities;
+  /** The Agent tool's engine (#22); null when the session is a preview. */
+  subagents: Subagents | null;
   stopWatching: () => void;
   lastUsage: () => Usage | null;
 }
@@ -249,19 +254,42 @@ export class Session {
     const rules = loadPermissionRules(platform.fs, loaded);
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
-    const session = new Session(options, {
+    const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
+    if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
+    const instructions = config.instructions
+      ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
+      : options.baseInstructions ?? BASE_INSTRUCTIONS;
+    // Late-bound: the engine reads the session's settings and hook context at each spawn.
+    let session: Session | undefined = undefined;
+    const subagents = new Subagents({
+      model,
+      modelName: () => settings.model,
+      captureTools: () => capabilities.captureStep(builtins),
+      hooks,
+      hookContext: () => session!.hookContext(),
+      approver: options.approver,
+      approvalPolicy: () => settings.approvalPolicy,
+      sandboxed: () => settings.sandboxed,
+      events,
+      cwd: settings.cwd,
+      threadId: transcript.meta.id,
+      store: new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions")),
+      ephemeral: Boolean(options.preview),
+      agents: agentLoad.agents,
+      limits: agentLimits(config),
+    });
+    session = new Session(options, {
       threadId: transcript.meta.id,
       transcript,
       model,
       settings,
       sandbox,
-      instructions: config.instructions
-        ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
-        : options.baseInstructions ?? BASE_INSTRUCTIONS,
+      instructions,
       builtins,
       hooks,
       ...(active ? { permissions: permissionRules(rules.entries, loaded.paths.userHome) } : {}),
       capabilities,
+      subagents,
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
       lastUsage,
     });
@@ -540,8 +568,10 @@ export class Session {
     return resolveContextWindow({ ...this.options.loaded.config, model: this.parts.settings.model });
   }
 
-  private captureTools(): ReturnType<Capabilities["captureStep"]> {
-    return this.parts.capabilities.captureStep(this.parts.builtins);
+  private async captureTools(): ReturnType<Capabilities["captureStep"]> {
+    const step = await this.parts.capabilities.captureStep(this.parts.builtins);
+    const agent = this.parts.subagents?.tool(0);
+    return agent ? { ...step, tools: [...step.tools, agent] } : step;
   }
 
   private async confirmInstall(request: { pluginId: string; reason: string }): Promise<boolean> {
@@ -556,7 +586,7 @@ export class Session {
     return approves(answer);
   }
 
-  private hookContext(): Omit<HookTurnContext, "turnId" | "signal"> {
+  hookContext(): Omit<HookTurnContext, "turnId" | "signal"> {
     return {
       sessionId: this.threadId,
       cwd: this.parts.settings.cwd,

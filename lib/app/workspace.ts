@@ -23,6 +23,8 @@ import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, discardEvents, type EventSink } from "../shared/mod.ts";
 import { createSkillsService, type SkillsInput, type SkillsSnapshot } from "../skills/mod.ts";
 import { skillsInputFor } from "./capabilities.ts";
+import type { LoadedAgents } from "../agents/mod.ts";
+import { loadSessionAgents } from "./agent_wiring.ts";
 import { keepHomePrivate } from "./private_home.ts";
 import { unloadedPlugins } from "./hooks_wiring.ts";
 import { type McpCommandOptions, type McpCommandRuntime, openMcpCommand } from "./mcp_command.ts";
@@ -61,6 +63,7 @@ export class Workspace {
   #catalog?: Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }>;
   #skills?: Promise<{ input: SkillsInput; snapshot: SkillsSnapshot }>;
   #hooks?: Promise<LoadedHooks>;
+  #agents?: Promise<LoadedAgents>;
 
   private constructor(readonly platform: Platform, readonly loaded: LoadedConfig) {
     keepHomePrivate(loaded.paths);
@@ -158,6 +161,12 @@ export class Workspace {
       return { input, snapshot };
     });
     return this.#skills;
+  }
+
+  /** The agent definitions a session would load (#22 item 1), with their warnings. */
+  agents(): Promise<LoadedAgents> {
+    this.#agents ??= this.plugins().then((load) => loadSessionAgents(this.platform.fs, this.loaded, load));
+    return this.#agents;
   }
 
   /** Every hook handler — config layers, Claude Code settings, plugins — with its trust status (HK-3). */

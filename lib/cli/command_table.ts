@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   mcp: async () => (await import("./commands/mcp.ts")).registerMcpCommand,
   "mcp-server": async () => (await import("./commands/mcp_server.ts")).registerMcpServerCommand,
   skills: async () => (await import("./commands/skills.ts")).registerSkillsCommand,
+  agents: async () => (await import("./commands/agents.ts")).registerAgentsCommand,
   hooks: async () => (await import("./commands/hooks.ts")).registerHooksCommand,
   permissions: async () => (await import("./commands/permissions.ts")).registerPermissionsCommand,
   plugin: async () => (await import("./commands/plugin.ts")).registerPluginCommand,

@@ -172,6 +172,10 @@ function describe(event: TrellisEventBody): string | null {
     }
     case "skill.used":
       return `skill: ${safe(event.name)} (${event.how})`;
+    case "agent.started":
+      return `agent ${safe(event.agent_type)} started: ${clip(event.description)}`;
+    case "agent.completed":
+      return `agent ${safe(event.agent_type)} ${safe(event.status)}`;
     case "turn.started":
     case "item.updated":
     case "item.agent_message.delta":

@@ -47,6 +47,7 @@ export { setProjectTrust } from "./project_trust.ts";
 export type { ProjectTrustResult } from "./project_trust.ts";
 export {
   hashProjectLayers,
+  PROJECT_LAYER_FOLDERS,
   PROJECT_LAYER_NAMES,
   readLayerText,
   TRUST_WALK_MAX_DIRS,

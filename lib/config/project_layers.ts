@@ -18,6 +18,38 @@ export const PROJECT_LAYER_NAMES: readonly string[] = [
   ".mcp.json",
 ];
 
+/**
+ * Folders of a project whose agent files are layers too (#22): agent definitions, which run with
+ * the session's tools. A file in one loads only as its hash was recorded, like the files above.
+ */
+export const PROJECT_LAYER_FOLDERS: readonly string[] = [
+  ".codex/agents",
+  ".claude/agents",
+  ".trellis/agents",
+];
+
+/**
+ * The `*.md` (Codex's folder: `*.toml`) files directly in `dir`'s layer folders (none when a folder is
+ * absent or unreadable).
+ */
+function folderLayerFiles(fs: FileSystem, dir: string): string[] {
+  const files: string[] = [];
+  for (const folder of PROJECT_LAYER_FOLDERS) {
+    const full = path.join(dir, folder);
+    let entries;
+    try {
+      entries = fs.sync.readDir(full);
+    } catch {
+      continue;
+    }
+    const ext = folder === ".codex/agents" ? ".toml" : ".md";
+    for (const e of entries) {
+      if (!e.isDirectory && e.name.endsWith(ext)) files.push(path.join(full, e.name));
+    }
+  }
+  return files.sort();
+}
+
 /** What a trust record says: the directory trusted and, since #20, the hash of each layer file then. */
 export interface ProjectTrustRecord {
   dir: string;
@@ -31,13 +63,17 @@ export function layerHash(text: string): string {
 }
 
 /** Every project layer file this session could load, root first (`.mcp.json` only at the root). */
-export function projectLayerCandidates(paths: Pick<TrellisPaths, "projectDirs" | "projectRoot">): string[] {
+export function projectLayerCandidates(
+  fs: FileSystem,
+  paths: Pick<TrellisPaths, "projectDirs" | "projectRoot">,
+): string[] {
   const files: string[] = [];
   for (const dir of paths.projectDirs) {
     for (const name of PROJECT_LAYER_NAMES) {
       if (name === ".mcp.json" && dir !== paths.projectRoot) continue;
       files.push(path.join(dir, name));
     }
+    files.push(...folderLayerFiles(fs, dir));
   }
   return files;
 }
@@ -75,7 +111,7 @@ export function checkProjectLayers(
   diagnostics: Diagnostic[],
 ): Map<string, string> {
   const approved = new Map<string, string>();
-  for (const file of projectLayerCandidates(paths)) {
+  for (const file of projectLayerCandidates(fs, paths)) {
     const read = readLayerText(fs, file);
     if ("absent" in read) continue;
     if ("problem" in read) {
@@ -142,6 +178,13 @@ export function hashProjectLayers(
       const read = readLayerText(fs, file);
       if ("text" in read) hashes[path.relative(dir, file)] = layerHash(read.text);
       else if ("problem" in read) warnings.push(`${file} is not recorded: ${read.problem}`);
+    }
+    if (PROJECT_LAYER_FOLDERS.some((folder) => names.has(folder.split("/")[0]))) {
+      for (const file of folderLayerFiles(fs, current)) {
+        const read = readLayerText(fs, file);
+        if ("text" in read) hashes[path.relative(dir, file)] = layerHash(read.text);
+        else if ("problem" in read) warnings.push(`${file} is not recorded: ${read.problem}`);
+      }
     }
     for (const entry of entries) {
       if (entry.isDirectory && !entry.isSymlink && !SKIPPED_DIRS.has(entry.name)) {

@@ -45,6 +45,7 @@ export interface HookEngine extends LifecycleHooks {
     input: {
       agentId: string;
       agentType: string;
+      agentTranscriptPath?: string | null;
       stopHookActive: boolean;
       lastAssistantMessage: string | null;
     },
@@ -183,6 +184,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
         ...basePayload("SubagentStop", ctx),
         agent_id: input.agentId,
         agent_type: input.agentType,
+        agent_transcript_path: input.agentTranscriptPath ?? null,
         stop_hook_active: input.stopHookActive,
         last_assistant_message: input.lastAssistantMessage,
       };

@@ -15,6 +15,10 @@ export function basePayload(event: HookEventName, ctx: HookTurnContext): Record<
   };
   if (event !== "PreCompact" && event !== "PostCompact") payload.permission_mode = ctx.permissionMode;
   if (eventHasTurn(event)) payload.turn_id = ctx.turnId;
+  if (ctx.agent) {
+    payload.agent_id = ctx.agent.id;
+    payload.agent_type = ctx.agent.type;
+  }
   return payload;
 }
 

@@ -136,6 +136,7 @@ function describeSource(tool: ToolDefinition | undefined): string {
     case "mcp_resource":
     case "skills":
     case "plugins":
+    case "agents":
       return tool.source.kind;
     default: {
       const never: never = tool.source;

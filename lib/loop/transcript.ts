@@ -9,6 +9,8 @@ export interface SessionMeta {
   created: string;
   cwd: string;
   model: string;
+  /** A subagent's transcript (#22 item 3): the thread that spawned it, and the agent's type. */
+  parent?: { threadId: string; agentType: string; callId: string };
 }
 
 type Line =

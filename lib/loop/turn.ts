@@ -161,6 +161,10 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         const message = sampled.items.filter((i) => i.type === "message" && i.role === "assistant").at(-1);
         if (message?.type === "message") lastMessage = message.content;
         const tools = new Map(catalog.tools.map((t) => [t.name, t]));
+        // An older name a tool still answers to (`Task` for `Agent`), unless a tool is called that.
+        for (const t of catalog.tools) {
+          for (const alias of t.callAliases ?? []) if (!tools.has(alias)) tools.set(alias, t);
+        }
         outcomes = await runCallsInOrder(calls, tools, {
           run: (call) =>
             runToolCall(call, {

@@ -5,7 +5,7 @@ import type { PluginComponent } from "./plugin_types.ts";
 
 /**
  * Claude Code's other components: `commands/*.md` (explicit-only skills, handed to the skills
- * subsystem as command roots), `agents/*.md` (listed, unsupported until subagents exist) and the
+ * subsystem as command roots), `agents/*.md` (subagent definitions, loaded by lib/agents) and the
  * ones Trellis records without running (`.lsp.json`, `output-styles/`, `monitors/monitors.json`, …).
  */
 
@@ -80,8 +80,8 @@ export async function claudeComponents(
     components.push({
       kind: "agents",
       name: agent.name,
-      status: "unsupported",
-      detail: "subagents are not supported yet",
+      status: "active",
+      detail: `subagent ${manifest.name}:${agent.name}`,
     });
   }
   components.push(...await unsupportedComponents(fs, manifest, locate));

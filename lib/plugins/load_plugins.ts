@@ -100,7 +100,9 @@ export async function loadPlugins(
     for (const path of caps.commandRoots) {
       contributions.commandRoots.push({ path, pluginId: key, namespace: manifest.name, ...origin });
     }
-    for (const agent of caps.agents) contributions.agents.push({ pluginId: key, ...agent });
+    for (const agent of caps.agents) {
+      contributions.agents.push({ pluginId: key, namespace: manifest.name, ...agent });
+    }
     const content = caps.hookSources.length ? await hookContent(fs, root) : {};
     for (const hook of caps.hookSources) {
       contributions.hookSources.push({

@@ -60,9 +60,11 @@ export interface CommandRootContribution {
   origin?: "claude";
 }
 
-/** A Claude Code subagent definition; reported as unsupported until subagents exist. */
+/** A Claude Code subagent definition file (#22 item 1): lib/agents loads it as `namespace:name`. */
 export interface AgentContribution {
   pluginId: string;
+  /** The plugin's manifest name, the agent's namespace. */
+  namespace: string;
   name: string;
   path: string;
 }

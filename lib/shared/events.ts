@@ -197,7 +197,18 @@ export type TrellisEventBody =
   }
   | { type: "skills.changed"; paths: string[] }
   | { type: "skill.used"; name: string; path: string; scope: string; how: "explicit" | "implicit" }
-  | { type: "plugin.changed"; plugins: string[] };
+  | { type: "plugin.changed"; plugins: string[] }
+  /** A subagent began (#22): its id, type, what the parent called it for, its own transcript. */
+  | {
+    type: "agent.started";
+    agent_id: string;
+    agent_type: string;
+    description: string;
+    call_id: string;
+    transcript: string | null;
+  }
+  /** A subagent ended: completed, failed, aborted (the parent stopped) or timed_out. */
+  | { type: "agent.completed"; agent_id: string; agent_type: string; call_id: string; status: string };
 
 export type TrellisEvent = TrellisEventBody & { version: number };
 

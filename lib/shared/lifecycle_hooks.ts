@@ -13,6 +13,8 @@ export interface HookTurnContext {
   permissionMode: string;
   transcriptPath: string | null;
   signal: AbortSignal;
+  /** Inside a subagent (#22 item 4): every payload carries Claude Code's `agent_id` and `agent_type`. */
+  agent?: { id: string; type: string };
 }
 
 export interface ToolHookInput {
@@ -98,6 +100,22 @@ export interface LifecycleHooks {
   preCompact?(ctx: HookTurnContext, input: CompactHookInput & { customInstructions?: string }): Promise<void>;
   /** HK-14: observes only, after the history was replaced. `summary` is Claude Code's `compact_summary`. */
   postCompact?(ctx: HookTurnContext, input: CompactHookInput & { summary?: string }): Promise<void>;
+  /** A subagent starts (#22 item 4): matcher on the agent type; contexts reach the child. */
+  subagentStart?(
+    ctx: HookTurnContext,
+    input: { agentId: string; agentType: string },
+  ): Promise<ContextOutcome>;
+  /** A subagent answered: a blocking handler's reason sends it on. */
+  subagentStop?(
+    ctx: HookTurnContext,
+    input: {
+      agentId: string;
+      agentType: string;
+      agentTranscriptPath: string | null;
+      stopHookActive: boolean;
+      lastAssistantMessage: string | null;
+    },
+  ): Promise<StopOutcome>;
   /** Background results that arrived since the last call; never waits (between steps). */
   takeBackgroundResults?(): BackgroundResults;
   /** Waits for running asyncRewake hooks, then returns every result not yet taken (before a turn ends). */

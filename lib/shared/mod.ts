@@ -69,3 +69,12 @@ export { shellTokens } from "./shell_words.ts";
 export type { ShellToken } from "./shell_words.ts";
 export { commandPathWords } from "./command_paths.ts";
 export { splitQuotedWords } from "./quoted_words.ts";
+export {
+  extractFrontmatter,
+  frontmatterClosedIn,
+  MISSING_FRONTMATTER,
+  parseFrontmatterYaml,
+  sanitizeSingleLine,
+} from "./frontmatter.ts";
+export type { FrontmatterSplit, YamlParse } from "./frontmatter.ts";
+export { type FullYamlParse, loadYamlParser } from "./yaml_library.ts";

@@ -12,7 +12,8 @@ export type ToolSource =
   | { kind: "mcp"; server: string; tool: string; plugin?: string }
   | { kind: "mcp_resource" }
   | { kind: "skills" }
-  | { kind: "plugins" };
+  | { kind: "plugins" }
+  | { kind: "agents" };
 
 export interface ToolResult {
   output: string;
@@ -63,6 +64,8 @@ export interface ToolRunContext {
 export interface ToolDefinition {
   /** Model-facing name, unique within one step's catalog. */
   name: string;
+  /** Older names the model may call it by (Claude Code's `Task` for `Agent`); never declared. */
+  callAliases?: string[];
   /** Canonical hook-facing name (Claude Code names for built-ins, mcp__server__tool for MCP). */
   hookName: string;
   /** Other names a hook matcher may use for this tool; stdin always carries `hookName`. */

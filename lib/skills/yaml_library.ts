@@ -1,11 +1,3 @@
-import type { parse } from "yaml";
-import { memo } from "../shared/mod.ts";
-
-/** The `yaml` package's parse function. */
-export type FullYamlParse = typeof parse;
-
-/**
- * Loads the `yaml` package on first need: most SKILL.md frontmatter takes the fast path
- * (simple_yaml.ts), and loading the package costs every command ~2 ms.
- */
-export const loadYamlParser: () => Promise<FullYamlParse> = memo(() => import("yaml").then((m) => m.parse));
+// Moved to lib/shared (#22 item 1); skills' files keep importing here.
+export { loadYamlParser } from "../shared/mod.ts";
+export type { FullYamlParse } from "../shared/mod.ts";

@@ -35,6 +35,18 @@ export async function deriveBuiltinParameters(): Promise<Record<string, JsonSche
   );
 }
 
+/**
+ * The built-in tools as definitions to read (names, hook names), never to run: `trellis agents show`
+ * resolves an agent's `tools` against them without a session.
+ */
+export function builtinToolsForListing(): BuiltinTool[] {
+  return createBuiltinTools({
+    platform: undefined as unknown as Platform,
+    profile: undefined as unknown as PermissionProfile,
+    sandbox: { available: false, reason: "not used: only the names are read" },
+  });
+}
+
 /** The seven built-in tools, in declaration order; read-only ones may run in parallel. */
 export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTool[] {
   const env = {

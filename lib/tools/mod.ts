@@ -30,7 +30,7 @@
  * ```
  * @module
  */
-export { createBuiltinTools, deriveBuiltinParameters } from "./builtin_tools.ts";
+export { builtinToolsForListing, createBuiltinTools, deriveBuiltinParameters } from "./builtin_tools.ts";
 export type { BuiltinToolsOptions } from "./builtin_tools.ts";
 export type { BuiltinTool } from "./builtin_tool.ts";
 export { resolvePermissionProfile } from "./permission_profile.ts";

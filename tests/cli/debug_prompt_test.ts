@@ -17,6 +17,7 @@ Deno.test("debug prompt --json shows the first request without calling a model o
     "write_file",
     "edit_file",
     "shell",
+    "Agent", // #22: the subagent tool, offered in every session
   ]);
   assert.deepEqual(request.input.at(-1), { type: "message", role: "user", content: "hello there" });
   assert.match(request.instructions, /You are Trellis/);

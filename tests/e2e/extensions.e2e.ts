@@ -215,7 +215,7 @@ Deno.test("issue 14 item 5: plugin show lists commands, agents and hooks with wh
   );
   assert.match(
     show.stdout,
-    /\n {2}agents {4}plugin-validator {7}unsupported {2}subagents are not supported yet\n$/,
+    /\n {2}agents {4}plugin-validator {7}active {2}subagent dev-kit:plugin-validator\n$/,
   );
   const json = JSON.parse((await trellis("plugin", "show", "dev-kit@claude", "--json")).stdout);
   assert.deepEqual(json.components.map((c: { kind: string; status: string }) => `${c.kind}:${c.status}`), [
@@ -223,7 +223,7 @@ Deno.test("issue 14 item 5: plugin show lists commands, agents and hooks with wh
     "hooks:active",
     "commands:active",
     "commands:active",
-    "agents:unsupported",
+    "agents:active",
   ]);
 });
 

@@ -14,12 +14,10 @@ Deno.test("plugin install takes a plugin without plugin.json by Claude Code's de
   assert.equal(run.code, 0, run.stderr);
   assert.match(
     run.stdout,
-    /^Installed dev-kit@claude local \(sha256:[0-9a-f]{64}\): 1 skills, 1 hooks, 2 commands, 1 unsupported\n$/,
+    /^Installed dev-kit@claude local \(sha256:[0-9a-f]{64}\): 1 skills, 1 hooks, 2 commands, 1 agents\n$/,
   );
-  assert.equal(
-    run.stderr,
-    "note: dev-kit@claude: recorded but not run by Trellis: agents (plugin-validator)\n",
-  );
+  // Its agent is a subagent definition now (#22 item 1): nothing is "recorded but not run".
+  assert.equal(run.stderr, "");
   const root = `${box.env.TRELLIS_HOME}/plugins/cache/claude/dev-kit/local`;
   const result = await loadPlugins({ loaded: await box.config(), platform });
   assert.deepStrictEqual(result.diagnostics, []);
@@ -33,7 +31,12 @@ Deno.test("plugin install takes a plugin without plugin.json by Claude Code's de
     { path: `${root}/commands`, pluginId: "dev-kit@claude", namespace: "dev-kit" },
   ]);
   assert.deepStrictEqual(agents, [
-    { pluginId: "dev-kit@claude", name: "plugin-validator", path: `${root}/agents/plugin-validator.md` },
+    {
+      pluginId: "dev-kit@claude",
+      namespace: "dev-kit",
+      name: "plugin-validator",
+      path: `${root}/agents/plugin-validator.md`,
+    },
   ]);
   assert.deepStrictEqual(hookSources.map((h) => h.sourcePath), ["hooks/hooks.json"]);
   assert.deepStrictEqual(result.plugins[0].components, [
@@ -49,8 +52,8 @@ Deno.test("plugin install takes a plugin without plugin.json by Claude Code's de
     {
       kind: "agents",
       name: "plugin-validator",
-      status: "unsupported",
-      detail: "subagents are not supported yet",
+      status: "active",
+      detail: "subagent dev-kit:plugin-validator",
     },
   ]);
 });
@@ -73,7 +76,7 @@ Deno.test("plugin show lists every component a plugin brought and what became of
       "  hooks     hooks/hooks.json       active  untrusted until trusted",
       "  commands  dev-kit:check          active  commands/check.md",
       "  commands  dev-kit:create-plugin  active  commands/create-plugin.md",
-      "  agents    plugin-validator       unsupported  subagents are not supported yet",
+      "  agents    plugin-validator       active  subagent dev-kit:plugin-validator",
       "",
     ].join("\n"),
   );

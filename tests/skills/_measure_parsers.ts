@@ -6,8 +6,8 @@
  */
 import * as path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
-import { extractFrontmatter } from "../../lib/skills/frontmatter.ts";
-import { parseSimpleYaml } from "../../lib/skills/simple_yaml.ts";
+import { extractFrontmatter } from "../../lib/shared/frontmatter.ts";
+import { parseSimpleYaml } from "../../lib/shared/simple_yaml.ts";
 import { platform } from "../../lib/platform/mod.ts";
 
 async function skillFiles(dir: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
-import { parseSimpleYaml } from "../../lib/skills/simple_yaml.ts";
+import { parseSimpleYaml } from "../../lib/shared/simple_yaml.ts";
 
 Deno.test("parseSimpleYaml() reads flat keys and one nested level, and declines everything else", () => {
   assert.deepStrictEqual(

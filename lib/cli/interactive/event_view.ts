@@ -159,6 +159,17 @@ export class EventView {
         ]);
       case "skills.changed":
         return this.#print([c.dim(`  skills changed: ${event.paths?.length ?? 0} file(s)`)]);
+      case "agent.started":
+      case "agent.completed":
+        return this.#print([
+          c.dim(
+            `  agent ${terminalText(String(event.agent_type), { lineBreaks: "show" })} ${
+              event.type === "agent.started"
+                ? `started: ${terminalText(String(event.description), { lineBreaks: "show" })}`
+                : (event as { status: string }).status
+            }`,
+          ),
+        ]);
       case "plugin.changed":
         return this.#print([
           c.dim(

@@ -1,4 +1,5 @@
 import { memo, type z } from "../../shared/mod.ts";
+import { agentsSections } from "./agents.ts";
 import { compatSections } from "./compat.ts";
 import { coreSections } from "./core.ts";
 import { hooksSections } from "./hooks.ts";
@@ -16,6 +17,7 @@ const SECTIONS = {
   ...pluginsSections,
   ...permissionsSections,
   ...compatSections,
+  ...agentsSections,
 };
 type Sections = typeof SECTIONS;
 

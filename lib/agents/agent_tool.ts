@@ -1,0 +1,74 @@
+import type { ToolDefinition, ToolResult, ToolRunContext } from "../shared/mod.ts";
+import type { AgentDefinition } from "./types.ts";
+
+/** Claude Code's `Agent` arguments. */
+export interface AgentCallArgs {
+  subagent_type: string;
+  description: string;
+  prompt: string;
+}
+
+/** Runs one subagent to completion (the engine, wired by lib/app); the answer is the tool result. */
+export type SpawnAgent = (
+  request: { definition: AgentDefinition; description: string; prompt: string },
+  ctx: ToolRunContext,
+) => Promise<ToolResult>;
+
+/**
+ * Claude Code's `Agent` tool (`Task`, its older name, is accepted from the model): one call runs one
+ * subagent in the foreground and its final message comes back as the call's output. Calls of one
+ * step run concurrently (`parallel`), as Claude Code runs several Agent calls of one message.
+ */
+export function agentTool(agents: AgentDefinition[], spawn: SpawnAgent): ToolDefinition {
+  const byName = new Map(agents.map((a) => [a.name, a]));
+  const listing = agents.map((a) => `- ${a.name}: ${a.description}`).join("\n");
+  return {
+    name: "Agent",
+    callAliases: ["Task"],
+    hookName: "Agent",
+    hookAliases: ["Task"],
+    description:
+      "Launch a new agent to handle a complex, multi-step task on its own. Available agent types:\n" +
+      `${listing}\n\nSend several Agent calls in one message to run agents concurrently. The agent's final ` +
+      "message is returned to you; it is not shown to the user, so relay what matters.",
+    parameters: {
+      type: "object",
+      properties: {
+        description: { type: "string", description: "A short (3-5 word) description of the task" },
+        prompt: { type: "string", description: "The task for the agent to perform" },
+        subagent_type: { type: "string", description: "The type of specialized agent to use for this task" },
+      },
+      required: ["description", "prompt", "subagent_type"],
+      additionalProperties: false,
+    },
+    parallel: true,
+    source: { kind: "agents" },
+    approval: () => ({ kind: "none" }),
+    parseArguments(raw: unknown): AgentCallArgs {
+      const r = (raw ?? {}) as Record<string, unknown>;
+      for (const key of ["description", "prompt", "subagent_type"] as const) {
+        if (typeof r[key] !== "string" || (r[key] as string).trim() === "") {
+          throw new Error(`\`${key}\` must be a non-empty string`);
+        }
+      }
+      return {
+        description: r.description as string,
+        prompt: r.prompt as string,
+        subagent_type: r.subagent_type as string,
+      };
+    },
+    async run(args: unknown, ctx: ToolRunContext): Promise<ToolResult> {
+      const a = args as AgentCallArgs;
+      const definition = byName.get(a.subagent_type);
+      if (!definition) {
+        return {
+          output: `Agent type "${a.subagent_type}" not found. Available agents: ${
+            [...byName.keys()].join(", ")
+          }`,
+          status: "error",
+        };
+      }
+      return await spawn({ definition, description: a.description, prompt: a.prompt }, ctx);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * Subagents (#22): agent definitions from Claude Code's, plugins' and Trellis's `agents/*.md`, the
+ * tool set each is offered, and the `Agent` tool the model calls. Running a subagent (a child turn)
+ * is lib/app's job (lib/app/subagents.ts): this folder knows no loop.
+ * @module
+ */
+export type { AgentDefinition, AgentOrigin, AgentSource } from "./types.ts";
+export { AGENT_ORIGINS } from "./types.ts";
+export { GENERAL_PURPOSE } from "./builtin_agents.ts";
+export { parseAgentFile } from "./parse_agent_file.ts";
+export { agentSources, loadAgents } from "./load_agents.ts";
+export type { LoadedAgents, PluginAgentFiles } from "./load_agents.ts";
+export { selectAgentTools } from "./tool_selection.ts";
+export { agentTool } from "./agent_tool.ts";
+export type { AgentCallArgs, SpawnAgent } from "./agent_tool.ts";
+export { agentLimits } from "./limits.ts";
+export type { AgentLimits } from "./limits.ts";

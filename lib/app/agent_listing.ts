@@ -1,0 +1,62 @@
+import { type AgentDefinition, agentTool, type LoadedAgents, selectAgentTools } from "../agents/mod.ts";
+import { DEFAULT_MODEL, type TrellisConfig } from "../config/mod.ts";
+import { builtinToolsForListing } from "../tools/mod.ts";
+
+/** One line of `trellis agents list`. */
+export interface AgentRow {
+  name: string;
+  description: string;
+  origin: string;
+  plugin: string | null;
+  path: string | null;
+}
+
+/** `trellis agents show NAME`: the row, the body, and what a session would give the agent. */
+export interface AgentDetail extends AgentRow {
+  prompt: string;
+  /** The model-facing names of the built-in tools (and Agent) it is offered; MCP tools resolve in a session. */
+  tools: string[];
+  /** `tools`/`disallowedTools` entries that name no built-in tool (an MCP tool, or one Trellis lacks). */
+  unmatchedTools: string[];
+  disallowedTools: string[];
+  /** The model it runs on, and the frontmatter's word for it. */
+  model: string;
+  modelSetting: string;
+  color: string | null;
+  maxTurns: number | null;
+  /** Claude Code fields read but not applied yet. */
+  notApplied: string[];
+}
+
+export function agentRow(a: AgentDefinition): AgentRow {
+  return {
+    name: a.name,
+    description: a.description,
+    origin: a.origin,
+    plugin: a.plugin ?? null,
+    path: a.path ?? null,
+  };
+}
+
+export function agentDetail(a: AgentDefinition, loaded: LoadedAgents, config: TrellisConfig): AgentDetail {
+  const catalog = [
+    ...builtinToolsForListing(),
+    agentTool(loaded.agents, () => Promise.reject(new Error("listing"))),
+  ];
+  const { tools, unmatched } = selectAgentTools(a, catalog);
+  const parentModel = config.model ?? DEFAULT_MODEL;
+  const setting = a.model ?? "inherit";
+  const alias = ["sonnet", "opus", "haiku"].includes(setting);
+  return {
+    ...agentRow(a),
+    prompt: a.prompt,
+    tools: tools.map((t) => t.name),
+    unmatchedTools: unmatched,
+    disallowedTools: a.disallowedTools,
+    model: setting === "inherit" || alias ? parentModel : setting,
+    modelSetting: alias ? `${setting} (an alias: no mapping yet, the session's model)` : setting,
+    color: a.color ?? null,
+    maxTurns: a.maxTurns ?? null,
+    notApplied: a.notApplied,
+  };
+}

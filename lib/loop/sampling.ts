@@ -1,5 +1,5 @@
 import type { ConversationItem, EventSink, ModelRequest, Usage } from "../shared/mod.ts";
-import { emptyUsage } from "../shared/mod.ts";
+import { emptyUsage, TrellisError } from "../shared/mod.ts";
 import type { ModelClient } from "./ports.ts";
 
 export interface SampledStep {
@@ -53,7 +53,7 @@ export async function sampleStep(
         return { items, usage };
       default: {
         const never: never = event;
-        throw new Error(`unknown model event ${JSON.stringify(never)}`);
+        throw new TrellisError("internal", `unknown model event ${JSON.stringify(never)}`, { event: never });
       }
     }
   }

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { platform, runCommand, sandboxArgv, SandboxProfileError } from "../../lib/platform/mod.ts";
+import {
+  isWithinPath,
+  platform,
+  runCommand,
+  sandboxArgv,
+  SandboxProfileError,
+} from "../../lib/platform/mod.ts";
 import { bareWorktree } from "./_git_worktree.ts";
 import { resolvePaths, userProtectedPaths } from "../../lib/config/mod.ts";
 import { makeBox, NOBODY, policyFor, removeBox, runInSandbox, runtime } from "./_sandbox_box.ts";
@@ -351,4 +357,18 @@ Deno.test("sandboxArgv() keeps $CODEX_HOME and $CLAUDE_CONFIG_DIR read-only when
   } finally {
     await removeBox(box);
   }
+});
+
+// A generated mutant (`root + "/"` → `root + ""`) survived every sandbox test (#26 item 4): a
+// sibling that shares the root's name as a prefix counted as inside it.
+Deno.test("isWithinPath() does not take a sibling sharing the root's prefix for a path inside it", () => {
+  assert.equal(isWithinPath("/work/ws", "/work/ws2/.git"), false);
+  assert.equal(isWithinPath("/work/ws", "/work/wsx"), false);
+});
+
+Deno.test("isWithinPath() holds the root itself and what lies below it, and / holds everything", () => {
+  assert.equal(isWithinPath("/work/ws", "/work/ws"), true);
+  assert.equal(isWithinPath("/work/ws", "/work/ws/sub/.git"), true);
+  assert.equal(isWithinPath("/", "/work/ws2"), true);
+  assert.equal(isWithinPath("/work/ws/sub", "/work/ws"), false);
 });

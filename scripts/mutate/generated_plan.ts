@@ -139,7 +139,10 @@ function libFiles(root: string): string[] {
     ) {
       const rel = `${dir}/${entry.name}`;
       if (entry.isDirectory) walk(rel);
-      else if (entry.isFile && /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(rel);
+      // Generated data (the TOML editor's WebAssembly, built-in parameters) is no hand-written logic.
+      else if (entry.isFile && /\.tsx?$/.test(entry.name) && !/\.(?:d|generated)\.ts$/.test(entry.name)) {
+        out.push(rel);
+      }
     }
   };
   walk(LIB_DEFAULT);

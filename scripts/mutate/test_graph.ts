@@ -13,6 +13,7 @@ const SOURCE = /\.(?:ts|tsx|js|mjs)$/;
 
 export class TestGraph {
   #imports = new Map<string, string[]>();
+  #closures = new Map<string, Set<string>>();
   #tests: string[];
 
   constructor(readonly root: string) {
@@ -43,19 +44,25 @@ export class TestGraph {
   }
 
   #reaches(from: string, target: string): boolean {
+    return this.#closureOf(from).has(target);
+  }
+
+  /** Every file `from` imports, transitively (computed once per test). */
+  #closureOf(from: string): Set<string> {
+    const known = this.#closures.get(from);
+    if (known) return known;
     const seen = new Set<string>([from]);
     const stack = [from];
     while (stack.length) {
-      const file = stack.pop()!;
-      if (file === target) return true;
-      for (const next of this.#importsOf(file)) {
+      for (const next of this.#importsOf(stack.pop()!)) {
         if (!seen.has(next)) {
           seen.add(next);
           stack.push(next);
         }
       }
     }
-    return false;
+    this.#closures.set(from, seen);
+    return seen;
   }
 
   #importsOf(file: string): string[] {

@@ -7,10 +7,17 @@
  *
  * `--all-tests` runs the whole suite (tests/ and every e2e file) per mutant instead. `LIST|ID`
  * (`loop`, `tools.json#2`) runs only those mutants.
+ *
+ * `deno task mutate --generate [FILES…] [--sample N] [--seed S] [--serial]`: mutants derived from
+ * the files' syntax trees instead (scripts/mutate/generate.ts; no FILES: all of lib/), each run
+ * against the tests that import its file (or all unit tests). A mutant the type check rejects is
+ * killed by the compiler, counted apart. Prints the kill rate and every survivor; exits 0 when the
+ * run completes (the rate is a figure to read, not a gate), 2 on bad input.
  */
 import { parseArgs } from "node:util";
 import * as path from "node:path";
-import { applyMutant, loadMutants, type Mutant, MutantListError } from "./mutate/mutant_list.ts";
+import { applyMutant, loadMutants, MutantListError } from "./mutate/mutant_list.ts";
+import { type Job, PlanError, planGenerated } from "./mutate/generated_plan.ts";
 import { makeScratchTree } from "./mutate/scratch_tree.ts";
 import { allTests, runTests } from "./mutate/test_run.ts";
 
@@ -20,6 +27,10 @@ const { values, positionals } = parseArgs({
   options: {
     "all-tests": { type: "boolean", default: false },
     "timeout-s": { type: "string", default: "600" },
+    generate: { type: "boolean", default: false },
+    sample: { type: "string" },
+    seed: { type: "string", default: "1" },
+    serial: { type: "boolean", default: false },
     root: { type: "string" }, // the tree to mutate (tests point it at a small fixture project)
   },
   allowPositionals: true,
@@ -27,14 +38,46 @@ const { values, positionals } = parseArgs({
 const root = path.resolve(values.root ?? new URL("..", import.meta.url).pathname);
 const timeoutMs = Number(values["timeout-s"]) * 1000;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-let mutants: Mutant[];
-try {
-  mutants = await loadMutants(root, positionals);
-} catch (error) {
-  if (!(error instanceof MutantListError)) throw error;
-  console.error(`mutate: ${error.message}`);
+const fail = (message: string): never => {
+  console.error(`mutate: ${message}`);
   Deno.exit(2);
+};
+
+let jobs: Job[];
+if (values.generate) {
+  const sample = values.sample === undefined ? undefined : Number(values.sample);
+  const seed = Number(values.seed);
+  if (sample !== undefined && !(Number.isInteger(sample) && sample > 0)) {
+    fail(`--sample must be a positive whole number, got "${values.sample}"`);
+  }
+  if (!Number.isInteger(seed)) fail(`--seed must be a whole number, got "${values.seed}"`);
+  try {
+    const plan = planGenerated(root, positionals, {
+      sample,
+      seed,
+      ...(values["all-tests"] ? { tests: allTests(root) } : {}),
+    });
+    for (const note of plan.notes) console.log(`mutate: ${note}`);
+    jobs = plan.jobs;
+  } catch (error) {
+    if (!(error instanceof PlanError)) throw error;
+    jobs = fail(error.message);
+  }
+  if (!jobs.length) {
+    console.log("mutate: nothing to mutate");
+    Deno.exit(0);
+  }
+} else {
+  try {
+    jobs = (await loadMutants(root, positionals)).map((m) => ({
+      ...m,
+      tests: values["all-tests"] ? allTests(root) : m.tests,
+      apply: (content: string) => applyMutant(content, m),
+    }));
+  } catch (error) {
+    if (!(error instanceof MutantListError)) throw error;
+    jobs = fail(error.message);
+  }
 }
 
 const interrupt = new AbortController();
@@ -48,19 +91,21 @@ try {
 } finally {
   await scratch.remove();
 }
+if (interrupt.signal.aborted) {
+  console.log(`mutate: interrupted; the working tree was never written and the scratch copy is removed`);
+}
 Deno.exit(interrupt.signal.aborted ? 130 : code);
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const testsOf = (m: Mutant) => values["all-tests"] ? allTests(root) : m.tests;
-  const options = { timeoutMs, signal: interrupt.signal };
-  const lists = new Set(mutants.map((m) => m.id.split("#")[0]));
-  console.log(
-    `mutate: ${mutants.length} mutants from ${[...lists].join(", ")} in a scratch copy ${scratch.dir}`,
-  );
+  const options = { timeoutMs, signal: interrupt.signal, parallel: !values.serial };
+  const from = values.generate
+    ? `generated from ${new Set(jobs.map((m) => m.file)).size} file(s)`
+    : `from ${[...new Set(jobs.map((m) => m.id.split("#")[0]))].join(", ")}`;
+  console.log(`mutate: ${jobs.length} mutants ${from} in a scratch copy ${scratch.dir}`);
 
   // Unmutated, the same tests must pass: otherwise every mutant would look killed.
-  const baselineTests = [...new Set(mutants.flatMap(testsOf))];
+  const baselineTests = [...new Set(jobs.flatMap((m) => m.tests))];
   const baseline = await runTests(scratch.dir, baselineTests, options);
   if (interrupt.signal.aborted) return 130;
   if (!baseline.passed) {
@@ -69,32 +114,47 @@ async function main(): Promise<number> {
   }
   console.log(`baseline: ${baselineTests.length} test paths pass unmutated (${seconds(baseline.ms)})`);
 
-  const survivors: Mutant[] = [];
-  for (const [index, mutant] of mutants.entries()) {
+  const survivors: Job[] = [];
+  let byCompiler = 0;
+  for (const [index, mutant] of jobs.entries()) {
     const original = await scratch.read(mutant.file);
-    await scratch.write(mutant.file, applyMutant(original, mutant));
+    await scratch.write(mutant.file, mutant.apply(original));
     let outcome;
     try {
-      outcome = await runTests(scratch.dir, testsOf(mutant), options);
+      outcome = await runTests(scratch.dir, mutant.tests, options);
     } finally {
       await scratch.write(mutant.file, original);
     }
     if (interrupt.signal.aborted) return 130;
+    // deno test type-checks first: a mutant that does not compile never reaches a test.
+    const compiler = !outcome.passed && /(?:^|: )type check failed/.test(outcome.detail);
     if (outcome.passed) survivors.push(mutant);
-    const verdict = outcome.passed ? "SURVIVED" : "killed  ";
+    if (compiler) byCompiler++;
+    const verdict = outcome.passed ? "SURVIVED" : compiler ? "compiler" : "killed  ";
     console.log(
-      `[${index + 1}/${mutants.length}] ${verdict} ${mutant.id} ${mutant.file}: ${mutant.why}\n` +
+      `[${index + 1}/${jobs.length}] ${verdict} ${mutant.id} ${mutant.file}: ${mutant.why}\n` +
         `        ${outcome.passed ? "tests passed" : outcome.detail} (${seconds(outcome.ms)})`,
     );
   }
 
-  const killed = mutants.length - survivors.length;
-  const percent = (100 * killed) / mutants.length;
+  const killed = jobs.length - survivors.length;
+  const percent = (100 * killed) / jobs.length;
+  const split = values.generate
+    ? `: ${killed - byCompiler} by the tests, ${byCompiler} by the type check`
+    : "";
   console.log(
-    `\n${killed}/${mutants.length} mutants killed (${percent.toFixed(1)} %), ${survivors.length} survived ` +
+    `\n${killed}/${jobs.length} mutants killed (${
+      percent.toFixed(1)
+    } %)${split}, ${survivors.length} survived ` +
       `(${seconds(performance.now() - started)})`,
   );
-  for (const m of survivors) console.log(`  survived: ${m.id} ${m.file}: ${m.why}`);
+  for (const m of survivors) {
+    console.log(`  survived: ${m.id} ${m.file}: ${m.why}`);
+    if (m.diff) {
+      console.log(`      - ${m.diff.before}\n      + ${m.diff.after}\n      tests: ${m.tests.join(" ")}`);
+    }
+  }
+  if (values.generate) return 0;
   if (percent < THRESHOLD) {
     console.log(`mutate: below ${THRESHOLD} % killed`);
     return 1;

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolResult, ToolRunContext } from "../shared/mod.ts";
+import { type ToolDefinition, type ToolResult, type ToolRunContext, UsageError } from "../shared/mod.ts";
 import type { AgentDefinition } from "./types.ts";
 
 /** Claude Code's `Agent` arguments. */
@@ -48,7 +48,7 @@ export function agentTool(agents: AgentDefinition[], spawn: SpawnAgent): ToolDef
       const r = (raw ?? {}) as Record<string, unknown>;
       for (const key of ["description", "prompt", "subagent_type"] as const) {
         if (typeof r[key] !== "string" || (r[key] as string).trim() === "") {
-          throw new Error(`\`${key}\` must be a non-empty string`);
+          throw new UsageError(`\`${key}\` must be a non-empty string`, { field: key });
         }
       }
       return {

@@ -1,5 +1,6 @@
 import { type AgentDefinition, agentTool, type LoadedAgents, selectAgentTools } from "../agents/mod.ts";
 import { DEFAULT_MODEL, type TrellisConfig } from "../config/mod.ts";
+import { TrellisError } from "../shared/mod.ts";
 import { builtinToolsForListing } from "../tools/mod.ts";
 
 /** One line of `trellis agents list`. */
@@ -41,7 +42,10 @@ export function agentRow(a: AgentDefinition): AgentRow {
 export function agentDetail(a: AgentDefinition, loaded: LoadedAgents, config: TrellisConfig): AgentDetail {
   const catalog = [
     ...builtinToolsForListing(),
-    agentTool(loaded.agents, () => Promise.reject(new Error("listing"))),
+    agentTool(
+      loaded.agents,
+      () => Promise.reject(new TrellisError("internal", "listing only: no agent runs here")),
+    ),
   ];
   const { tools, unmatched } = selectAgentTools(a, catalog);
   const parentModel = config.model ?? DEFAULT_MODEL;

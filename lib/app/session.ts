@@ -39,7 +39,7 @@ import type {
   Usage,
 } from "../shared/mod.ts";
 import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
-import { noLifecycleHooks, type PermissionRules, type ToolDefinition } from "../shared/mod.ts";
+import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
 import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
@@ -375,7 +375,11 @@ export class Session {
   }
 
   async runTurn(request: TurnRequest): Promise<TurnResult> {
-    if (this.busy) throw new Error("Session.runTurn() called while a turn or a compaction is running");
+    if (this.busy) {
+      throw new TrellisError("internal", "Session.runTurn() called while a turn or a compaction is running", {
+        field: "busy",
+      });
+    }
     this.busy = true;
     try {
       return await this.runTurnNow(request);

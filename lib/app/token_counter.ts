@@ -1,4 +1,5 @@
 import { knownTokenizer } from "../model/mod.ts";
+import { TrellisError } from "../shared/mod.ts";
 
 /** How a ledger counts tokens: the model's own encoding, or a labelled estimate. */
 export interface TokenCounter {
@@ -48,7 +49,9 @@ export async function loadTokenCounter(
   let encoding: EncodingModule;
   try {
     encoding = await importEncoding();
-    if (typeof encoding.countTokens !== "function") throw new Error("it has no countTokens function");
+    if (typeof encoding.countTokens !== "function") {
+      throw new TrellisError("internal", "it has no countTokens function", { field: "countTokens" });
+    }
   } catch (error) {
     const cause = (error instanceof Error ? error.message : String(error)).split("\n")[0];
     return {

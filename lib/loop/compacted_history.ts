@@ -1,6 +1,7 @@
 import type { ConversationItem } from "../shared/mod.ts";
 import { approxTokens } from "./context_meter.ts";
 import { isSummaryMessage, summaryMessageText } from "./compaction_prompt.ts";
+import { TrellisError } from "../shared/mod.ts";
 
 /**
  * What a compaction did to the history, as the transcript records it (one `compacted` line) and as
@@ -40,7 +41,9 @@ export function applyCompaction(
     }
     default: {
       const never: never = record;
-      throw new Error(`unknown compaction record ${JSON.stringify(never)}`);
+      throw new TrellisError("internal", `unknown compaction record ${JSON.stringify(never)}`, {
+        record: never,
+      });
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { ConversationItem, EventSink, ModelRequest, ModelStreamEvent, Usage } from "../shared/mod.ts";
-import { CancelledError, emptyUsage } from "../shared/mod.ts";
+import { CancelledError, emptyUsage, TrellisError } from "../shared/mod.ts";
 import type { ModelClient } from "./ports.ts";
 
 export interface SampledStep {
@@ -84,7 +84,7 @@ function handle(
       break;
     default: {
       const never: never = event;
-      throw new Error(`unknown model event ${JSON.stringify(never)}`);
+      throw new TrellisError("internal", `unknown model event ${JSON.stringify(never)}`, { event: never });
     }
   }
   return { messageId };

@@ -1,5 +1,6 @@
 import type { Tool } from "./_sdk.ts";
 import type { ToolDefinition } from "../shared/mod.ts";
+import { TrellisError } from "../shared/mod.ts";
 import type { ConnectionManager, ManagedServer } from "./connection_manager.ts";
 import { callManagerTool, type CallOptions } from "./tool_call.ts";
 import { assignToolNames, toolIdentityKey } from "./tool_names.ts";
@@ -134,6 +135,8 @@ export function mcpToolDefinitions(
 
 function parseObjectArguments(raw: unknown): Record<string, unknown> {
   const value = typeof raw === "string" ? (raw.trim() === "" ? {} : JSON.parse(raw)) : raw ?? {};
-  if (typeof value !== "object" || Array.isArray(value)) throw new Error("arguments must be a JSON object");
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new TrellisError("tool_arguments", "arguments must be a JSON object", { field: "arguments" });
+  }
   return value as Record<string, unknown>;
 }

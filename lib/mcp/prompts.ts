@@ -1,5 +1,5 @@
 import type { ConversationItem } from "../shared/mod.ts";
-import { splitQuotedWords } from "../shared/mod.ts";
+import { splitQuotedWords, TrellisError } from "../shared/mod.ts";
 import type { Client } from "./_sdk.ts";
 import { contentBlockText } from "./call_result.ts";
 import type { ConnectionManager } from "./connection_manager.ts";
@@ -25,7 +25,9 @@ async function listServerPrompts(client: Client, timeout: number) {
     const page = await client.listPrompts(cursor ? { cursor } : undefined, { timeout });
     prompts.push(...page.prompts);
     cursor = page.nextCursor;
-    if (cursor !== undefined && seen.has(cursor)) throw new Error("prompts/list returned duplicate cursor");
+    if (cursor !== undefined && seen.has(cursor)) {
+      throw new TrellisError("mcp_protocol", "prompts/list returned duplicate cursor");
+    }
     if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
   return prompts;
@@ -77,7 +79,7 @@ export async function getManagerPrompt(
   args: Record<string, string>,
 ): Promise<ConversationItem[]> {
   const managed = manager.servers.get(server);
-  if (!managed) throw new Error(`unknown MCP server '${server}'`);
+  if (!managed) throw new TrellisError("mcp_config", `unknown MCP server '${server}'`, { server });
   const client = await managed.connection.ready();
   const result = await client.getPrompt({ name, arguments: args }, {
     timeout: managed.registration.config.toolTimeoutMs,

@@ -4,6 +4,7 @@ import {
   type ToolDefinition,
   type ToolResult,
   type ToolRunContext,
+  TrellisError,
   z,
 } from "../shared/mod.ts";
 import { truncateHeadTail } from "./call_result.ts";
@@ -28,7 +29,7 @@ const readArgs = memo(() => z.object({ server: nonEmpty("server"), uri: nonEmpty
 
 async function fetchPage(manager: ConnectionManager, server: string, kind: Kind, cursor?: string) {
   const managed = manager.servers.get(server);
-  if (!managed) throw new Error(`unknown MCP server '${server}'`);
+  if (!managed) throw new TrellisError("mcp_config", `unknown MCP server '${server}'`, { server });
   const client = await managed.connection.ready();
   const options = { timeout: managed.registration.config.toolTimeoutMs };
   const params = cursor ? { cursor } : undefined;
@@ -51,7 +52,7 @@ export async function listAllPages(manager: ConnectionManager, server: string, k
     const page = await fetchPage(manager, server, kind, cursor);
     items.push(...page.items);
     if (page.nextCursor !== undefined && seen.has(page.nextCursor)) {
-      throw new Error(`${METHOD[kind]} returned duplicate cursor`);
+      throw new TrellisError("mcp_protocol", `${METHOD[kind]} returned duplicate cursor`, { server });
     }
     cursor = page.nextCursor;
     if (cursor !== undefined) seen.add(cursor);
@@ -107,7 +108,7 @@ export async function listResourcesOutput(
 
 export async function readResourceOutput(manager: ConnectionManager, server: string, uri: string) {
   const managed = manager.servers.get(server);
-  if (!managed) throw new Error(`unknown MCP server '${server}'`);
+  if (!managed) throw new TrellisError("mcp_config", `unknown MCP server '${server}'`, { server });
   const client = await managed.connection.ready();
   const result = await client.readResource({ uri }, { timeout: managed.registration.config.toolTimeoutMs });
   return { server, uri, ...result };
@@ -145,7 +146,11 @@ async function withEvents(
 function parseWith<T>(schema: z.core.$ZodType<T>, raw: unknown): T {
   const value = typeof raw === "string" ? (raw.trim() ? JSON.parse(raw) : {}) : raw ?? {};
   const parsed = z.safeParse(schema, value);
-  if (!parsed.success) throw new Error(parsed.error.issues[0].message);
+  if (!parsed.success) {
+    throw new TrellisError("tool_arguments", parsed.error.issues[0].message, {
+      field: parsed.error.issues[0].path.join("."),
+    });
+  }
   return parsed.data;
 }
 

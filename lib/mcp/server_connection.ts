@@ -10,6 +10,7 @@ import { PlatformStdioTransport } from "./stdio_transport.ts";
 import { stderrReason } from "./stderr_summary.ts";
 import { capInstructions } from "./server_instructions.ts";
 import { describeToolProblems, repairTools, type ToolProblem } from "./tool_repair.ts";
+import { TrellisError } from "../shared/mod.ts";
 
 /** MCP-6 status as a discriminated union. */
 export type ServerStatus =
@@ -73,7 +74,16 @@ export class ServerConnection {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`startup timed out after ${this.config.startupTimeoutMs / 1000} s`)),
+        () =>
+          reject(
+            new TrellisError(
+              "mcp_protocol",
+              `startup timed out after ${this.config.startupTimeoutMs / 1000} s`,
+              {
+                server: this.config.name,
+              },
+            ),
+          ),
         this.config.startupTimeoutMs,
       );
     });
@@ -93,7 +103,14 @@ export class ServerConnection {
   async #connect(): Promise<Tool[]> {
     // MCP-16: only the local environment exists in this runtime; any other is refused, not guessed.
     if (this.config.environmentId !== "local") {
-      throw new Error(`unknown environment "${this.config.environmentId}" (only "local" is available)`);
+      throw new TrellisError(
+        "mcp_config",
+        `unknown environment "${this.config.environmentId}" (only "local" is available)`,
+        {
+          server: this.config.name,
+          field: "environment_id",
+        },
+      );
     }
     this.#client = await createSdkClient(this.config, {
       ...this.ctx,
@@ -133,7 +150,11 @@ export class ServerConnection {
         else problems.push(sdkProblem(raw, parsed.error));
       }
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
-      if (cursor && seen.has(cursor)) throw new Error("tools/list returned duplicate cursor");
+      if (cursor && seen.has(cursor)) {
+        throw new TrellisError("mcp_protocol", "tools/list returned duplicate cursor", {
+          server: this.config.name,
+        });
+      }
       if (cursor) seen.add(cursor);
     } while (cursor);
     (client as unknown as { cacheToolMetadata(tools: Tool[]): void }).cacheToolMetadata(tools);
@@ -217,7 +238,13 @@ export class ServerConnection {
   /** A ready server whose connection dropped (process died) is failed from now on. */
   #lost(): void {
     if (this.status.state !== "ready" || this.#closing) return;
-    this.status = { state: "failed", error: this.#describe(new Error("connection closed")), durationMs: 0 };
+    this.status = {
+      state: "failed",
+      error: this.#describe(
+        new TrellisError("mcp_protocol", "connection closed", { server: this.config.name }),
+      ),
+      durationMs: 0,
+    };
     this.onStatus(this.status);
   }
 
@@ -233,7 +260,14 @@ export class ServerConnection {
     const status = await this.settled;
     if (status.state === "ready" && this.#client && this.status.state === "ready") return this.#client;
     const current = this.status;
-    throw new Error(current.state === "failed" ? current.error : `server is ${current.state}`);
+    throw new TrellisError(
+      "mcp_protocol",
+      current.state === "failed" ? current.error : `server is ${current.state}`,
+      {
+        server: this.config.name,
+        state: current.state,
+      },
+    );
   }
 
   acquire(): void {

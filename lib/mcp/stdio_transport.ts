@@ -2,6 +2,7 @@ import * as path from "node:path";
 import { type JSONRPCMessage, loadSdk, type Sdk, type Transport } from "./_sdk.ts";
 import { type ChildProcess, type ExitStatus, holdSandboxMounts, type Platform } from "../platform/mod.ts";
 import { RotatingLog } from "./stderr_log.ts";
+import { TrellisError } from "../shared/mod.ts";
 
 export interface StdioTransportOptions {
   cmd: string[];
@@ -165,7 +166,9 @@ export class PlatformStdioTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.#writer || !this.#serialize || this.#closed) throw new Error("Not connected");
+    if (!this.#writer || !this.#serialize || this.#closed) {
+      throw new TrellisError("mcp_protocol", "Not connected");
+    }
     await this.#writer.write(new TextEncoder().encode(this.#serialize(message)));
   }
 

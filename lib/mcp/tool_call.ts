@@ -1,4 +1,5 @@
 import type { EventSink, ToolResult, ToolRunContext } from "../shared/mod.ts";
+import { TrellisError } from "../shared/mod.ts";
 import type { Client, Tool } from "./_sdk.ts";
 import { convertCallResult } from "./call_result.ts";
 import type { ConnectionManager } from "./connection_manager.ts";
@@ -53,7 +54,12 @@ export async function callManagerTool(
   const maxMs = config.toolMaxMs ?? DEFAULT_TOOL_MAX_MS;
   const deadline = new AbortController();
   const timer = setTimeout(
-    () => deadline.abort(new Error(`exceeded tool_max_sec (${maxMs / 1000} s)`)),
+    () =>
+      deadline.abort(
+        new TrellisError("mcp_protocol", `exceeded tool_max_sec (${maxMs / 1000} s)`, {
+          field: "tool_max_sec",
+        }),
+      ),
     maxMs,
   );
   const signal = AbortSignal.any([ctx.signal, deadline.signal]);
@@ -125,7 +131,8 @@ async function callAsTask(
   progress: Progress,
 ): Promise<unknown> {
   if (!client.getServerCapabilities()?.tasks?.requests?.tools?.call) {
-    throw new Error(
+    throw new TrellisError(
+      "mcp_protocol",
       "the tool requires task-augmented execution but the server does not offer tasks for tools/call",
     );
   }
@@ -155,7 +162,7 @@ async function callAsTask(
         throw message.error;
       }
     }
-    throw new Error("the task ended without a result");
+    throw new TrellisError("mcp_protocol", "the task ended without a result");
   } finally {
     request.signal.removeEventListener("abort", cancel);
   }

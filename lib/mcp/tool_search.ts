@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolResult } from "../shared/mod.ts";
+import { TrellisError } from "../shared/mod.ts";
 
 /** MCP-12 settings: `on` (config `tool_search = true`), `off`, or `auto` by context-window share. */
 export interface ToolSearchOptions {
@@ -106,9 +107,11 @@ interface SearchArgs {
 function parseSearchArguments(raw: unknown): SearchArgs {
   const value = typeof raw === "string" ? (raw.trim() === "" ? {} : JSON.parse(raw)) : raw ?? {};
   const { query, limit } = value as Record<string, unknown>;
-  if (typeof query !== "string" || query.trim() === "") throw new Error("query must be a non-empty string");
+  if (typeof query !== "string" || query.trim() === "") {
+    throw new TrellisError("tool_arguments", "query must be a non-empty string", { field: "query" });
+  }
   if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)) {
-    throw new Error("limit must be a positive integer");
+    throw new TrellisError("tool_arguments", "limit must be a positive integer", { field: "limit" });
   }
   return { query, limit: Math.min((limit as number | undefined) ?? DEFAULT_LIMIT, MAX_LIMIT) };
 }

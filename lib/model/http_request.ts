@@ -1,5 +1,5 @@
 /** Sends the request, retrying 429/5xx and connection failures with backoff before any byte streamed. */
-import { CancelledError } from "../shared/mod.ts";
+import { CancelledError, TrellisError } from "../shared/mod.ts";
 import { backoffDelay, retryAfterMs, sleep } from "./backoff.ts";
 import type { ClientSettings } from "./client_settings.ts";
 import { httpStatusError, type RequestTarget, unreachableError } from "./model_errors.ts";
@@ -59,7 +59,12 @@ async function fetchHeaders(
 ): Promise<Response> {
   const silence = new AbortController();
   const timer = setTimeout(
-    () => silence.abort(new Error(`no response within ${settings.idleTimeoutMs} ms`)),
+    () =>
+      silence.abort(
+        new TrellisError("model_unreachable", `no response within ${settings.idleTimeoutMs} ms`, {
+          timeoutMs: settings.idleTimeoutMs,
+        }),
+      ),
     settings.idleTimeoutMs,
   );
   try {

@@ -1,6 +1,7 @@
 import * as nodeFs from "node:fs";
 import process from "node:process";
 import type { FileLock, LockOptions } from "./platform.ts";
+import { TrellisError } from "../shared/mod.ts";
 
 /**
  * Exclusive advisory locks on a lock file — flock(2) — for read-modify-write of small shared files
@@ -110,7 +111,13 @@ function libcFlock(): LibcFlock {
       // try the next name
     }
   }
-  throw new Error(`cannot lock files: no C library with flock found (tried ${names.join(", ")})`);
+  throw new TrellisError(
+    "io",
+    `cannot lock files: no C library with flock found (tried ${names.join(", ")})`,
+    {
+      libraries: names,
+    },
+  );
 }
 
 export async function bunLockFile(path: string, options: LockOptions = {}): Promise<FileLock> {

@@ -10,6 +10,7 @@ import {
 import * as nodePath from "node:path";
 import process from "node:process";
 import { digestHex } from "./digest.ts";
+import { TrellisError } from "../shared/mod.ts";
 
 /**
  * The sandbox's seccomp filter, handed to bwrap as raw classic-BPF bytes (`--seccomp FD`).
@@ -130,7 +131,9 @@ function assemble(program: Insn[]): Uint8Array {
   const offset = (from: number, label?: string) => {
     if (label === undefined) return 0;
     const to = at.get(label);
-    if (to === undefined || to <= from || to - from - 1 > 255) throw new Error(`bad BPF jump to ${label}`);
+    if (to === undefined || to <= from || to - from - 1 > 255) {
+      throw new TrellisError("internal", `bad BPF jump to ${label}`, { label });
+    }
     return to - from - 1;
   };
   const bytes = new Uint8Array(program.length * 8);

@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import { describeError, memo, type ToolDefinition, type ToolResult, z } from "../shared/mod.ts";
+import { describeError, memo, type ToolDefinition, type ToolResult, TrellisError, z } from "../shared/mod.ts";
 import { type InstallCandidate, rememberDeclined } from "./install_candidates.ts";
 import { installById, requirePluginId } from "./plugin_operations.ts";
 import { type StoreLayout, storeLayout } from "./store_layout.ts";
@@ -75,7 +75,11 @@ export function requestPluginInstallTool(options: RequestPluginInstallOptions): 
     parseArguments(raw: unknown): Args {
       const parsed = argsSchema().safeParse(raw);
       if (!parsed.success) {
-        throw new Error(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+        throw new TrellisError(
+          "tool_arguments",
+          parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+          { fields: parsed.error.issues.map((i) => i.path.join(".")) },
+        );
       }
       return parsed.data;
     },

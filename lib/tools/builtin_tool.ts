@@ -65,7 +65,13 @@ export function builtinTool<A>(spec: BuiltinToolSpec<A>): BuiltinTool {
 function generatedParameters(name: string): JsonSchema {
   const parameters = BUILTIN_TOOL_PARAMETERS[name];
   if (!parameters) {
-    throw new Error(`built-in tool "${name}" has no generated parameters: run \`deno task gen\``);
+    throw new TrellisError(
+      "internal",
+      `built-in tool "${name}" has no generated parameters: run \`deno task gen\``,
+      {
+        tool: name,
+      },
+    );
   }
   return parameters;
 }

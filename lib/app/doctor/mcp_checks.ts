@@ -9,12 +9,15 @@ import type { Platform } from "../../platform/mod.ts";
 import { noTtyApprover } from "../../loop/mod.ts";
 import { loadToolPins, mcpRuntimeOptions } from "../mcp_wiring.ts";
 import { type DoctorRow, row } from "./rows.ts";
+import { TrellisError } from "../../shared/mod.ts";
 
 /** A stream that fails every request: doctor never samples (servers asking for it are declined). */
 const NO_MODEL = {
   // deno-lint-ignore require-yield
   stream: async function* () {
-    throw new Error("trellis doctor does not answer sampling requests");
+    throw new TrellisError("internal", "trellis doctor does not answer sampling requests", {
+      field: "sampling",
+    });
   },
 };
 

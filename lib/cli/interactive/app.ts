@@ -6,7 +6,7 @@ import {
   type SessionOptions,
 } from "../../app/mod.ts";
 import type { Platform, TerminalIo } from "../../platform/mod.ts";
-import { isTrellisError, terminalText, type TrellisEventBody } from "../../shared/mod.ts";
+import { isTrellisError, terminalText, TrellisError, type TrellisEventBody } from "../../shared/mod.ts";
 import { explainCall, interactiveApprover } from "./approval_prompt.ts";
 import { complete } from "./completion.ts";
 import { interactiveElicitation } from "./elicitation_form.ts";
@@ -558,7 +558,7 @@ export class InteractiveApp implements Ui {
   }
 
   #requireSession(): Session {
-    if (!this.#session) throw new Error("no session is open");
+    if (!this.#session) throw new TrellisError("internal", "no session is open", { field: "session" });
     return this.#session;
   }
 

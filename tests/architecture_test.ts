@@ -98,20 +98,8 @@ Deno.test("architecture: no dynamic import() of project modules in lib", async (
   assert.deepStrictEqual(offenders, []);
 });
 
-// Bare `new Error(` sites not yet converted to TrellisError (issue #26 item 3): this list only
-// shrinks. Each left needs more than a swap: the errno-shaped ones (regular_file, file_lock's "held
-// by process") are matched by `.code === "EISDIR"`-style checks; the OAuth and probe ones are
-// worded by their catchers, which pass a TrellisError through unworded (authFailure, `mcp probe`).
-const BARE_ERRORS_LEFT: Record<string, number> = {
-  "mcp/cross_app_access.ts": 4,
-  "mcp/oauth_failure.ts": 2,
-  "mcp/oauth_fetch.ts": 2,
-  "mcp/oauth_login.ts": 1,
-  "mcp/oauth_provider.ts": 2,
-  "mcp/probe.ts": 2,
-  "platform/file_lock.ts": 1,
-  "platform/regular_file.ts": 2,
-};
+// Issue #26 item 3: no bare `new Error(` in lib — every error is a TrellisError with a code.
+const BARE_ERRORS_LEFT: Record<string, number> = {};
 
 Deno.test("architecture: errors in lib are TrellisErrors; no new bare `new Error(` (the list of those left only shrinks)", async () => {
   const found: Record<string, number> = {};

@@ -1,4 +1,5 @@
 import { type FetchLike, loadAuthSdk } from "./_sdk.ts";
+import { authFailure, OAuthStepError } from "./oauth_failure.ts";
 
 /** Enterprise-managed authorization inputs (SEP-990), as the conformance context names them. */
 export interface CrossAppAccessContext {
@@ -17,14 +18,22 @@ const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
  * browser, no redirect. Returns a fetch that sends the token.
  */
 export async function crossAppAccessFetch(serverUrl: string, ctx: CrossAppAccessContext): Promise<FetchLike> {
+  return await exchangeTokens(serverUrl, ctx).catch((error) => {
+    throw authFailure(serverUrl, error);
+  });
+}
+
+async function exchangeTokens(serverUrl: string, ctx: CrossAppAccessContext): Promise<FetchLike> {
   const sdk = await loadAuthSdk();
   const prm = await sdk.discoverOAuthProtectedResourceMetadata(serverUrl);
   const issuerUrl = prm.authorization_servers?.[0];
-  if (!issuerUrl) throw new Error("protected resource metadata names no authorization server");
+  if (!issuerUrl) throw new OAuthStepError("protected resource metadata names no authorization server");
   const as = await sdk.discoverAuthorizationServerMetadata(issuerUrl);
-  if (!as) throw new Error(`no authorization server metadata at ${issuerUrl}`);
+  if (!as) throw new OAuthStepError(`no authorization server metadata at ${issuerUrl}`, { url: issuerUrl });
   if (!(as.grant_types_supported ?? []).includes(JWT_BEARER)) {
-    throw new Error("the authorization server does not support the jwt-bearer grant");
+    throw new OAuthStepError("the authorization server does not support the jwt-bearer grant", {
+      url: issuerUrl,
+    });
   }
   const idJag = await tokenRequest(ctx.idp_token_endpoint, {
     grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
@@ -60,7 +69,10 @@ async function tokenRequest(
   });
   const body = await response.json().catch(() => undefined) as { access_token?: unknown } | undefined;
   if (!response.ok || typeof body?.access_token !== "string") {
-    throw new Error(`token request to ${endpoint} failed (HTTP ${response.status})`);
+    throw new OAuthStepError(`token request to ${endpoint} failed (HTTP ${response.status})`, {
+      url: endpoint,
+      status: response.status,
+    });
   }
   return body.access_token;
 }

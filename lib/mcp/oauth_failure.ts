@@ -1,4 +1,4 @@
-import { TrellisError } from "../shared/mod.ts";
+import { type ErrorData, TrellisError } from "../shared/mod.ts";
 import { type FetchLike, loadAuthSdk } from "./_sdk.ts";
 
 /**
@@ -18,8 +18,26 @@ export function describeAuthFailure(error: unknown): string {
   return cause && !message.includes(cause) ? `${message} (${cause})` : message;
 }
 
+/**
+ * One step of an OAuth flow failed (no code in the redirect, no metadata, a refused token request).
+ * Its message says only what went wrong at that step: `authFailure` adds which server was being
+ * authorized, so the steps need not know it.
+ */
+export class OAuthStepError extends TrellisError {
+  constructor(message: string, data: ErrorData = {}) {
+    super("mcp_auth", message, data);
+    this.name = "OAuthStepError";
+  }
+}
+
 /** Errors Trellis already worded (a login hint, a retry limit) pass unchanged; the rest get context. */
 export function authFailure(serverUrl: string, error: unknown): Error {
+  if (error instanceof OAuthStepError) {
+    return new TrellisError("mcp_auth", `Cannot authorize "${serverUrl}": ${describeAuthFailure(error)}`, {
+      ...error.data,
+      url: serverUrl,
+    }, { cause: error });
+  }
   if (error instanceof TrellisError || (error as Error)?.message?.startsWith("Cannot ")) {
     return error as Error;
   }
@@ -45,11 +63,15 @@ export async function checkAdvertisedMetadata(url: URL | undefined, fetchFn: Fet
   try {
     body = JSON.parse(text);
   } catch {
-    throw new Error(`invalid protected-resource metadata at ${url.href}: not JSON`);
+    throw new OAuthStepError(`invalid protected-resource metadata at ${url.href}: not JSON`, {
+      url: url.href,
+    });
   }
   const parsed = OAuthProtectedResourceMetadataSchema.safeParse(body);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => i.path.map(String).join(".")).join(", ");
-    throw new Error(`invalid protected-resource metadata at ${url.href} (${fields})`);
+    throw new OAuthStepError(`invalid protected-resource metadata at ${url.href} (${fields})`, {
+      url: url.href,
+    });
   }
 }

@@ -1,5 +1,6 @@
+import { TrellisError } from "../shared/mod.ts";
 import { type FetchLike, loadAuthSdk, type OAuthClientProvider } from "./_sdk.ts";
-import { authFailure, checkAdvertisedMetadata } from "./oauth_failure.ts";
+import { authFailure, checkAdvertisedMetadata, OAuthStepError } from "./oauth_failure.ts";
 
 /** Any SDK provider; `takeCode` is how an interactive one hands over the redirect's code. */
 type Provider = OAuthClientProvider & { takeCode?(): string | undefined };
@@ -28,7 +29,8 @@ export function oauthFetch(provider: Provider, options: OAuthFetchOptions): Fetc
       if (!challenge) return response;
       if (attempt === MAX_AUTH_ATTEMPTS) {
         const answer = challenge.stepUp ? "403 insufficient_scope" : "401";
-        throw new Error(
+        throw new TrellisError(
+          "mcp_auth",
           `Cannot authorize "${options.serverUrl}": the server still answers ${answer} after ${MAX_AUTH_ATTEMPTS} authorization attempts`,
         );
       }
@@ -91,7 +93,7 @@ async function authorizeOnce(provider: Provider, base: AuthArgs): Promise<void> 
   const result = await auth(provider, base);
   if (result === "AUTHORIZED") return;
   const code = provider.takeCode?.();
-  if (!code) throw new Error("authorization did not return a code");
+  if (!code) throw new OAuthStepError("authorization did not return a code");
   await auth(provider, { ...base, authorizationCode: code });
 }
 

@@ -1,5 +1,5 @@
 import type { Platform } from "../platform/mod.ts";
-import { UsageError } from "../shared/mod.ts";
+import { TrellisError, UsageError } from "../shared/mod.ts";
 import type { FetchLike } from "./_sdk.ts";
 import { createSdkClient, createTransport } from "./client_factory.ts";
 import { CredentialStore } from "./credential_store.ts";
@@ -117,7 +117,15 @@ export async function loginServer(server: McpServerConfig, options: LoginOptions
       await createTransport(server, { ...ctx, oauthFetch: () => Promise.resolve(fetchFn) }),
     );
     await client.close();
-    if (!provider.tokens()) throw new Error("the server accepted the connection without asking to log in");
+    if (!provider.tokens()) {
+      throw new TrellisError(
+        "mcp_auth",
+        `"${server.name}" accepted the connection without asking to log in`,
+        {
+          server: server.name,
+        },
+      );
+    }
   } finally {
     await listener.close();
   }

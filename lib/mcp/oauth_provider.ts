@@ -1,4 +1,5 @@
 import { UsageError } from "../shared/mod.ts";
+import { OAuthStepError } from "./oauth_failure.ts";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -40,7 +41,7 @@ export function codeFromRedirect(redirect: URL): string {
   if (code) return code;
   const error = redirect.searchParams.get("error");
   if (error) throw new AuthorizationDeniedError(error, redirect.searchParams.get("error_description"));
-  throw new Error("the authorization redirect carried no code");
+  throw new OAuthStepError("the authorization redirect carried no code");
 }
 
 /**
@@ -119,7 +120,7 @@ export class TrellisOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (!this.#verifier) throw new Error("no PKCE code verifier was saved");
+    if (!this.#verifier) throw new OAuthStepError("no PKCE code verifier was saved");
     return this.#verifier;
   }
 

@@ -1,3 +1,5 @@
+import { TrellisError } from "../shared/mod.ts";
+import { OAuthStepError } from "./oauth_failure.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Client, type FetchLike, loadAuthSdk, type Tool } from "./_sdk.ts";
 import { createSdkClient, createTransport } from "./client_factory.ts";
@@ -74,7 +76,9 @@ async function allPages<T>(
     const page = await fetchPage(cursor);
     items.push(...page.items);
     cursor = page.nextCursor;
-    if (cursor !== undefined && seen.has(cursor)) throw new Error(`${method} returned duplicate cursor`);
+    if (cursor !== undefined && seen.has(cursor)) {
+      throw new TrellisError("mcp_protocol", `${method} returned duplicate cursor`, { method, cursor });
+    }
     if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
   return items;
@@ -190,6 +194,10 @@ async function headlessAuthorize(url: URL): Promise<string> {
   const response = await fetch(url, { redirect: "manual" });
   await response.body?.cancel();
   const location = response.headers.get("location");
-  if (!location) throw new Error(`the authorization endpoint did not redirect (HTTP ${response.status})`);
+  if (!location) {
+    throw new OAuthStepError(`the authorization endpoint did not redirect (HTTP ${response.status})`, {
+      url: url.href,
+    });
+  }
   return codeFromRedirect(new URL(location, url));
 }

@@ -39,8 +39,9 @@ async function poll(path: string, tryLock: () => boolean | Promise<boolean>, opt
       deadline = Date.now() + timeoutMs;
     } else if (Date.now() >= deadline) {
       const pid = holder.split(" ")[0];
-      throw Object.assign(new Error(`${path} is held by process ${pid || "(unknown)"}`), {
-        code: "ETIMEDOUT",
+      throw new TrellisError("ETIMEDOUT", `${path} is held by process ${pid || "(unknown)"}`, {
+        path,
+        pid: pid || undefined,
       });
     }
     // Short waits first (an edit holds the lock for milliseconds); a long queue backs off to 200 ms,

@@ -1,4 +1,5 @@
 import * as nodeFs from "node:fs";
+import { TrellisError } from "../shared/mod.ts";
 
 /**
  * Reads for the file tools, which open paths a model chose inside a workspace someone else may have
@@ -8,10 +9,10 @@ import * as nodeFs from "node:fs";
  * and large files are read in chunks with the caller's AbortSignal checked between them.
  */
 
-export class NotRegularFileError extends Error {
-  readonly code = "ENOTREG";
+export class NotRegularFileError extends TrellisError {
   constructor(readonly path: string, readonly kind: string) {
-    super(`not a regular file (${kind})`);
+    super("ENOTREG", `not a regular file (${kind})`, { path, kind });
+    this.name = "NotRegularFileError";
   }
 }
 
@@ -57,7 +58,7 @@ function openRegular(path: string): { fd: number; size: number } {
     const quick = deno?.statSync(fdLink(fd));
     if (quick?.isFile) return { fd, size: quick.size };
     const info = nodeFs.fstatSync(fd);
-    if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (info.isDirectory()) throw new TrellisError("EISDIR", "is a directory", { path });
     if (!info.isFile()) throw new NotRegularFileError(path, kindOf(info));
     return { fd, size: info.size };
   } catch (error) {
@@ -138,7 +139,7 @@ export async function readRegularFile(
 }
 
 function tooLarge(maxBytes: number): Error {
-  return Object.assign(new Error(`larger than ${maxBytes} bytes`), { code: "EFBIG" });
+  return new TrellisError("EFBIG", `larger than ${maxBytes} bytes`, { maxBytes });
 }
 
 /**

@@ -21,12 +21,21 @@ export type TrellisErrorCode =
   | "mcp_config"
   | "mcp_required_failed"
   | "mcp_protocol"
+  | "mcp_auth"
   | "skill_load"
   | "hook_config"
   | "plugin"
   | "io"
   | "cancelled"
-  | "internal";
+  | "internal"
+  | ErrnoCode;
+
+/**
+ * Refusals of Trellis's own file layer carry the OS's errno names, so a caller's one `code` check
+ * treats them as it treats the OS's own: EISDIR (a directory where a file was wanted), EFBIG (past a
+ * size cap), ENOTREG (a FIFO, socket or device), ETIMEDOUT (a lock held too long).
+ */
+export type ErrnoCode = "EISDIR" | "EFBIG" | "ENOTREG" | "ETIMEDOUT";
 
 /** What an error is about, as data: the file and line, the config field, the MCP server or plugin. */
 export interface ErrorData {

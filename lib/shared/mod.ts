@@ -10,7 +10,7 @@
  * @module
  */
 export { CancelledError, describeError, isTrellisError, TrellisError, UsageError } from "./errors.ts";
-export type { ErrorData, TrellisErrorCode } from "./errors.ts";
+export type { ErrnoCode, ErrorData, TrellisErrorCode } from "./errors.ts";
 export { errorDiagnostic, warning } from "./outcome.ts";
 export type { Diagnostic, DiagnosticLevel, Outcome } from "./outcome.ts";
 export { addUsage, emptyUsage } from "./conversation.ts";

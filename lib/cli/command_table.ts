@@ -3,13 +3,16 @@ import type { CliContext } from "./context.ts";
 
 type Register = (program: Command, ctx: CliContext) => void;
 
+/** Runs a command line in-process, output to `write` (run_cli.ts's runCommandLine, passed in). */
+export type NestedRun = (argv: string[], ctx: CliContext, write: (text: string) => void) => Promise<number>;
+
 /**
  * Every top-level command and how to load it. A command's module (and the subsystems it pulls in)
  * is evaluated only when that command runs, so `trellis --version` or `trellis skills list` never
- * pays for the MCP SDK or the plugin store. These are the only dynamic imports of project modules,
- * and they cannot hide a cycle: nothing imports this table but run_cli.ts.
+ * pays for the MCP SDK or the plugin store. No command module imports run_cli.ts: the interactive
+ * session gets its way to run `/hooks`-style command lines as `nested`, so no import cycle hides here.
  */
-export const COMMANDS: Record<string, () => Promise<Register>> = {
+export const COMMANDS: Record<string, (nested: NestedRun) => Promise<Register>> = {
   exec: async () => (await import("./commands/exec.ts")).registerExecCommand,
   debug: async () => (await import("./commands/debug.ts")).registerDebugCommand,
   config: async () => (await import("./commands/config.ts")).registerConfigCommand,
@@ -26,13 +29,10 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   doctor: async () => (await import("./commands/doctor.ts")).registerDoctorCommand,
   sessions: async () => (await import("./commands/sessions.ts")).registerSessionsCommand,
   // The interactive session: `trellis [PROMPT]` (the default command) and `trellis resume`.
-  resume: async () => {
-    const [{ registerInteractiveCommand }, { runCommandLine }] = await Promise.all([
-      import("./commands/interactive.ts"),
-      import("./run_cli.ts"),
-    ]);
+  resume: async (nested) => {
+    const { registerInteractiveCommand } = await import("./commands/interactive.ts");
     return (program, ctx) =>
-      registerInteractiveCommand(program, ctx, (argv, write) => runCommandLine(argv, ctx.platform, write));
+      registerInteractiveCommand(program, ctx, (argv, write) => nested(argv, ctx, write));
   },
 };
 
@@ -47,7 +47,7 @@ const META = new Set(["--help", "-h", "help"]);
  * later (options before it); else only the interactive session, the default command — a prompt
  * never pays for loading every command.
  */
-export async function commandsFor(argv: string[]): Promise<Register[]> {
+export async function commandsFor(argv: string[], nested: NestedRun): Promise<Register[]> {
   const first = argv[0];
   if (first === "--version" || first === "-V") return [];
   // `completion` describes every command, so it gets them all.
@@ -58,5 +58,5 @@ export async function commandsFor(argv: string[]): Promise<Register[]> {
     : argv.some((word) => META.has(word) || Object.hasOwn(COMMANDS, word))
     ? Object.keys(COMMANDS) // help, or options before a command: commander sorts it out
     : ["resume"];
-  return await Promise.all(names.map((name) => COMMANDS[name]()));
+  return await Promise.all(names.map((name) => COMMANDS[name](nested)));
 }

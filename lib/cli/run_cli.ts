@@ -82,7 +82,9 @@ async function runProgram(argv: string[], ctx: CliContext): Promise<number> {
     );
     return 2;
   }
-  for (const register of await commandsFor(argv)) register(program, ctx);
+  const nested = (line: string[], outer: CliContext, write: (text: string) => void) =>
+    runCommandLine(line, outer.platform, write);
+  for (const register of await commandsFor(argv, nested)) register(program, ctx);
   for (const command of program.commands) propagateExitOverride(command);
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -2,7 +2,7 @@ import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, UsageError, warning } from "../shared/mod.ts";
 import { readCodexConfig } from "./codex_config_file.ts";
 import { BUILT_IN_PROVIDERS } from "./defaults.ts";
-import type { ConfigLayer } from "./load.ts";
+import type { ConfigLayer } from "./loaded_config.ts";
 import type { TrellisPaths } from "./paths.ts";
 import type { TrellisConfig } from "./schema/mod.ts";
 import { validateLayer } from "./validate.ts";

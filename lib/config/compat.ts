@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { LoadedConfig } from "./load.ts";
+import type { LoadedConfig } from "./loaded_config.ts";
 import type { TrellisPaths } from "./paths.ts";
 import type { CompatSwitch } from "./schema/compat.ts";
 import type { TrellisConfig } from "./schema/mod.ts";

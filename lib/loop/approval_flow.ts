@@ -9,7 +9,7 @@ import type {
 } from "../shared/mod.ts";
 import { approvalRequest, liftsLimits } from "./approval_request.ts";
 import type { ApprovalRequest } from "./ports.ts";
-import type { CallEnv } from "./tool_call.ts";
+import type { CallEnv } from "./call_env.ts";
 
 /**
  * What the approval step decided for one call. `escalated` says whether the call may go past the

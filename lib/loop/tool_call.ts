@@ -10,24 +10,8 @@ import type {
 } from "../shared/mod.ts";
 import { describeError, noLifecycleHooks, ruleRefusal } from "../shared/mod.ts";
 import { approveUnsandboxedRetry, decideApproval } from "./approval_flow.ts";
-import type { Approver } from "./ports.ts";
-
-export interface CallEnv {
-  tools: Map<string, ToolDefinition>;
-  hooks: LifecycleHooks;
-  hookContext: HookTurnContext;
-  approver: Approver;
-  approvalPolicy: string;
-  /** Shell commands run sandboxed unless escalated (sandbox_mode ≠ danger-full-access). */
-  sandboxed: boolean;
-  events: EventSink;
-  cwd: string;
-  signal: AbortSignal;
-  /** Codex's abort: the person said no and stopped the turn; running calls are aborted. */
-  stopTurn: () => void;
-  /** Permission rules (`permissions` allow/ask/deny); absent: none are configured. */
-  permissions?: PermissionRules;
-}
+import type { CallEnv } from "./call_env.ts";
+export type { CallEnv } from "./call_env.ts";
 
 export interface CallOutcome {
   output: ConversationItem & { type: "function_call_output" };

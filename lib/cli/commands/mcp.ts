@@ -6,20 +6,19 @@ import {
   listManagerPrompts,
   listManagerTools,
   listMcpServers,
-  type LoadedConfig,
   loginMcpServer,
   logoutMcpServer,
-  type McpCommandRuntime,
   openInBrowser,
   probeServer,
   readResourceOutput,
   visibleName,
   type Workspace,
 } from "../../app/mod.ts";
-import { TrellisError, type TrellisEventBody, UsageError } from "../../shared/mod.ts";
+import { TrellisError, UsageError } from "../../shared/mod.ts";
 import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
 import { registerMcpEditCommands } from "./mcp_edit.ts";
 import { registerMcpPinCommands } from "./mcp_pins.ts";
+import { printEvent, withRuntime } from "./mcp_runtime.ts";
 import { registerMcpSandboxCommand } from "./mcp_sandbox.ts";
 
 /** `trellis mcp …`: manage `[mcp_servers.*]` in $TRELLIS_HOME/config.toml and debug live servers. */
@@ -28,7 +27,7 @@ export function registerMcpCommand(program: Command, ctx: CliContext): void {
   registerConfigCommands(mcp, ctx);
   registerMcpEditCommands(mcp, ctx);
   registerDebugCommands(mcp, ctx);
-  registerMcpPinCommands(mcp, ctx, withRuntime);
+  registerMcpPinCommands(mcp, ctx);
   registerAuthCommands(mcp, ctx);
   registerMcpSandboxCommand(mcp, ctx);
 }
@@ -156,41 +155,6 @@ function table(rows: string[][]): string {
   ) + "\n";
 }
 
-/**
- * Starts the selected servers (all, or one) as a session would (lib/app's command runtime:
- * sampling, elicitation, roots, pins), runs `work`, shuts down.
- */
-async function withRuntime<T>(
-  ctx: CliContext,
-  options: Record<string, unknown>,
-  server: string | undefined,
-  work: (mcp: McpCommandRuntime, loaded: LoadedConfig) => Promise<T>,
-  settings: { recordPins?: boolean } = {},
-): Promise<T> {
-  const ws = await ctx.workspace(options);
-  const loaded = ws.loaded;
-  const mcp = await ws.openMcp({
-    events: (e) => printEvent(ctx, e),
-    server,
-    interactive: ctx.platform.isTerminal("stdin"),
-    write: (text) => ctx.err(text),
-    recordPins: settings.recordPins,
-  });
-  try {
-    // As a session's first step would: pins a never-seen server's tools, warns about changed ones.
-    if (settings.recordPins) mcp.runtime.captureStep().release();
-    return await work(mcp, loaded);
-  } catch (error) {
-    if (error instanceof TrellisError) throw error;
-    // A server's protocol error is the server's problem, not a Trellis bug: one line, no stack.
-    throw new TrellisError("mcp_protocol", (error as Error).message, { server });
-  } finally {
-    await mcp.runtime.shutdown();
-  }
-}
-
-export type WithRuntime = typeof withRuntime;
-
 /** A server whose listing broke (a repeated cursor, an error) is a protocol error, not "none". */
 function throwListingFailures(failures: readonly { server: string; error: string }[]): void {
   if (failures.length === 0) return;
@@ -199,25 +163,6 @@ function throwListingFailures(failures: readonly { server: string; error: string
     failures.map((f) => `MCP server '${f.server}': ${f.error}`).join("; "),
     { server: failures.map((f) => f.server).join(",") },
   );
-}
-
-function printEvent(ctx: CliContext, e: TrellisEventBody): void {
-  // "cancelled" is only the command ending while a server was still starting: not news here.
-  if (e.type === "mcp.server_status" && e.status !== "starting" && e.status !== "cancelled") {
-    const took = e.duration_ms !== undefined ? ` in ${e.duration_ms} ms` : "";
-    ctx.err(`mcp: ${e.server} ${e.status}${took}${e.error ? `: ${e.error}` : ""}\n`);
-  } else if (e.type === "warning") ctx.err(`warning: ${e.message}\n`);
-  else if (e.type === "notice") ctx.err(`note: ${e.message}\n`);
-  else if (e.type === "mcp.tool_progress") {
-    ctx.err(
-      `mcp: ${e.server}/${e.tool} progress ${e.progress}${e.total ? `/${e.total}` : ""}${
-        e.message ? ` ${visibleName(e.message)}` : ""
-      }\n`,
-    );
-  } else if (e.type === "mcp.sampling") {
-    const detail = e.decision === "allowed" ? `${e.tokens ?? 0} tokens` : e.reason ?? "";
-    ctx.err(`mcp: ${e.server} sampling ${e.decision}${detail ? ` (${detail})` : ""}\n`);
-  }
 }
 
 function registerDebugCommands(mcp: Command, ctx: CliContext): void {

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { diffServerTools, type Tool, type ToolDiff } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
-import type { WithRuntime } from "./mcp.ts";
+import { withRuntime } from "./mcp_runtime.ts";
 
 /** Longest value `mcp diff` prints in full; longer ones are cut, with their length. */
 const MAX_SHOWN_CHARS = 2000;
@@ -11,7 +11,7 @@ const MAX_SHOWN_CHARS = 2000;
  * `trellis mcp diff NAME` and `trellis mcp trust NAME [TOOL]` (issue #17 item 1): compare a
  * server's live tool definitions with their pins in `$TRELLIS_HOME/mcp_pins.json`, and accept them.
  */
-export function registerMcpPinCommands(mcp: Command, ctx: CliContext, withRuntime: WithRuntime): void {
+export function registerMcpPinCommands(mcp: Command, ctx: CliContext): void {
   withCommonOptions(
     mcp.command("diff").description("show how a server's tools differ from their pinned definitions")
       .argument("<name>"),

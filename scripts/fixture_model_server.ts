@@ -203,7 +203,12 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
     } catch {
       return jsonError(400, "Request body is not JSON");
     }
-    if (wire === "count_tokens") return Response.json({ input_tokens: estimateTokens(body) });
+    if (wire === "count_tokens") {
+      if (!request.headers.get("anthropic-version")) {
+        return anthropicError(400, "invalid_request_error", "anthropic-version: header is required");
+      }
+      return Response.json({ input_tokens: estimateTokens(body) });
+    }
     requests.push(body);
     const requestIndex = requests.length - 1;
     options.onRequest?.(body);

@@ -329,6 +329,14 @@ export class Session {
     return this.parts.capabilities.mcp.expandPrompt(name, argsText);
   }
 
+  /**
+   * The provider's exact count of `request`'s input tokens (Anthropic's count_tokens), or undefined
+   * when the provider's wire has no such endpoint.
+   */
+  countRequestTokens(request: ModelRequest, signal: AbortSignal): Promise<number> | undefined {
+    return this.parts.model.countTokens?.(request, signal);
+  }
+
   /** The request the first sampling of a turn would send, without calling the model. */
   async previewRequest(prompt: string, skills: string[] = []): Promise<ModelRequest> {
     return (await this.previewRequestParts(prompt, skills)).request;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Session } from "../../lib/app/mod.ts";
+import { Session, sessionContextLedger } from "../../lib/app/mod.ts";
 import { loadConfig } from "../../lib/config/mod.ts";
 import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
@@ -166,6 +166,39 @@ Deno.test("compaction works on the Anthropic wire: the summary request and the n
     const texts = s.bodies[2].messages.flatMap((m: Body) => m.content.map((b: Body) => b.text ?? ""));
     assert.ok(texts.some((t: string) => t.includes("Summary 1")), JSON.stringify(texts));
     assert.ok(!texts.includes("a1"), "the compacted answer is gone");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("the context ledger of a Claude session carries the provider's exact total from count_tokens (#23 item 1)", async () => {
+  const s = await open({ steps: [{ text: "hi" }] });
+  try {
+    const ledger = await sessionContextLedger(s.session, { prompt: "count me", preview: false });
+    assert.equal(ledger.encoding, "estimate", "the rows are estimates: Claude's tokenizer is not public");
+    assert.equal(ledger.providerTotal?.source, "count_tokens");
+    assert.ok((ledger.providerTotal?.tokens ?? 0) > 0);
+    assert.notEqual(
+      ledger.providerTotal?.tokens,
+      ledger.total,
+      "the fixture counts the wire body, not the text",
+    );
+    assert.ok(ledger.notes.some((n) => n.includes("count_tokens")), ledger.notes.join("\n"));
+    assert.equal(s.bodies.length, 0, "counting samples nothing");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("a count_tokens that fails leaves the labelled estimate and says why (the neighbour) (#23 item 1)", async () => {
+  const s = await open({ steps: [{ text: "hi" }] }, [
+    'model_providers.anthropic.http_headers={ "anthropic-version" = "" }',
+  ]);
+  try {
+    const ledger = await sessionContextLedger(s.session, { prompt: "count me", preview: false });
+    assert.equal(ledger.providerTotal, undefined);
+    assert.equal(ledger.encoding, "estimate");
+    assert.ok(ledger.warnings.some((w) => /count_tokens: .*HTTP 400/.test(w)), ledger.warnings.join("\n"));
   } finally {
     await s.close();
   }

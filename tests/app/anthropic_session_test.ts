@@ -5,7 +5,7 @@ import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { type FixtureScript, startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { makeSandboxHome } from "../helpers/cli_harness.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 
 // #23 item 1 through Session and the real fixture model server speaking the Messages wire, as
 // `model_provider = "anthropic"` with ANTHROPIC_BASE_URL pointing at it.
@@ -201,5 +201,26 @@ Deno.test("a count_tokens that fails leaves the labelled estimate and says why (
     assert.ok(ledger.warnings.some((w) => /count_tokens: .*HTTP 400/.test(w)), ledger.warnings.join("\n"));
   } finally {
     await s.close();
+  }
+});
+
+Deno.test("trellis debug context on the Anthropic wire prints the provider's exact total beside the estimate (#23 item 1)", async () => {
+  const { root, env } = await makeSandboxHome();
+  await platform.fs.mkdir(`${root}/ws`);
+  const server = await startFixtureModelServer({ script: { steps: [] } });
+  try {
+    const run = await runCliCaptured(
+      ["debug", "context", "-c", "model_provider=anthropic", "-c", "model=claude-sonnet-4-5", "hello"],
+      {
+        env: { ...env, ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.url },
+        cwd: `${root}/ws`,
+      },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /tokens by ESTIMATE \(characters \/ 4\)/);
+    assert.match(run.stdout, /^\s+[\d,]+\s+\S+\s+total counted by the provider \(exact\)$/m);
+    assert.equal(server.requests.length, 0, "debug context samples nothing");
+  } finally {
+    await server.close();
   }
 });

@@ -29,6 +29,8 @@
  *     signature: false     # Messages: the thinking block comes without its signature_delta
  *     redacted_thinking: "opaque"  # Messages: a redacted_thinking block with this data, first
  *     stop_reason: pause_turn      # Messages: the stop reason sent (default end_turn / tool_use)
+ *     stream_error: { type: overloaded_error, message: Overloaded }  # Messages: an `error` event
+ *                          # right after message_start, instead of any content
  * replies:                 # answered whenever they match, without advancing `steps` (for requests
  *                          # a script cannot place, such as a compaction's summary request)
  *   - when_input_contains: "Context compaction:"   # matched against the request's last input item
@@ -98,6 +100,7 @@ const stepSchema = z.strictObject({
   signature: z.boolean().optional(),
   redacted_thinking: z.string().optional(),
   stop_reason: z.string().optional(),
+  stream_error: z.strictObject({ type: z.string(), message: z.string() }).optional(),
 });
 
 const replySchema = stepSchema.extend({ when_input_contains: z.string().min(1) });
@@ -739,6 +742,10 @@ function messagesEvents(step: Step, body: Record<string, unknown>): string[] {
       },
     },
   });
+  if (step.stream_error) {
+    emit("error", { error: step.stream_error });
+    return out;
+  }
   let index = 0;
   const block = (start: Record<string, unknown>, deltas: Record<string, unknown>[]) => {
     emit("content_block_start", { index, content_block: start });

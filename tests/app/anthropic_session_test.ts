@@ -224,3 +224,28 @@ Deno.test("trellis debug context on the Anthropic wire prints the provider's exa
     await server.close();
   }
 });
+
+Deno.test("a thinking block without its signature fails that turn with a clear error; the session goes on (#23 bad input)", async () => {
+  const s = await open({
+    steps: [
+      { reasoning: "Unverifiable.", signature: false, text: "Answer." },
+      { reasoning: "Verified.", text: "The session goes on." },
+    ],
+  }, ["model_reasoning_effort=low", "model_providers.anthropic.stream_max_retries=0"]);
+  try {
+    assert.equal((await s.turn("first")).status, "failed");
+    const failures = s.events.flatMap((e) => e.type === "turn.failed" ? [JSON.stringify(e)] : []);
+    assert.ok(
+      failures.some((f) => f.includes("a thinking block arrived without its signature")),
+      failures.join("\n"),
+    );
+    assert.equal((await s.turn("second")).status, "completed");
+    assert.equal(
+      JSON.stringify(s.bodies[1]).includes("Unverifiable."),
+      false,
+      "the unsigned block is not sent back",
+    );
+  } finally {
+    await s.close();
+  }
+});

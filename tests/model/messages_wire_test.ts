@@ -354,3 +354,66 @@ Deno.test('wire_api = "messages" works for any provider (a gateway): the request
     assert.deepEqual(items(events), [{ type: "message", role: "assistant", content: "via gateway" }]);
   });
 });
+
+Deno.test("messages wire: an overloaded error event before any output is retried as a fresh request (#23 item 1)", async () => {
+  await withServer([
+    { stream_error: { type: "overloaded_error", message: "Overloaded" } },
+    { text: "after" },
+  ], async (server) => {
+    const events = await collect(createModelClient(messages(server.url), fast).stream(request(), signal()));
+    assert.deepEqual(items(events), [{ type: "message", role: "assistant", content: "after" }]);
+    assert.equal(server.requests.length, 2);
+  });
+});
+
+Deno.test("messages wire: an invalid_request_error event is not retried and names the provider's message (the neighbour)", async () => {
+  await withServer([
+    { stream_error: { type: "invalid_request_error", message: "tools.0: bad schema" } },
+    { text: "never" },
+  ], async (server) => {
+    const error = await streamError(
+      createModelClient(messages(server.url), fast).stream(request(), signal()),
+    );
+    assert.deepEqual(summary(error), {
+      code: "model_http",
+      message:
+        `Cannot complete the model response from "${server.url}/messages": tools.0: bad schema (invalid_request_error)`,
+    });
+    assert.equal(server.requests.length, 1);
+  });
+});
+
+Deno.test("fixture model server: the Messages wire refuses what the real API refuses (no anthropic-version, an orphan tool_result)", async () => {
+  await withServer([{ text: "a" }, { text: "b" }], async (server) => {
+    const post = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${server.url}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const ok = {
+      model: "m",
+      max_tokens: 10,
+      stream: true,
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    };
+    const noVersion = await post({}, ok);
+    assert.equal(noVersion.status, 400);
+    assert.deepEqual(await noVersion.json(), {
+      type: "error",
+      error: { type: "invalid_request_error", message: "anthropic-version: header is required" },
+    });
+    const orphan = await post({ "anthropic-version": "2023-06-01" }, {
+      ...ok,
+      messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_x", content: "r" }] }],
+    });
+    assert.equal(orphan.status, 400);
+    assert.match(
+      (await orphan.json()).error.message,
+      /unexpected `tool_use_id` found in `tool_result` blocks: toolu_x/,
+    );
+    const fine = await post({ "anthropic-version": "2023-06-01" }, ok);
+    assert.equal(fine.status, 200);
+    assert.match(await fine.text(), /event: message_stop/);
+  });
+});

@@ -417,3 +417,22 @@ Deno.test("fixture model server: the Messages wire refuses what the real API ref
     assert.match(await fine.text(), /event: message_stop/);
   });
 });
+
+Deno.test("messages wire: thinking sends Claude Code's interleaved-thinking beta; no thinking, no beta header (#23 item 1)", async () => {
+  await withServer([{ reasoning: "r", text: "a" }, { text: "b" }], async (server) => {
+    const seen: Headers[] = [];
+    const spy: typeof fetch = (input, init) => {
+      seen.push(new Headers(init?.headers));
+      return fetch(input, init);
+    };
+    await collect(
+      createModelClient(messages(server.url), { fetch: spy, reasoning: { effort: "low" } }).stream(
+        request(),
+        signal(),
+      ),
+    );
+    await collect(createModelClient(messages(server.url), { fetch: spy }).stream(request(), signal()));
+    assert.deepEqual(seen.map((h) => h.get("anthropic-beta")), ["interleaved-thinking-2025-05-14", null]);
+    assert.deepEqual(seen.map((h) => h.get("anthropic-version")), ["2023-06-01", "2023-06-01"]);
+  });
+});

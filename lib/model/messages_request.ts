@@ -131,7 +131,8 @@ export function toMessages(
           type: "tool_result",
           tool_use_id: item.callId,
           content: resultContent(item.output, item.content),
-          ...(item.status === "success" ? {} : { is_error: true }),
+          // Claude Code states it either way (`is_error: false` on a success).
+          is_error: item.status !== "success",
         });
         break;
     }

@@ -51,7 +51,7 @@ Deno.test("toMessagesBody(): tool results go first in their user message, failed
   assert.deepEqual(types(b.messages[1]), ["tool_use", "tool_use"]);
   assert.deepEqual(b.messages[1].content[0].input, { x: 1 });
   assert.deepEqual(types(b.messages[2]), ["tool_result", "tool_result", "text"]);
-  assert.equal("is_error" in b.messages[2].content[0], false);
+  assert.equal(b.messages[2].content[0].is_error, false, "stated on a success too, as Claude Code does");
   assert.equal(b.messages[2].content[1].is_error, true);
 });
 

@@ -25,10 +25,15 @@ const CLAUDE_CODE_FIRST_REQUEST = {
 const signal = () => new AbortController().signal;
 type Body = Record<string, any>;
 
-async function open(script: FixtureScript, overrides: string[] = []) {
-  const { root, env: homeEnv } = await makeSandboxHome();
+async function open(
+  script: FixtureScript,
+  overrides: string[] = [],
+  again?: { home: Awaited<ReturnType<typeof makeSandboxHome>>; resume: string },
+) {
+  const home = again?.home ?? await makeSandboxHome();
+  const { root, env: homeEnv } = home;
   const cwd = `${root}/ws`;
-  await platform.fs.mkdir(cwd);
+  if (!again) await platform.fs.mkdir(cwd);
   const server = await startFixtureModelServer({ script });
   const env: Record<string, string> = {
     ...homeEnv,
@@ -53,9 +58,11 @@ async function open(script: FixtureScript, overrides: string[] = []) {
     loaded,
     events: (e) => events.push(e),
     approver: noTtyApprover,
+    ...(again ? { resume: again.resume } : {}),
   });
   await session.start(signal());
   return {
+    home,
     cwd,
     session,
     events,
@@ -247,5 +254,38 @@ Deno.test("a thinking block without its signature fails that turn with a clear e
     );
   } finally {
     await s.close();
+  }
+});
+
+Deno.test("a resumed Claude session sends the recorded thinking back with its signature (#23 item 1)", async () => {
+  const script: FixtureScript = {
+    steps: [
+      { reasoning: "Read it first.", tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }] },
+      { reasoning: "It says HERON.", text: "HERON." },
+    ],
+  };
+  const a = await open(script, ["model_reasoning_effort=high"]);
+  let threadId: string;
+  try {
+    await platform.fs.writeTextFile(`${a.cwd}/notes.md`, "HERON\n");
+    assert.equal((await a.turn("What do the notes say?")).status, "completed");
+    threadId = a.session.threadId;
+  } finally {
+    await a.close();
+  }
+  const b = await open({ steps: [{ reasoning: "Still HERON.", text: "Yes." }] }, [
+    "model_reasoning_effort=high",
+  ], {
+    home: a.home,
+    resume: threadId,
+  });
+  try {
+    assert.equal((await b.turn("Sure?")).status, "completed", "the fixture accepted the resumed signatures");
+    const sent = b.bodies[0].messages.flatMap((m: Body) => m.content as Body[]);
+    const thinking = sent.filter((block: Body) => block.type === "thinking");
+    assert.deepEqual(thinking.map((t: Body) => t.thinking), ["Read it first.", "It says HERON."]);
+    assert.ok(thinking.every((t: Body) => /^sig:/.test(t.signature)));
+  } finally {
+    await b.close();
   }
 });

@@ -1,7 +1,9 @@
 /**
  * A scripted model server for tests, benchmarks and the demo. It speaks the OpenAI Responses API
- * (`POST /v1/responses`) and Chat Completions (`POST /v1/chat/completions`), both streaming SSE, and
- * answers the n-th request with the n-th scripted step, whichever endpoint it arrives on.
+ * (`POST /v1/responses`), Chat Completions (`POST /v1/chat/completions`) and the Anthropic Messages
+ * API (`POST /v1/messages`), all streaming SSE, and answers the n-th request with the n-th scripted
+ * step, whichever endpoint it arrives on. `POST /v1/messages/count_tokens` answers the estimate
+ * (characters / 4) without advancing the script.
  *
  * Script format (YAML, `fixtures/models/*.yaml`): a list of steps, or `{ steps: [...] }`.
  *
@@ -24,6 +26,11 @@
  *     keepalive_ms: 20     # a `: keep-alive` comment this often while stalled (default 20)
  *     endless: true        # after the text, stream text deltas forever and never complete
  *     repeat: 200          # the step stands for this many identical consecutive steps
+ *     signature: false     # Messages: the thinking block comes without its signature_delta
+ *     redacted_thinking: "opaque"  # Messages: a redacted_thinking block with this data, first
+ *     stop_reason: pause_turn      # Messages: the stop reason sent (default end_turn / tool_use)
+ *     stream_error: { type: overloaded_error, message: Overloaded }  # Messages: an `error` event
+ *                          # right after message_start, instead of any content
  * replies:                 # answered whenever they match, without advancing `steps` (for requests
  *                          # a script cannot place, such as a compaction's summary request)
  *   - when_input_contains: "Context compaction:"   # matched against the request's last input item
@@ -40,6 +47,14 @@
  *
  * Like the Responses API, the server refuses (HTTP 400) a request with a `function_call_output`
  * whose `function_call` is not in the input before it.
+ *
+ * On the Messages wire `reasoning` streams as a `thinking` block whose signature is `sig:` + the
+ * base64 of its text, and, as the real API does, the server refuses (HTTP 400) a request without an
+ * `anthropic-version` header or `max_tokens`, a `tool_result` whose `tool_use` is not in the message
+ * before it, a thinking block whose signature is not the one it gave, and — with thinking enabled —
+ * a final assistant tool-use message that does not start with its thinking block. Over
+ * `context_window` it answers Anthropic's "prompt is too long" 400. A `fail` body that is not given
+ * is Anthropic-shaped there (`{type: "error", error: {type, message}}`).
  *
  * `usage` defaults to rough counts (characters / 4). Once the script is exhausted every request gets
  * the text "(fixture script exhausted)". Any other path answers 404.
@@ -82,6 +97,10 @@ const stepSchema = z.strictObject({
   keepalive_ms: z.number().int().positive().optional(),
   endless: z.boolean().optional(),
   repeat: z.number().int().positive().optional(),
+  signature: z.boolean().optional(),
+  redacted_thinking: z.string().optional(),
+  stop_reason: z.string().optional(),
+  stream_error: z.strictObject({ type: z.string(), message: z.string() }).optional(),
 });
 
 const replySchema = stepSchema.extend({ when_input_contains: z.string().min(1) });
@@ -179,11 +198,7 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
 
   const answer = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
-    const wire = path === "/v1/responses"
-      ? "responses"
-      : path === "/v1/chat/completions"
-      ? "chat"
-      : undefined;
+    const wire = WIRES[path];
     if (request.method !== "POST" || !wire) return jsonError(404, `Not found: ${request.method} ${path}`);
     let body: Record<string, unknown>;
     try {
@@ -191,16 +206,32 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
     } catch {
       return jsonError(400, "Request body is not JSON");
     }
+    if (wire === "count_tokens") {
+      if (!request.headers.get("anthropic-version")) {
+        return anthropicError(400, "invalid_request_error", "anthropic-version: header is required");
+      }
+      return Response.json({ input_tokens: estimateTokens(body) });
+    }
     requests.push(body);
     const requestIndex = requests.length - 1;
     options.onRequest?.(body);
     if (options.log) await platform.fs.appendTextFile(options.log, `${JSON.stringify(body)}\n`);
+    if (wire === "messages") {
+      const invalid = invalidMessagesRequest(request.headers, body);
+      if (invalid) return anthropicError(400, "invalid_request_error", invalid);
+    }
     const refusal = wire === "responses" ? unresolvableReasoning(body) : undefined;
     if (refusal) return jsonError(400, refusal);
     const orphan = wire === "responses" ? orphanOutput(body) : undefined;
     if (orphan) return jsonError(400, `No tool call found for function call output with call_id ${orphan}.`);
     if (script.contextWindow !== undefined && estimateTokens(body) > script.contextWindow) {
-      return contextExceeded(estimateTokens(body), script.contextWindow);
+      return wire === "messages"
+        ? anthropicError(
+          400,
+          "invalid_request_error",
+          `prompt is too long: ${estimateTokens(body)} tokens > ${script.contextWindow} maximum`,
+        )
+        : contextExceeded(estimateTokens(body), script.contextWindow);
     }
     const reply = script.replies.find((r) => lastInputText(body).includes(r.when_input_contains));
     if (reply) return await answerReply(reply, body, wire);
@@ -210,7 +241,7 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
     const served = failuresServed.get(index) ?? 0;
     if (step.fail && (step.fail.times === undefined || served < step.fail.times)) {
       failuresServed.set(index, served + 1);
-      return failureResponse(step.fail);
+      return failureResponse(step.fail, wire);
     }
     if (index < steps.length) cursor++;
     if (step.garbage) {
@@ -240,13 +271,13 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
   async function answerReply(
     reply: Reply,
     body: Record<string, unknown>,
-    wire: "responses" | "chat",
+    wire: Wire,
   ): Promise<Response> {
     const served = (repliesServed.get(reply) ?? 0) + 1;
     repliesServed.set(reply, served);
     if (reply.delay_ms) await wait(reply.delay_ms, shutdown.signal);
     if (reply.fail && (reply.fail.times === undefined || served <= reply.fail.times)) {
-      return failureResponse(reply.fail);
+      return failureResponse(reply.fail, wire);
     }
     const failures = reply.fail?.times ?? 0;
     const step = { ...reply, text: reply.text?.replaceAll("{n}", String(served - failures)) };
@@ -254,12 +285,21 @@ export async function startFixtureModelServer(options: FixtureServerOptions): Pr
   }
 }
 
+type Wire = "responses" | "chat" | "messages";
+
+const WIRES: Record<string, Wire | "count_tokens"> = {
+  "/v1/responses": "responses",
+  "/v1/chat/completions": "chat",
+  "/v1/messages": "messages",
+  "/v1/messages/count_tokens": "count_tokens",
+};
+
 /** What `usage` reports by default, and what `context_window` is checked against. */
 function estimateTokens(body: unknown): number {
   return Math.ceil(JSON.stringify(body).length / 4);
 }
 
-/** The text of the request's last input item (Responses `input`, Chat `messages`). */
+/** The text of the request's last input item (Responses `input`, Chat and Messages `messages`). */
 function lastInputText(body: Record<string, unknown>): string {
   const list = Array.isArray(body.input) ? body.input : Array.isArray(body.messages) ? body.messages : [];
   return list.length > 0 ? JSON.stringify(list.at(-1)) : "";
@@ -314,10 +354,14 @@ function jsonError(status: number, message: string): Response {
   return Response.json({ error: { message, type: "invalid_request_error", code: null } }, { status });
 }
 
-function failureResponse(fail: NonNullable<Step["fail"]>): Response {
-  const body = typeof fail.body === "string"
-    ? fail.body
-    : JSON.stringify(fail.body ?? { error: { message: `fixture failure ${fail.status}`, type: "fixture" } });
+function failureResponse(fail: NonNullable<Step["fail"]>, wire: Wire): Response {
+  const fallback = wire === "messages"
+    ? {
+      type: "error",
+      error: { type: anthropicErrorType(fail.status), message: `fixture failure ${fail.status}` },
+    }
+    : { error: { message: `fixture failure ${fail.status}`, type: "fixture" } };
+  const body = typeof fail.body === "string" ? fail.body : JSON.stringify(fail.body ?? fallback);
   return new Response(body, {
     status: fail.status,
     headers: { "content-type": "application/json", ...fail.headers },
@@ -335,14 +379,19 @@ interface Chunk {
  * `drop_after_events` or `stall_after_events`), then keep-alive comments or endless deltas.
  */
 function* stepChunks(
-  wire: "responses" | "chat",
+  wire: Wire,
   step: Step,
   body: Record<string, unknown>,
 ): Generator<Chunk> {
-  const events = wire === "responses" ? responsesEvents(step, body) : chatEvents(step, body);
+  const events = wire === "responses"
+    ? responsesEvents(step, body)
+    : wire === "messages"
+    ? messagesEvents(step, body)
+    : chatEvents(step, body);
   const delayMs = step.event_delay_ms ?? 0;
   const cut = step.drop_after_events ?? step.stall_after_events ??
-    (step.endless ? events.length - 2 : undefined);
+    // Endless text goes on inside the open text block: before its content_block_stop on Messages.
+    (step.endless ? events.length - (wire === "messages" ? 3 : 2) : undefined);
   for (const text of events.slice(0, cut)) yield { text, delayMs };
   if (step.stall_after_events !== undefined) {
     for (;;) yield { text: ": keep-alive\n\n", delayMs: step.keepalive_ms ?? 20 };
@@ -354,7 +403,11 @@ function* stepChunks(
 }
 
 /** One more text delta in the wire's format (for endless streams). */
-function textDeltaEvent(wire: "responses" | "chat", body: Record<string, unknown>, delta: string): string {
+function textDeltaEvent(wire: Wire, body: Record<string, unknown>, delta: string): string {
+  if (wire === "messages") {
+    const data = { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: delta } };
+    return `event: content_block_delta\ndata: ${JSON.stringify(data)}\n\n`;
+  }
   if (wire === "chat") {
     const chunk = {
       object: "chat.completion.chunk",
@@ -603,6 +656,140 @@ function chatEvents(step: Step, body: Record<string, unknown>): string[] {
   };
   out.push(`data: ${JSON.stringify({ ...base, choices: [], usage: wireUsage })}\n\n`);
   out.push("data: [DONE]\n\n");
+  return out;
+}
+
+/** The Messages API's error body. */
+function anthropicError(status: number, type: string, message: string): Response {
+  return Response.json({ type: "error", error: { type, message } }, { status });
+}
+
+function anthropicErrorType(status: number): string {
+  const types: Record<number, string> = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    529: "overloaded_error",
+  };
+  return types[status] ?? "api_error";
+}
+
+/** The signature the server gives a thinking block, and checks when the block comes back. */
+function thinkingSignature(text: string): string {
+  return `sig:${btoa(String.fromCharCode(...encoder.encode(text)))}`;
+}
+
+/** Why the real Messages API would refuse this request (400), if it would. */
+function invalidMessagesRequest(headers: Headers, body: Record<string, unknown>): string | undefined {
+  if (!headers.get("anthropic-version")) return "anthropic-version: header is required";
+  if (typeof body.max_tokens !== "number") return "max_tokens: Field required";
+  const messages = Array.isArray(body.messages) ? body.messages as Record<string, any>[] : [];
+  if (messages.length === 0) return "messages: at least one message is required";
+  let previousToolUses = new Set<string>();
+  for (const [i, message] of messages.entries()) {
+    const blocks: Record<string, any>[] = Array.isArray(message.content) ? message.content : [];
+    for (const block of blocks) {
+      if (block?.type === "tool_result" && !previousToolUses.has(block.tool_use_id)) {
+        return `messages.${i}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. ` +
+          "Each `tool_result` block must have a corresponding `tool_use` block in the previous message.";
+      }
+      if (block?.type === "thinking" && block.signature !== thinkingSignature(String(block.thinking ?? ""))) {
+        return `messages.${i}.content: Invalid \`signature\` in \`thinking\` block`;
+      }
+    }
+    previousToolUses = new Set(
+      blocks.filter((b) => b?.type === "tool_use").map((b) => String(b.id)),
+    );
+  }
+  const thinking = (body.thinking as { type?: string } | undefined)?.type === "enabled";
+  const lastAssistant = messages.findLast((m) => m.role === "assistant");
+  const lastBlocks: Record<string, any>[] = Array.isArray(lastAssistant?.content)
+    ? lastAssistant.content
+    : [];
+  if (thinking && lastBlocks.some((b) => b?.type === "tool_use")) {
+    const first = lastBlocks[0]?.type;
+    if (first !== "thinking" && first !== "redacted_thinking") {
+      return "messages: Expected `thinking` or `redacted_thinking`, but found `" + first +
+        "`. When `thinking` is enabled, a final `assistant` message must start with a thinking block.";
+    }
+  }
+  return undefined;
+}
+
+/** The Messages API event sequence for one step; a tool call's JSON arrives in two fragments. */
+function messagesEvents(step: Step, body: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const emit = (type: string, data: Record<string, unknown>) =>
+    out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const usage = usageFor(step, body);
+  emit("message_start", {
+    message: {
+      id: randomId("msg"),
+      type: "message",
+      role: "assistant",
+      model: body.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: usage.input_tokens - usage.cached_tokens,
+        cache_read_input_tokens: usage.cached_tokens,
+        cache_creation_input_tokens: 0,
+        output_tokens: 1,
+      },
+    },
+  });
+  if (step.stream_error) {
+    emit("error", { error: step.stream_error });
+    return out;
+  }
+  let index = 0;
+  const block = (start: Record<string, unknown>, deltas: Record<string, unknown>[]) => {
+    emit("content_block_start", { index, content_block: start });
+    for (const delta of deltas) emit("content_block_delta", { index, delta });
+    emit("content_block_stop", { index });
+    index++;
+  };
+  if (step.redacted_thinking !== undefined) {
+    block({ type: "redacted_thinking", data: step.redacted_thinking }, []);
+  }
+  if (step.reasoning) {
+    const deltas: Record<string, unknown>[] = words(step.reasoning).map((thinking) => ({
+      type: "thinking_delta",
+      thinking,
+    }));
+    if (step.signature !== false) {
+      deltas.push({ type: "signature_delta", signature: thinkingSignature(step.reasoning) });
+    }
+    block({ type: "thinking", thinking: "", signature: "" }, deltas);
+  }
+  if (step.text !== undefined) {
+    block(
+      { type: "text", text: "" },
+      words(step.text).map((text) => ({ type: "text_delta", text })),
+    );
+  }
+  for (const call of step.tool_calls ?? []) {
+    const args = argumentsText(call);
+    const half = Math.floor(args.length / 2);
+    block(
+      { type: "tool_use", id: call.id ?? randomId("toolu"), name: call.name, input: {} },
+      [
+        { type: "input_json_delta", partial_json: args.slice(0, half) },
+        { type: "input_json_delta", partial_json: args.slice(half) },
+      ],
+    );
+  }
+  out.splice(1, 0, `event: ping\ndata: {"type": "ping"}\n\n`);
+  const stopReason = step.stop_reason ?? (step.tool_calls?.length ? "tool_use" : "end_turn");
+  emit("message_delta", {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens + usage.reasoning_tokens },
+  });
+  emit("message_stop", {});
   return out;
 }
 

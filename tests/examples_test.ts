@@ -80,7 +80,7 @@ for (const runtime of RUNTIMES) {
     assert.equal(run.code, 1, run.stderr);
     assert.equal(
       run.stderr.trim().split("\n").at(-1),
-      'error: Cannot use model provider "openai": set the environment variable OPENAI_API_KEY, or choose another provider with model_provider in config.toml (built in: ollama; or your own [model_providers.<id>]) — README, "Configuration"',
+      'error: Cannot use model provider "openai": set the environment variable OPENAI_API_KEY, or choose another provider with model_provider in config.toml (built in: anthropic, ollama; or your own [model_providers.<id>]) — README, "Configuration"',
     );
     assert.doesNotMatch(run.stderr, /\bat .*\.ts:\d+/);
   });

@@ -37,6 +37,11 @@ export interface ContextLedger {
   model: string;
   /** "o200k_base" counts exactly; "estimate" is characters / 4. */
   encoding: TokenCounter["encoding"];
+  /**
+   * The provider's own count of the whole request (Anthropic's count_tokens), when it gave one: the
+   * exact total for a model whose tokenizer is not public; the rows stay estimates.
+   */
+  providerTotal?: { tokens: number; source: "count_tokens" };
   contextWindow: number | null;
   total: number;
   /** `total` over the context window; null when the window is unknown. */

@@ -67,6 +67,11 @@ export interface SessionOptions {
   resume?: string;
   /** Replaces the model client (tests, benchmarks, previews). */
   model?: ModelClient;
+  /**
+   * With a replaced `model`: still count tokens through the configured provider where its wire can
+   * (`debug context` on the Messages wire: count_tokens, no sampling).
+   */
+  countWithProvider?: boolean;
   /** Build everything but write no transcript and run no hooks (debug prompt). */
   preview?: boolean;
   /**
@@ -173,7 +178,7 @@ export class Session {
 
   static async open(options: SessionOptions): Promise<Session> {
     const { platform, loaded, events } = options;
-    const meter = meterUsage(options.model ?? openModel(options));
+    const meter = meterUsage(modelFor(options));
     const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
@@ -327,6 +332,14 @@ export class Session {
   /** One MCP prompt (`mcp__server__prompt` name, then its arguments' text) as conversation items. */
   expandMcpPrompt(name: string, argsText: string): Promise<ConversationItem[]> {
     return this.parts.capabilities.mcp.expandPrompt(name, argsText);
+  }
+
+  /**
+   * The provider's exact count of `request`'s input tokens (Anthropic's count_tokens), or undefined
+   * when the provider's wire has no such endpoint.
+   */
+  countRequestTokens(request: ModelRequest, signal: AbortSignal): Promise<number> | undefined {
+    return this.parts.model.countTokens?.(request, signal);
   }
 
   /** The request the first sampling of a turn would send, without calling the model. */
@@ -609,6 +622,19 @@ function elicitationFor(options: SessionOptions): ElicitationResponder {
       write: (t) => options.platform.writeStderr(t),
     })
     : noUiElicitationResponder;
+}
+
+function modelFor(options: SessionOptions): ModelClient {
+  if (!options.model) return openModel(options);
+  if (!options.countWithProvider) return options.model;
+  let counter: ModelClient["countTokens"];
+  try {
+    const provider = resolveProvider(options.loaded.config, options.platform.env, { requireKey: false });
+    counter = createModelClient(provider).countTokens;
+  } catch {
+    // An unknown provider is `debug prompt`'s to report; the ledger then keeps its estimate.
+  }
+  return counter ? { ...options.model, countTokens: counter } : options.model;
 }
 
 function openModel(options: SessionOptions): ModelClient {

@@ -1,3 +1,4 @@
+import type { ModelRequest } from "../shared/mod.ts";
 import { buildContextLedger, type ContextLedger } from "./context_ledger.ts";
 import type { Session } from "./session.ts";
 import { type EncodingImport, loadTokenCounter } from "./token_counter.ts";
@@ -42,8 +43,36 @@ export async function sessionContextLedger(
     );
   }
   const contextWindow = live ? live.contextWindow : info.contextWindow;
-  return buildContextLedger(parts, counter, {
+  const ledger = buildContextLedger(parts, counter, {
     ...(contextWindow ? { contextWindow } : {}),
     notes,
   });
+  const exact = await providerCount(session, parts.request);
+  if (typeof exact === "number") {
+    ledger.providerTotal = { tokens: exact, source: "count_tokens" };
+    ledger.share = contextWindow ? exact / contextWindow : null;
+    notes.push("the provider counted the whole request (count_tokens); the rows are estimates of its parts");
+  } else if (exact) ledger.warnings.push(exact.warning);
+  return ledger;
+}
+
+/** Long enough for a count on a slow link; short enough that an offline `debug context` still answers. */
+const COUNT_TOKENS_TIMEOUT_MS = 10_000;
+
+/** The provider's count, a warning saying why there is none, or undefined where no wire has one. */
+async function providerCount(
+  session: Session,
+  request: ModelRequest,
+): Promise<number | { warning: string } | undefined> {
+  const signal = AbortSignal.timeout(COUNT_TOKENS_TIMEOUT_MS);
+  try {
+    return await session.countRequestTokens(request, signal);
+  } catch (error) {
+    const reason = signal.aborted
+      ? `no answer within ${COUNT_TOKENS_TIMEOUT_MS / 1000} s`
+      : (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    return {
+      warning: `the provider could not count the request (count_tokens: ${reason}); counts are estimates`,
+    };
+  }
 }

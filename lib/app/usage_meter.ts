@@ -14,6 +14,7 @@ export function meterUsage(model: ModelClient): { model: ModelClient; last(): Us
   };
   return {
     model: {
+      ...(model.countTokens ? { countTokens: model.countTokens.bind(model) } : {}),
       stream(request, signal) {
         const inner = model.stream(request, signal)[Symbol.asyncIterator]();
         return {

@@ -28,6 +28,12 @@ export function contextLedgerLines(ledger: ContextLedger): string[] {
     );
   }
   lines.push(`${number(ledger.total).padStart(9)}  ${share(ledger.total).padStart(6)}  total`);
+  if (ledger.providerTotal) {
+    const exact = ledger.providerTotal.tokens;
+    lines.push(
+      `${number(exact).padStart(9)}  ${share(exact).padStart(6)}  total counted by the provider (exact)`,
+    );
+  }
   if (ledger.advice.length > 0) {
     lines.push("", "advice:", ...ledger.advice.map((a) => `  - ${terminalText(a)}`));
   }

@@ -29,6 +29,12 @@ export const BUILT_IN_PROVIDERS = {
     env_key: "OPENAI_API_KEY",
     wire_api: "responses" as const,
   },
+  anthropic: {
+    name: "Anthropic",
+    base_url: "https://api.anthropic.com/v1",
+    env_key: "ANTHROPIC_API_KEY",
+    wire_api: "messages" as const,
+  },
   ollama: {
     name: "Ollama",
     base_url: "http://localhost:11434/v1",

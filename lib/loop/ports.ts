@@ -11,6 +11,8 @@ import type {
 /** The model, as the loop needs it: one streamed sampling per step. */
 export interface ModelClient {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
+  /** The provider's exact input token count, where its wire has an endpoint for it (Messages). */
+  countTokens?(request: ModelRequest, signal: AbortSignal): Promise<number>;
 }
 
 /** One step's tools: captured before sampling, released when the step's calls are done (MCP-8). */

@@ -4,12 +4,15 @@ import type { ModelClient } from "./ports.ts";
 
 /**
  * Whether the provider refused a request for being larger than the model's window: OpenAI's
- * `context_length_exceeded` (an HTTP 400, or a `response.failed` in the stream).
+ * `context_length_exceeded` (an HTTP 400, or a `response.failed` in the stream), Anthropic's
+ * "prompt is too long: N tokens > M maximum" (an HTTP 400) or `model_context_window_exceeded` stop.
  */
 export function isContextWindowError(error: unknown): boolean {
   if (!(error instanceof TrellisError) || error.code !== "model_http") return false;
-  if (error.data.providerCode === "context_length_exceeded") return true;
-  return error.data.status === 400 && /context.?(window|length)|maximum context/i.test(error.message);
+  const code = error.data.providerCode;
+  if (code === "context_length_exceeded" || code === "model_context_window_exceeded") return true;
+  return error.data.status === 400 &&
+    /context.?(window|length)|maximum context|prompt is too long/i.test(error.message);
 }
 
 /**

@@ -36,7 +36,10 @@ export function toChatMessages(instructions: string, input: ConversationItem[]):
   for (const item of input) {
     switch (item.type) {
       case "message":
-        messages.push({ role: item.role === "developer" ? "system" : item.role, content: item.content });
+        messages.push({
+          role: item.role === "developer" ? "system" : item.role,
+          content: item.images?.length ? withImages(item.content, item.images) : item.content,
+        });
         break;
       case "reasoning":
         break;
@@ -77,4 +80,15 @@ function textOutput(output: string, content: OutputPart[] | undefined): string {
     .filter((part) => part.type !== "text")
     .map((part) => `[${part.type} omitted: ${"mimeType" in part ? part.mimeType : "unknown"}]`);
   return [output, ...notes].filter((text) => text !== "").join("\n");
+}
+
+/** A user message with pictures: Chat Completions takes them as `image_url` parts after the text. */
+function withImages(text: string, images: { mimeType: string; data: string }[]): Record<string, unknown>[] {
+  return [
+    { type: "text", text },
+    ...images.map((image) => ({
+      type: "image_url",
+      image_url: { url: `data:${image.mimeType};base64,${image.data}` },
+    })),
+  ];
 }

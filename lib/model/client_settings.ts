@@ -43,7 +43,8 @@ export interface ModelClientOptions {
   afterLargeRequest?: () => void;
   /**
    * Reasoning controls, sent only when set (non-reasoning models reject them): Responses gets
-   * `reasoning: { effort, summary }`, Chat Completions `reasoning_effort`. Pass `model_reasoning_effort`.
+   * `reasoning: { effort, summary }`, Chat Completions `reasoning_effort`, Messages a `thinking`
+   * budget (lib/model/messages_request.ts). Pass `model_reasoning_effort`.
    */
   reasoning?: { effort?: string; summary?: "auto" | "concise" | "detailed" };
 }
@@ -78,9 +79,11 @@ export function clientSettings(provider: ResolvedProvider, options: ModelClientO
   };
 }
 
-/** `{base}/responses` or `{base}/chat/completions`, plus the provider's `query_params`. */
-export function endpointUrl(provider: ResolvedProvider): string {
-  const path = provider.wireApi === "chat" ? "/chat/completions" : "/responses";
+const WIRE_PATHS = { responses: "/responses", chat: "/chat/completions", messages: "/messages" } as const;
+
+/** `{base}/responses`, `{base}/chat/completions` or `{base}/messages`, plus the provider's `query_params`. */
+export function endpointUrl(provider: ResolvedProvider, suffix = ""): string {
+  const path = WIRE_PATHS[provider.wireApi] + suffix;
   const query = new URLSearchParams(provider.queryParams).toString();
   return `${provider.baseUrl}${path}${query ? `?${query}` : ""}`;
 }

@@ -17,8 +17,9 @@ export async function sendWithRetries(
   target: RequestTarget,
   body: string,
   signal: AbortSignal,
+  wireHeaders: Record<string, string> = {},
 ): Promise<Response> {
-  const headers = requestHeaders(settings);
+  const headers = requestHeaders(settings, wireHeaders);
   for (let attempt = 1;; attempt++) {
     if (signal.aborted) throw new CancelledError();
     let response: Response;
@@ -76,13 +77,29 @@ async function fetchHeaders(
   }
 }
 
-function requestHeaders(settings: ClientSettings): Record<string, string> {
+/** The Messages API version every request names (the only one Anthropic has published). */
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+/**
+ * The Messages wire authenticates with `x-api-key` and names the API version, as Claude Code does;
+ * the OpenAI wires take a bearer token. The provider's own headers win over neither the key nor
+ * the content type, but may set `anthropic-version` (a gateway that pins another).
+ */
+function requestHeaders(
+  settings: ClientSettings,
+  wireHeaders: Record<string, string>,
+): Record<string, string> {
   const { provider } = settings;
+  const messages = provider.wireApi === "messages";
   return {
     "content-type": "application/json",
     accept: "text/event-stream",
+    ...(messages ? { "anthropic-version": ANTHROPIC_VERSION } : {}),
+    ...wireHeaders,
     ...provider.headers,
-    ...(provider.apiKey ? { authorization: `Bearer ${provider.apiKey}` } : {}),
+    ...(provider.apiKey
+      ? messages ? { "x-api-key": provider.apiKey } : { authorization: `Bearer ${provider.apiKey}` }
+      : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Model providers: resolves `model_provider` against config and the built-ins, and streams
- * provider-neutral events from the OpenAI Responses API or Chat Completions, with retries,
- * idle timeout, cancellation and one-line typed errors.
+ * provider-neutral events from the OpenAI Responses API, Chat Completions or the Anthropic Messages
+ * API, with retries, idle timeout, cancellation and one-line typed errors.
  *
  * @example
  * ```ts
@@ -24,6 +24,7 @@ export { resolveProvider } from "./provider.ts";
 export type { ResolvedProvider, ResolveProviderOptions, WireApi } from "./provider.ts";
 export { toResponsesBody, toResponsesJson } from "./responses_request.ts";
 export { toChatBody } from "./chat_request.ts";
+export { thinkingBudget, toMessagesBody } from "./messages_request.ts";
 export { createSseParser } from "./sse_parser.ts";
 export type { SseEvent, SseParser } from "./sse_parser.ts";
 export { knownContextWindow, knownTokenizer, MODEL_FAMILIES } from "./model_families.ts";

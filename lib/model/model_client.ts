@@ -1,5 +1,14 @@
-/** The provider-neutral streaming client over the Responses and Chat Completions wire formats. */
-import { CancelledError, type ModelRequest, type ModelStreamEvent, TrellisError } from "../shared/mod.ts";
+/** The provider-neutral streaming client over the Responses, Chat Completions and Messages wire formats. */
+import {
+  addUsage,
+  CancelledError,
+  type ConversationItem,
+  emptyUsage,
+  type ModelRequest,
+  type ModelStreamEvent,
+  TrellisError,
+  type Usage,
+} from "../shared/mod.ts";
 import { backoffDelay, sleep } from "./backoff.ts";
 import { createChatDecoder } from "./chat_decoder.ts";
 import { toChatBody } from "./chat_request.ts";
@@ -11,7 +20,10 @@ import {
   type ModelClientOptions,
 } from "./client_settings.ts";
 import { sendWithRetries } from "./http_request.ts";
-import type { RequestTarget } from "./model_errors.ts";
+import { countMessageTokens } from "./messages_count_tokens.ts";
+import { createMessagesDecoder, type MessagesDecoder } from "./messages_decoder.ts";
+import { thinkingBudget, toMessagesBody } from "./messages_request.ts";
+import { type RequestTarget, streamFailureError } from "./model_errors.ts";
 import type { ResolvedProvider } from "./provider.ts";
 import { createResponsesDecoder } from "./responses_decoder.ts";
 import type { StreamDecoder } from "./stream_decoder.ts";
@@ -25,26 +37,85 @@ export interface ModelClient {
    * CancelledError once `signal` aborts.
    */
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
+  /**
+   * The provider's exact count of the request's input tokens, where the wire has an endpoint for
+   * it (Messages: `/messages/count_tokens`); absent on the other wires, whose counts are local.
+   */
+  countTokens?(request: ModelRequest, signal: AbortSignal): Promise<number>;
 }
+
+/** How many times one request follows a `pause_turn` before the turn fails (server tools loop). */
+export const MAX_PAUSE_CONTINUATIONS = 3;
 
 export function createModelClient(provider: ResolvedProvider, options: ModelClientOptions = {}): ModelClient {
   const settings = clientSettings(provider, options);
-  return { provider, stream: (request, signal) => streamModel(settings, request, signal) };
+  const stream = (request: ModelRequest, signal: AbortSignal) =>
+    provider.wireApi === "messages"
+      ? streamMessages(settings, request, signal)
+      : streamModel(settings, request, signal);
+  if (provider.wireApi !== "messages") return { provider, stream };
+  return {
+    provider,
+    stream,
+    countTokens: (request, signal) => countMessageTokens(settings, request, effortOf(settings), signal),
+  };
+}
+
+/**
+ * The Messages wire: a response that stops with `pause_turn` (a server tool paused a long turn) is
+ * sent back as it came so the model resumes it, up to MAX_PAUSE_CONTINUATIONS times; the caller sees
+ * one response whose usage is the sum.
+ */
+async function* streamMessages(
+  settings: ClientSettings,
+  request: ModelRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ModelStreamEvent> {
+  let input = request.input;
+  let usage = emptyUsage();
+  for (let pause = 0;; pause++) {
+    const decoders: MessagesDecoder[] = [];
+    const produced: ConversationItem[] = [];
+    let completed: Usage | undefined;
+    for await (const event of streamModel(settings, { ...request, input }, signal, decoders)) {
+      if (event.type === "completed") completed = event.usage;
+      else {
+        if (event.type === "item_done") produced.push(event.item);
+        yield event;
+      }
+    }
+    usage = addUsage(usage, completed ?? emptyUsage());
+    if (decoders.at(-1)?.stopReason !== "pause_turn") {
+      yield { type: "completed", usage };
+      return;
+    }
+    if (pause >= MAX_PAUSE_CONTINUATIONS) {
+      throw streamFailureError(
+        { provider: settings.provider, url: endpointUrl(settings.provider), model: request.model },
+        `the model paused its turn (pause_turn) ${pause + 1} times; giving up`,
+        "pause_turn",
+      );
+    }
+    input = [...input, ...produced];
+  }
 }
 
 async function* streamModel(
   settings: ClientSettings,
   request: ModelRequest,
   signal: AbortSignal,
+  decoders: StreamDecoder[] = [],
 ): AsyncGenerator<ModelStreamEvent> {
   const { provider } = settings;
   const target: RequestTarget = { provider, url: endpointUrl(provider), model: request.model };
   const body = wireBody(settings, request);
+  const headers = wireHeaders(settings);
   for (let streamRetry = 0;; streamRetry++) {
-    const response = await sendWithRetries(settings, target, body, signal);
+    const response = await sendWithRetries(settings, target, body, signal, headers);
     let yielded = false;
     try {
       const decoder = newDecoder(settings, target);
+      decoders.push(decoder);
       const events = readModelStream(response, decoder, target, {
         idleTimeoutMs: settings.idleTimeoutMs,
         maxBytes: settings.maxResponseBytes,
@@ -73,8 +144,23 @@ async function* streamModel(
   }
 }
 
+function effortOf(settings: ClientSettings): string | undefined {
+  return settings.reasoning?.effort;
+}
+
+/** Claude Code's beta for thinking between tool calls, sent when thinking is on. */
+const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+
+function wireHeaders(settings: ClientSettings): Record<string, string> {
+  if (settings.provider.wireApi !== "messages" || thinkingBudget(effortOf(settings)) === undefined) return {};
+  return { "anthropic-beta": INTERLEAVED_THINKING_BETA };
+}
+
 function wireBody(settings: ClientSettings, request: ModelRequest): string {
   const reasoning = settings.reasoning;
+  if (settings.provider.wireApi === "messages") {
+    return JSON.stringify(toMessagesBody(request, { effort: reasoning?.effort }));
+  }
   if (settings.provider.wireApi === "chat") {
     const body = toChatBody(request);
     return JSON.stringify(reasoning?.effort ? { ...body, reasoning_effort: reasoning.effort } : body);
@@ -83,5 +169,12 @@ function wireBody(settings: ClientSettings, request: ModelRequest): string {
 }
 
 function newDecoder(settings: ClientSettings, target: RequestTarget): StreamDecoder {
-  return settings.provider.wireApi === "chat" ? createChatDecoder(target) : createResponsesDecoder(target);
+  switch (settings.provider.wireApi) {
+    case "chat":
+      return createChatDecoder(target);
+    case "messages":
+      return createMessagesDecoder(target);
+    default:
+      return createResponsesDecoder(target);
+  }
 }

@@ -1,13 +1,13 @@
 import { BUILT_IN_PROVIDERS, DEFAULT_MODEL_PROVIDER, type TrellisConfig } from "../config/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 
-export type WireApi = "responses" | "chat";
+export type WireApi = "responses" | "chat" | "messages";
 
 /** A provider with its endpoint, credentials and limits resolved from config and the environment. */
 export interface ResolvedProvider {
   id: string;
   name: string;
-  /** Without a trailing slash; `/responses` or `/chat/completions` is appended. */
+  /** Without a trailing slash; `/responses`, `/chat/completions` or `/messages` is appended. */
   baseUrl: string;
   wireApi: WireApi;
   apiKey?: string;
@@ -31,7 +31,8 @@ export interface ResolveProviderOptions {
 }
 
 /**
- * Resolves `model_provider` against `model_providers` and the built-ins (`openai`, `ollama`).
+ * Resolves `model_provider` against `model_providers` and the built-ins (`openai`, `anthropic`,
+ * `ollama`).
  * A user entry with a built-in's id is layered over the built-in, as Codex does.
  */
 export function resolveProvider(
@@ -89,6 +90,11 @@ function lookupEntry(config: TrellisConfig, id: string): ProviderEntry {
 }
 
 function baseUrlFor(id: string, entry: ProviderEntry, env: (name: string) => string | undefined): string {
+  if (id === "anthropic") {
+    // Claude Code's ANTHROPIC_BASE_URL names the host (`https://api.anthropic.com`); the API is under /v1.
+    const override = nonEmpty(env("ANTHROPIC_BASE_URL"));
+    if (override) return /\/v1\/*$/.test(override) ? override : `${trimSlash(override)}/v1`;
+  }
   const override = id === "openai" ? nonEmpty(env("OPENAI_BASE_URL")) : undefined;
   return override ?? entry.base_url ?? BUILT_IN_PROVIDERS.openai.base_url;
 }

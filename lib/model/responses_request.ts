@@ -89,7 +89,13 @@ export function toResponsesItem(item: ConversationItem): WireItem[] {
       return [{
         type: "message",
         role: item.role,
-        content: [{ type: item.role === "assistant" ? "output_text" : "input_text", text: item.content }],
+        content: [
+          { type: item.role === "assistant" ? "output_text" : "input_text", text: item.content },
+          ...(item.images ?? []).map((image) => ({
+            type: "input_image",
+            image_url: `data:${image.mimeType};base64,${image.data}`,
+          })),
+        ],
       }];
     case "reasoning":
       if (item.encryptedContent === undefined) return [];

@@ -14,7 +14,14 @@ export type OutputPart =
 export type CallOutputStatus = "success" | "error" | "denied" | "aborted";
 
 export type ConversationItem =
-  | { type: "message"; role: "user" | "developer" | "system" | "assistant"; content: string; id?: string }
+  | {
+    type: "message";
+    role: "user" | "developer" | "system" | "assistant";
+    content: string;
+    id?: string;
+    /** Pictures sent with a user message (after its text), on every wire. */
+    images?: { mimeType: string; data: string }[];
+  }
   | {
     type: "reasoning";
     /** The summary people may read (empty when the provider gave none). */
@@ -25,6 +32,13 @@ export type ConversationItem =
      * server-side). Absent for providers and models that do not return it.
      */
     encryptedContent?: string;
+    /**
+     * Anthropic's `thinking` block signature: the block (`summary` holding its text) goes back
+     * verbatim with it on later requests, which the Messages API requires within a tool-use turn.
+     */
+    signature?: string;
+    /** Anthropic's `redacted_thinking` data: opaque, sent back as it came. */
+    redactedData?: string;
     id?: string;
   }
   | { type: "function_call"; callId: string; name: string; arguments: string; id?: string }

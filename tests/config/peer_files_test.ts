@@ -122,7 +122,7 @@ Deno.test("a Codex model_provider Trellis does not know, or a bad model value, i
   assert.match(warnings[0][1] as string, /^Ignored model_context_window in Codex config ".*config\.toml": /);
   assert.match(
     warnings[1][1] as string,
-    /^Ignored model_provider = "azure-east" in Codex config .*known: ollama, openai/,
+    /^Ignored model_provider = "azure-east" in Codex config .*known: anthropic, ollama, openai/,
   );
   // Defined in the same file (with a key of Codex's that Trellis lacks), the provider is taken.
   await fs.writeTextFile(

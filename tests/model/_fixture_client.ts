@@ -7,7 +7,14 @@ import {
 import type { ResolvedProvider, WireApi } from "../../lib/model/mod.ts";
 import type { ModelRequest, ModelStreamEvent } from "../../lib/shared/mod.ts";
 
-export const WIRES: WireApi[] = ["responses", "chat"];
+export const WIRES: WireApi[] = ["responses", "chat", "messages"];
+
+/** Each wire's endpoint below the base URL. */
+export const WIRE_PATHS: Record<WireApi, string> = {
+  responses: "responses",
+  chat: "chat/completions",
+  messages: "messages",
+};
 
 export function fixture(name: string): URL {
   return new URL(`../../fixtures/models/${name}.yaml`, import.meta.url);

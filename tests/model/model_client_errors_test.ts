@@ -2,7 +2,15 @@ import assert from "node:assert/strict";
 import { createModelClient, type RetryInfo } from "../../lib/model/mod.ts";
 import { CancelledError, type TrellisError } from "../../lib/shared/mod.ts";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { collect, providerFor, request, streamError, WIRES, withServer } from "./_fixture_client.ts";
+import {
+  collect,
+  providerFor,
+  request,
+  streamError,
+  WIRE_PATHS,
+  WIRES,
+  withServer,
+} from "./_fixture_client.ts";
 
 const signal = () => new AbortController().signal;
 const fast = { baseDelayMs: 1 };
@@ -34,7 +42,7 @@ for (const wire of WIRES) {
       const error = await streamError(
         createModelClient(providerFor(server.url, wire), fast).stream(request(), signal()),
       );
-      const path = wire === "chat" ? "chat/completions" : "responses";
+      const path = WIRE_PATHS[wire];
       assert.deepEqual(summary(error), {
         name: "TrellisError",
         code: "model_http",
@@ -66,7 +74,7 @@ for (const wire of WIRES) {
       const error = await streamError(
         createModelClient(providerFor(baseUrl, wire), fast).stream(request(), signal()),
       );
-      const path = wire === "chat" ? "chat/completions" : "responses";
+      const path = WIRE_PATHS[wire];
       assert.deepEqual(summary(error), {
         name: "TrellisError",
         code: "model_not_found",

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { createModelClient } from "../../lib/model/mod.ts";
-import { collect, providerFor, request, WIRES, withoutIds, withServer } from "./_fixture_client.ts";
+import {
+  collect,
+  providerFor,
+  request,
+  WIRE_PATHS,
+  WIRES,
+  withoutIds,
+  withServer,
+} from "./_fixture_client.ts";
 
 const signal = () => new AbortController().signal;
 
@@ -38,7 +46,7 @@ for (const wire of WIRES) {
       assert.equal(calls.length, 1);
       assert.equal(calls[0].type, "function_call");
       if (calls[0].type !== "function_call") return;
-      assert.match(calls[0].callId, /^call_/);
+      assert.match(calls[0].callId, wire === "messages" ? /^toolu_/ : /^call_/);
       assert.deepEqual(
         { name: calls[0].name, arguments: JSON.parse(calls[0].arguments) },
         { name: "read_file", arguments: { path: "notes.md" } },
@@ -82,11 +90,23 @@ for (const wire of WIRES) {
       assert.deepEqual(
         withoutIds(events.filter((event) => event.type === "item_done" || event.type === "completed")),
         [
-          { type: "item_done", item: { type: "reasoning", summary: "Thinking it through." } },
+          // The Messages API signs its thinking and counts it inside output_tokens.
+          wire === "messages"
+            ? {
+              type: "item_done",
+              item: {
+                type: "reasoning",
+                summary: "Thinking it through.",
+                signature: "sig:VGhpbmtpbmcgaXQgdGhyb3VnaC4=",
+              },
+            }
+            : { type: "item_done", item: { type: "reasoning", summary: "Thinking it through." } },
           { type: "item_done", item: { type: "message", role: "assistant", content: "The answer is 4." } },
           {
             type: "completed",
-            usage: { inputTokens: 20, cachedInputTokens: 0, outputTokens: 9, reasoningTokens: 5 },
+            usage: wire === "messages"
+              ? { inputTokens: 20, cachedInputTokens: 0, outputTokens: 14, reasoningTokens: 0 }
+              : { inputTokens: 20, cachedInputTokens: 0, outputTokens: 9, reasoningTokens: 5 },
           },
         ],
       );
@@ -106,11 +126,17 @@ for (const wire of WIRES) {
         queryParams: { "api-version": "1" },
       });
       await collect(createModelClient(provider, { fetch: spy }).stream(request(), signal()));
-      const path = wire === "chat" ? "/chat/completions" : "/responses";
+      // The Messages wire authenticates with x-api-key, as Claude Code does.
+      const auth = wire === "messages" ? seen?.headers.get("x-api-key") : seen?.headers.get("authorization");
       assert.deepEqual(
-        { url: seen?.url, auth: seen?.headers.get("authorization"), team: seen?.headers.get("x-team") },
-        { url: `${server.url}${path}?api-version=1`, auth: "Bearer sk-test", team: "blue" },
+        { url: seen?.url, auth, team: seen?.headers.get("x-team") },
+        {
+          url: `${server.url}/${WIRE_PATHS[wire]}?api-version=1`,
+          auth: wire === "messages" ? "sk-test" : "Bearer sk-test",
+          team: "blue",
+        },
       );
+      if (wire === "messages") assert.equal(seen?.headers.get("anthropic-version"), "2023-06-01");
       assert.equal((server.requests[0] as { stream: boolean }).stream, true);
     });
   });

@@ -107,7 +107,7 @@ Deno.test("resolveProvider() throws a UsageError listing the known ids when the 
     {
       code: "config_unknown_provider",
       exitCode: 2,
-      message: 'Cannot use model provider "nope": unknown provider (known: corp, ollama, openai)',
+      message: 'Cannot use model provider "nope": unknown provider (known: anthropic, corp, ollama, openai)',
     },
   );
 });
@@ -121,7 +121,7 @@ Deno.test("resolveProvider() names the variable to set when the key is missing",
       code: "model_auth",
       exitCode: 2,
       message:
-        'Cannot use model provider "openai": set the environment variable OPENAI_API_KEY, or choose another provider with model_provider in config.toml (built in: ollama; or your own [model_providers.<id>]) — README, "Configuration"',
+        'Cannot use model provider "openai": set the environment variable OPENAI_API_KEY, or choose another provider with model_provider in config.toml (built in: anthropic, ollama; or your own [model_providers.<id>]) — README, "Configuration"',
       field: "OPENAI_API_KEY",
     },
   );

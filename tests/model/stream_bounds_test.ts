@@ -3,7 +3,7 @@
  * size cap and a time cap, and reaching a cap is a clear, non-retried error.
  */
 import assert from "node:assert/strict";
-import { createModelClient, type ModelClientOptions } from "../../lib/model/mod.ts";
+import { createModelClient, type ModelClientOptions, type WireApi } from "../../lib/model/mod.ts";
 import type { ModelStreamEvent, TrellisError } from "../../lib/shared/mod.ts";
 import type { FixtureStep } from "../../scripts/fixture_model_server.ts";
 import { providerFor, request, WIRES, withServer } from "./_fixture_client.ts";
@@ -14,7 +14,7 @@ import { providerFor, request, WIRES, withServer } from "./_fixture_client.ts";
  */
 async function outcome(
   url: string,
-  wire: "responses" | "chat",
+  wire: WireApi,
   options: ModelClientOptions,
 ): Promise<{ error: TrellisError; events: ModelStreamEvent[] }> {
   const guard = new AbortController();

@@ -28,12 +28,14 @@ function previewSession(
   ws: Workspace,
   events: (event: TrellisEventBody) => void,
   resume?: string,
+  countWithProvider = false,
 ): Promise<Session> {
   return ws.openSession({
     events,
     approver: noTtyApprover,
     preview: true,
     model: { stream: () => (async function* () {})() },
+    countWithProvider,
     ...(resume ? { resume } : {}),
   });
 }
@@ -113,6 +115,7 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
         await ctx.workspace(options),
         preview.sink,
         options.last ? "--last" : options.resume,
+        true,
       );
       try {
         const ledger = await sessionContextLedger(session, { prompt, preview: true });

@@ -1,7 +1,7 @@
 import { memo, z } from "../../shared/mod.ts";
 import { APPROVAL_POLICIES, SANDBOX_MODES } from "./policies.ts";
 
-const wireApiSchema = memo(() => z.enum(["responses", "chat"]));
+const wireApiSchema = memo(() => z.enum(["responses", "chat", "messages"]));
 
 const modelProviderSchema = memo(() =>
   z.strictObject({

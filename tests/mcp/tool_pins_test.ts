@@ -198,16 +198,41 @@ Deno.test("an unreadable pin file is reported, never overwritten; concurrent fir
   const tool = (name: string, description: string) =>
     ({ name, description, inputSchema: { type: "object" } }) as Tool;
   const writers = await Promise.all(Array.from({ length: 8 }, () => ToolPins.load(platform.fs, fresh)));
-  await Promise.all(
+  const written = await Promise.all(
     writers.map((w, i) => w.record(`s${i % 4}`, [tool("t", `from writer ${i}`)], { firstUse: true })),
   );
   const file = JSON.parse(await platform.fs.readTextFile(`${fresh}/mcp_pins.json`));
   assert.deepStrictEqual(Object.keys(file.servers).sort(), ["s0", "s1", "s2", "s3"]);
-  // First use never replaces: each server keeps the definition of whoever pinned it first.
+  // First use never replaces: of the two writers of each server exactly one wrote (the first to
+  // take the lock), the file holds its definition, and the other now sees that pin, not its own.
   for (let i = 0; i < 4; i++) {
-    const description = file.servers[`s${i}`].tools.t.definition.description;
-    assert.ok(description === `from writer ${i}` || description === `from writer ${i + 4}`);
+    const winners = [i, i + 4].filter((w) => written[w].length > 0);
+    assert.equal(winners.length, 1, `server s${i}: writers ${i} and ${i + 4} both or neither wrote`);
+    const [winner] = winners;
+    const loser = winner === i ? i + 4 : i;
+    assert.deepStrictEqual(written[loser], []);
+    assert.equal(file.servers[`s${i}`].tools.t.definition.description, `from writer ${winner}`);
+    assert.equal(writers[loser].pinOf(`s${i}`, "t")?.definition.description, `from writer ${winner}`);
   }
+});
+
+Deno.test("first use: a session that pins a server after another did keeps the earlier pin, and reports writing none (#17)", async () => {
+  const home = await platform.fs.makeTempDir("trellis-pins-");
+  const tool = (description: string) => ({ name: "t", description, inputSchema: { type: "object" } }) as Tool;
+  // Both sessions loaded the pin file while it was empty; the first records, then the second.
+  const [first, second] = await Promise.all([
+    ToolPins.load(platform.fs, home),
+    ToolPins.load(platform.fs, home),
+  ]);
+  assert.deepStrictEqual(await first.record("s", [tool("first")], { firstUse: true }), ["t"]);
+  assert.deepStrictEqual(await second.record("s", [tool("second")], { firstUse: true }), []);
+  const file = JSON.parse(await platform.fs.readTextFile(`${home}/mcp_pins.json`));
+  assert.equal(file.servers.s.tools.t.definition.description, "first");
+  assert.equal(second.stateOf("s", tool("second")), "changed");
+  // `mcp trust` (not first use) does replace.
+  assert.deepStrictEqual(await second.record("s", [tool("second")], { firstUse: false }), ["t"]);
+  const trusted = JSON.parse(await platform.fs.readTextFile(`${home}/mcp_pins.json`));
+  assert.equal(trusted.servers.s.tools.t.definition.description, "second");
 });
 
 Deno.test("diffServerTools() lists changes field by field, and a new tool whole (#17)", async () => {

@@ -2,6 +2,9 @@ import { digestHex } from "../platform/mod.ts";
 import { eventLabel } from "./hook_events.ts";
 import type { HandlerIdentity } from "./hook_handler.ts";
 
+/** Events whose matcher Codex leaves out of the identity (it ignores a matcher there). */
+const MATCHERLESS_EVENTS: ReadonlySet<string> = new Set(["UserPromptSubmit", "Stop"]);
+
 /**
  * Codex's `command_hook_hash`: `{event_name, matcher?, hooks:[{type, command, timeout, async,
  * statusMessage?}]}` with keys sorted recursively, serialized compactly, SHA-256. The identity is
@@ -23,7 +26,11 @@ export function hookTrustHash(handler: HandlerIdentity): string {
   if (handler.onFailure === "block") normalized.onFailure = "block";
   if (handler.ifRule !== undefined) normalized.if = handler.ifRule;
   const identity: Record<string, unknown> = { event_name: eventLabel(handler.event), hooks: [normalized] };
-  if (handler.matcher !== undefined) identity.matcher = handler.matcher;
+  // Codex drops the matcher of events that ignore it (`hook_event_uses_matcher`: its prompt and stop
+  // events), so a Codex-trusted UserPromptSubmit or Stop hook keeps its hash whatever matcher it has.
+  if (handler.matcher !== undefined && !MATCHERLESS_EVENTS.has(handler.event)) {
+    identity.matcher = handler.matcher;
+  }
   const digest = digestHex("sha256", canonicalJson(identity));
   return `sha256:${digest}`;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
 import { hookTrustHash } from "../../lib/hooks/mod.ts";
+import { createHash } from "node:crypto";
 import { platform } from "../../lib/platform/mod.ts";
 
 const base = {
@@ -92,4 +93,87 @@ Deno.test("hookTrustHash() tells apart two handlers that differ only in their `i
   );
   assert.deepStrictEqual(new Set(hashes).size, 3);
   assert.notDeepStrictEqual(hookTrustHash({ ...base, async: true }), hookTrustHash(base));
+});
+
+// #26 item 5: Codex's hash computed as Codex computes it (codex-rs `command_hook_hash`, written here
+// from its source, not from Trellis's code): the identity {event_name, matcher only for the events
+// that use one, hooks: [{type, command, timeout, async, statusMessage?}]} goes through a TOML value
+// (absent fields dropped) to JSON with every key sorted, compact, SHA-256.
+const CODEX_MATCHER_EVENTS = new Set([
+  "permission_request",
+  "post_compact",
+  "post_tool_use",
+  "pre_compact",
+  "pre_tool_use",
+  "session_start",
+]);
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    return `{${
+      Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${sortedJson(record[k])}`).join(",")
+    }}`;
+  }
+  return JSON.stringify(value);
+}
+function codexHash(
+  label: string,
+  matcher: string | undefined,
+  command: string,
+  timeout = 600,
+  status?: string,
+) {
+  const handler: Record<string, unknown> = { type: "command", command, timeout, async: false };
+  if (status !== undefined) handler.statusMessage = status;
+  const identity: Record<string, unknown> = { event_name: label, hooks: [handler] };
+  if (matcher !== undefined && CODEX_MATCHER_EVENTS.has(label)) identity.matcher = matcher;
+  return `sha256:${createHash("sha256").update(sortedJson(identity)).digest("hex")}`;
+}
+
+Deno.test("codexHash() (Codex's rule, written from its source) reproduces hashes a Codex user's config holds", () => {
+  // Hashes a public project pinned against a real Codex build for its own hooks.
+  const gwt = "'/Applications/GWT.app/Contents/MacOS/gwtd' hook event PostToolUse";
+  assert.equal(
+    codexHash("post_tool_use", "*", gwt),
+    "sha256:9c3ce103f03f0b27a28bc4a30883f7e98a80b5df566b4572fcbb2955ebf5ba62",
+  );
+  const prompt =
+    'gwt_bin="${GWT_BIN_PATH:-/Applications/GWT.app/Contents/MacOS/gwtd}"; "$gwt_bin" hook event UserPromptSubmit';
+  assert.equal(
+    codexHash("user_prompt_submit", "*", prompt),
+    "sha256:1a86ba6796c5b5bf1601fd1af1d6094846287ec85e9f1ad4d39335c6b306e2fa",
+  );
+});
+
+Deno.test("hookTrustHash() of a Codex-compatible hook is Codex's own hash, for every event and field (HK-3, #26 item 5)", () => {
+  const cases = [
+    { event: "PreToolUse", label: "pre_tool_use", matcher: "Bash" },
+    { event: "PermissionRequest", label: "permission_request", matcher: "Bash" },
+    { event: "PostToolUse", label: "post_tool_use", matcher: "Edit|Write" },
+    { event: "PreCompact", label: "pre_compact", matcher: "auto" },
+    { event: "PostCompact", label: "post_compact", matcher: "manual" },
+    { event: "SessionStart", label: "session_start", matcher: "startup|resume" },
+    // Codex ignores a matcher here and leaves it out of the hash: a matcher must not change it.
+    { event: "UserPromptSubmit", label: "user_prompt_submit", matcher: "*" },
+    { event: "Stop", label: "stop", matcher: "*" },
+    { event: "Stop", label: "stop", matcher: undefined },
+  ] as const;
+  for (const c of cases) {
+    for (const [timeoutSec, statusMessage] of [[600, undefined], [5, "checking"]] as const) {
+      const command = `echo ${c.label} $HOME "quoted" 'single'`;
+      assert.equal(
+        hookTrustHash({
+          event: c.event,
+          matcher: c.matcher,
+          command,
+          timeoutSec,
+          statusMessage,
+          onFailure: "ignore",
+        }),
+        codexHash(c.label, c.matcher, command, timeoutSec, statusMessage),
+        `${c.event} matcher=${c.matcher} timeout=${timeoutSec}`,
+      );
+    }
+  }
 });

@@ -48,7 +48,7 @@ export type { HookEventName } from "./hook_events.ts";
 export { compileMatcher, matcherMatches } from "./matcher.ts";
 export type { CompiledMatcher } from "./matcher.ts";
 export { hookTrustHash } from "./trust_hash.ts";
-export { blockedToolMessage, hookPromptMessage, reviewNotice } from "./tool_messages.ts";
+export { reviewNotice } from "./tool_messages.ts";
 export { HOOK_TEXT_TOKEN_BUDGET, spillHookText } from "./output_spill.ts";
 export { HOOK_OUTPUT_CAP_BYTES, runHookCommand } from "./command_runner.ts";
 export type { HookCommandResult, RunHookOptions } from "./command_runner.ts";

@@ -8,7 +8,7 @@ import type {
   ToolDefinition,
   ToolResult,
 } from "../shared/mod.ts";
-import { describeError, noLifecycleHooks, ruleRefusal } from "../shared/mod.ts";
+import { blockedToolMessage, describeError, noLifecycleHooks, ruleRefusal } from "../shared/mod.ts";
 import { approveUnsandboxedRetry, decideApproval } from "./approval_flow.ts";
 import type { CallEnv } from "./call_env.ts";
 export type { CallEnv } from "./call_env.ts";
@@ -67,7 +67,10 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
   contexts.push(...pre.additionalContexts);
   // Cancelled while a guard ran: the call is aborted whatever the guard said (#13).
   if (env.signal.aborted) return finish({ output: "aborted: the turn was interrupted", status: "aborted" });
-  if (pre.block) return finish({ output: blockedMessage(tool, args, pre.block.reason), status: "denied" });
+  if (pre.block) {
+    const output = blockedToolMessage(pre.block.reason, { toolName: tool.hookName, toolInput: args });
+    return finish({ output, status: "denied" });
+  }
   if (pre.updatedInput !== undefined) {
     try {
       args = tool.parseArguments(
@@ -171,11 +174,4 @@ function shouldOfferUnsandboxedRetry(
 ): boolean {
   return env.approvalPolicy === "on-failure" && env.sandboxed && tool.hookName === "Bash" && !escalated &&
     result.status === "error" && !env.signal.aborted;
-}
-
-function blockedMessage(tool: ToolDefinition, args: unknown, reason: string): string {
-  const command = (args as { command?: unknown })?.command;
-  return typeof command === "string"
-    ? `Command blocked by PreToolUse hook: ${reason}. Command: ${command}`
-    : `Tool call blocked by PreToolUse hook: ${reason}. Tool: ${tool.hookName}`;
 }

@@ -15,6 +15,7 @@ import {
   describeError,
   emptyUsage,
   eventUsage,
+  hookPromptMessage,
   isTrellisError,
 } from "../shared/mod.ts";
 import type { Approver, ItemRecorder, ModelClient, StepToolCatalog } from "./ports.ts";
@@ -233,9 +234,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     await record({
       type: "message",
       role: "user",
-      content: continuations.map((c) =>
-        `<hook_prompt hook_run_id="${escapeXml(c.runId)}">${escapeXml(c.reason)}</hook_prompt>`
-      ).join("\n"),
+      content: hookPromptMessage(continuations),
     });
   }
 
@@ -260,10 +259,6 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     }
     return { status, lastMessage, usage, steps, ...(error ? { error } : {}) };
   }
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** A setting given as a value, or as a function read now. */

@@ -47,6 +47,7 @@ export type {
   TrellisEventBody,
 } from "./events.ts";
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";
+export { blockedToolMessage, hookPromptMessage } from "./hook_messages.ts";
 export { noPermissionRules, ruleRefusal } from "./permission_rules.ts";
 export type { PermissionRuleHit, PermissionRuleKind, PermissionRules } from "./permission_rules.ts";
 export type {

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  blockedToolMessage,
-  createHookEngine,
-  type HookHandlerInfo,
-  hookPromptMessage,
-  type HookRunRecord,
-} from "../../lib/hooks/mod.ts";
+import { createHookEngine, type HookHandlerInfo, type HookRunRecord } from "../../lib/hooks/mod.ts";
+// The loop writes these very texts (it imports them from lib/shared): what is tested is what runs.
+import { blockedToolMessage, hookPromptMessage } from "../../lib/shared/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { eventLog, handler, tempDir, testEnv, turnContext } from "./_helpers.ts";
 

@@ -11,10 +11,29 @@ export type OutputPart =
   | { type: "image"; mimeType: string; data: string }
   | { type: "audio"; mimeType: string; data: string };
 
+/**
+ * An image sent to the model with a user message (`@picture.png`, a pasted image path, view_image):
+ * base64 bytes and the MIME type sniffed from them. Each wire maps it to its own part — Responses'
+ * `input_image`, Chat's `image_url`, Messages' `image` block with a base64 `source` (lib/model).
+ */
+export interface ImageInput {
+  mimeType: string;
+  data: string;
+  /** Where it came from, as the person or the model named it (shown, never sent). */
+  source?: string;
+}
+
 export type CallOutputStatus = "success" | "error" | "denied" | "aborted";
 
 export type ConversationItem =
-  | { type: "message"; role: "user" | "developer" | "system" | "assistant"; content: string; id?: string }
+  | {
+    type: "message";
+    role: "user" | "developer" | "system" | "assistant";
+    content: string;
+    id?: string;
+    /** Images after the text (user messages only; #23 item 3). */
+    images?: ImageInput[];
+  }
   | {
     type: "reasoning";
     /** The summary people may read (empty when the provider gave none). */
@@ -68,6 +87,16 @@ export interface ModelRequest {
   input: ConversationItem[];
   tools: ToolDeclaration[];
   parallelToolCalls: boolean;
+  /** The provider's own tools to declare beside the functions (`tools.web_search`; #23 item 3). */
+  hostedTools?: HostedTools;
+}
+
+/**
+ * Tools the provider runs itself. `webSearch`: Codex's `tools.web_search` — "live" searches the web,
+ * "cached" only the provider's index (Responses' `external_web_access: false`).
+ */
+export interface HostedTools {
+  webSearch?: "live" | "cached";
 }
 
 export type ModelStreamEvent =

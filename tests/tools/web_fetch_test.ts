@@ -54,6 +54,11 @@ function startSite(): Site {
           });
         case "/to-private":
           return new Response(null, { status: 301, headers: { location: "http://10.0.0.7/admin" } });
+        case "/to-other-host":
+          return new Response(null, {
+            status: 302,
+            headers: { location: `http://localhost:${url.port}/page` },
+          });
         case "/to-same-host":
           return new Response(null, { status: 302, headers: { location: "/page" } });
         default:
@@ -119,6 +124,32 @@ Deno.test("web_fetch refuses a redirect to a link-local or private address; a sa
     assert.match(ten.text, /redirected to http:\/\/10\.0\.0\.7\/admin: 10\.0\.0\.7 is a private address/);
     const same = await fetchOnce(`${site.url}/to-same-host`, config);
     assert.match(same.text, /URL: http:\/\/127\.0\.0\.1:\d+\/page\n[\s\S]*# Release notes/);
+  } finally {
+    await site.close();
+  }
+});
+
+Deno.test("a redirect to another host is followed only when that host needs no asking; else the model is told the URL", async () => {
+  const site = startSite();
+  try {
+    const base = [
+      'sandbox_mode="danger-full-access"',
+      'approval_policy="on-request"',
+      'tools.web_fetch.allow_private_addresses=["127.0.0.1", "::1"]',
+    ];
+    const told = await fetchOnce(`${site.url}/to-other-host`, [
+      ...base,
+      'tools.web_fetch.allowed_domains=["127.0.0.1"]',
+    ]);
+    assert.match(
+      told.text,
+      /^http:\/\/127\.0\.0\.1:\d+\/to-other-host redirects \(302\) to another host: http:\/\/localhost:\d+\/page\nFetch that URL to follow it\.$/,
+    );
+    const followed = await fetchOnce(
+      `${site.url}/to-other-host`,
+      [...base, 'tools.web_fetch.allowed_domains=["127.0.0.1", "localhost"]'],
+    );
+    assert.match(followed.text, /^URL: http:\/\/localhost:\d+\/page\n[\s\S]*# Release notes/);
   } finally {
     await site.close();
   }

@@ -94,5 +94,8 @@ Deno.test("the plan shows in the live region, redrawn in place at each update, a
   assert.equal(live.match(/Plan \(/g)?.length, 1, "one block, updated in place");
   view.handle({ type: "item.completed", item: item([true, true]) });
   assert.doesNotMatch(state(), /Plan \(/);
-  assert.match(ui.printed.join("\n"), /Plan \(2\/2 done\)\n {2}\[x\] Read the config\n {2}\[x\] Fix the typo/);
+  assert.match(
+    ui.printed.join("\n"),
+    /Plan \(2\/2 done\)\n {2}\[x\] Read the config\n {2}\[x\] Fix the typo/,
+  );
 });

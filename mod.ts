@@ -57,6 +57,7 @@ export type {
   CallFields,
   CallStatus,
   CommandSandbox,
+  ErrnoCode,
   ErrorData,
   EventUsage,
   NamedFileState,

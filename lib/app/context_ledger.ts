@@ -217,7 +217,9 @@ function itemSource(item: ConversationItem, place: InputPlace | undefined): Ledg
   if (item.role === "user") {
     if (item.content.startsWith(INSTRUCTIONS_HEADING)) return "project_instructions";
     if (item.content.startsWith("<skill>\n<name>")) return "skill_bodies";
-    if (item.content.startsWith("<attached_file ")) return "attachments";
+    if (item.content.startsWith("<attached_file ") || item.content.startsWith("<attached_image ")) {
+      return "attachments";
+    }
     return place === "injected" ? "mcp_prompts" : "history";
   }
   if (item.role === "developer") {

@@ -52,6 +52,9 @@ export type { UntrustedPart } from "./trust_offer.ts";
 export type { CompactOutcome, CompactRequest, SessionInfo, SessionOptions, TurnRequest } from "./session.ts";
 export { autoCompactTokenLimit, compactionSettings } from "./compaction_settings.ts";
 export type { Attachment } from "./attachments.ts";
+// The file names `@path` reads as images (#23 item 3); the bytes still decide.
+export { IMAGE_EXTENSIONS } from "../tools/mod.ts";
+export type { UserAnswer, UserQuestion, UserQuestioner } from "../shared/mod.ts";
 export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
 export { skillsInputFor } from "./capabilities.ts";

@@ -37,10 +37,14 @@ import type {
   LifecycleHooks,
   ModelRequest,
   Usage,
+  UserQuestioner,
 } from "../shared/mod.ts";
 import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
 import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
-import { createBuiltinTools, resolvePermissionProfile } from "../tools/mod.ts";
+import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
+import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
+import { promptImageMessages } from "./prompt_images.ts";
+import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
@@ -83,6 +87,8 @@ export interface SessionOptions {
   elicitation?: ElicitationResponder;
   /** Replaces the built-in base instructions (`trellis mcp-server`'s `base-instructions`). */
   baseInstructions?: string;
+  /** Answers request_user_input (the interactive mode); absent: the tool refuses (#23 item 3). */
+  questioner?: UserQuestioner;
 }
 
 export interface TurnRequest {
@@ -176,9 +182,11 @@ export class Session {
     return this.parts.transcript;
   }
 
-  static async open(options: SessionOptions): Promise<Session> {
+  static async open(given: SessionOptions): Promise<Session> {
+    // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
+    const options = { ...given, events: withTodoListItems(given.events) };
     const { platform, loaded, events } = options;
-    const meter = meterUsage(modelFor(options));
+    const meter = meterUsage(withHostedTools(modelFor(options), hostedTools(loaded.config)));
     const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
@@ -245,6 +253,7 @@ export class Session {
       profile,
       sandbox,
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
+      ...everydayToolOptions(config, options.questioner),
     });
     const hooks = options.preview ? noLifecycleHooks : await wireHooks({
       platform,
@@ -376,6 +385,9 @@ export class Session {
           parameters: t.parameters,
         })),
         parallelToolCalls: true,
+        ...(hostedTools(this.options.loaded.config).webSearch
+          ? { hostedTools: hostedTools(this.options.loaded.config) }
+          : {}),
       },
       baseInstructions: this.options.baseInstructions ?? BASE_INSTRUCTIONS,
       toolSources: step.tools.map((t) => t.source),
@@ -457,7 +469,17 @@ export class Session {
       history: [...this.transcript.items],
       prompt: request.prompt,
       preamble: context.preamble,
-      injected: [...context.injected, ...(request.attachments ?? []).map(attachmentMessage)],
+      injected: [
+        ...context.injected,
+        ...(request.attachments ?? []).filter((a) => a.kind !== "image").map(attachmentMessage),
+        ...await promptImageMessages(request.prompt, request.attachments ?? [], {
+          fs: this.options.platform.fs,
+          cwd: this.parts.settings.cwd,
+          home: this.options.loaded.paths.userHome,
+          maxBytes: DEFAULT_EVERYDAY_SETTINGS.imageMaxBytes,
+          events,
+        }),
+      ],
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,
       hookContext: () => this.hookContext(),

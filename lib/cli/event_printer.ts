@@ -120,11 +120,19 @@ function clip(text: string, max = 160): string {
   return safe(flat.length > max ? flat.slice(0, max) + "…" : flat);
 }
 
+/** The plan as stderr shows it at each update: one line a step, `[x]` done, `[>]` in progress. */
+function planLines(item: ThreadItem & { type: "todo_list" }): string {
+  const mark = (step: (typeof item.items)[number]) =>
+    step.completed ? "[x]" : step.status === "in_progress" ? "[>]" : "[ ]";
+  return ["plan:", ...item.items.map((step) => `  ${mark(step)} ${clip(step.text, 200)}`)].join("\n");
+}
+
 function describe(event: TrellisEventBody): string | null {
   switch (event.type) {
     case "thread.started":
       return `trellis: session ${safe(event.thread_id)}${event.resumed ? " (resumed)" : ""}`;
     case "item.started": {
+      if (event.item.type === "todo_list") return planLines(event.item);
       const call = callView(event.item);
       return call ? `→ ${safe(call.name)} ${clip(call.args, 120)}` : null;
     }
@@ -176,8 +184,10 @@ function describe(event: TrellisEventBody): string | null {
       return `agent ${safe(event.agent_type)} started: ${clip(event.description)}`;
     case "agent.completed":
       return `agent ${safe(event.agent_type)} ${safe(event.status)}`;
-    case "turn.started":
     case "item.updated":
+      return event.item.type === "todo_list" ? planLines(event.item) : null;
+    case "turn.started":
+    case "plan.updated":
     case "item.agent_message.delta":
     case "turn.completed":
     case "approval.requested":

@@ -49,7 +49,6 @@ export const CODEX_UNUSED_KEYS: ReadonlySet<string> = new Set([
   "shell_environment_policy",
   "show_raw_agent_reasoning",
   "tool_output_token_limit",
-  "tools",
   "tui",
   "use_experimental_reasoning_summary",
   "use_experimental_streamable_shell_tool",

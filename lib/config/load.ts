@@ -8,9 +8,9 @@ import { isTable, mergeInto } from "./merge.ts";
 import { parseOverride } from "./overrides.ts";
 import { codexModelLayer } from "./codex_model_layer.ts";
 import { checkProjectLayers } from "./project_layers.ts";
-import { resolvePaths, type TrellisPaths } from "./paths.ts";
+import { resolvePaths } from "./paths.ts";
 import type { TrellisConfig } from "./schema/mod.ts";
-import { type InvalidMcpServer, validateLayer } from "./validate.ts";
+import { validateLayer } from "./validate.ts";
 
 export type { ConfigLayer, LayerKind, LoadedConfig } from "./loaded_config.ts";
 import type { ConfigLayer, LayerKind, LoadedConfig } from "./loaded_config.ts";

@@ -1,13 +1,4 @@
-import type {
-  ConversationItem,
-  EventSink,
-  HookTurnContext,
-  LifecycleHooks,
-  PermissionRuleHit,
-  PermissionRules,
-  ToolDefinition,
-  ToolResult,
-} from "../shared/mod.ts";
+import type { ConversationItem, PermissionRuleHit, ToolDefinition, ToolResult } from "../shared/mod.ts";
 import { blockedToolMessage, describeError, noLifecycleHooks, ruleRefusal } from "../shared/mod.ts";
 import { approveUnsandboxedRetry, decideApproval } from "./approval_flow.ts";
 import type { CallEnv } from "./call_env.ts";

@@ -1,5 +1,6 @@
 /** ModelRequest → the body of `POST /chat/completions` (streaming, with usage). */
-import type { ConversationItem, ModelRequest, OutputPart } from "../shared/mod.ts";
+import type { ConversationItem, ImageInput, ModelRequest, OutputPart } from "../shared/mod.ts";
+import { chatImagePart } from "./image_parts.ts";
 
 type ChatMessage = Record<string, unknown> & { role: string };
 interface ChatToolCall {
@@ -33,12 +34,14 @@ export function toChatBody(request: ModelRequest): Record<string, unknown> {
  */
 export function toChatMessages(instructions: string, input: ConversationItem[]): ChatMessage[] {
   const messages: ChatMessage[] = instructions ? [{ role: "system", content: instructions }] : [];
+  const pendingImages: ChatMessage[] = [];
   for (const item of input) {
+    if (item.type !== "function_call_output") messages.push(...pendingImages.splice(0));
     switch (item.type) {
       case "message":
         messages.push({
           role: item.role === "developer" ? "system" : item.role,
-          content: item.images?.length ? withImages(item.content, item.images) : item.content,
+          content: item.images?.length ? chatContent(item.content, item.images) : item.content,
         });
         break;
       case "reasoning":
@@ -50,16 +53,37 @@ export function toChatMessages(instructions: string, input: ConversationItem[]):
           function: { name: item.name, arguments: item.arguments },
         });
         break;
-      case "function_call_output":
+      case "function_call_output": {
         messages.push({
           role: "tool",
           tool_call_id: item.callId,
           content: textOutput(item.output, item.content),
         });
+        const images = imagesOf(item.content);
+        // A tool message is text only: a tool's images (view_image, an MCP screenshot) follow it as a
+        // user message, after the calls' outputs so the assistant's calls stay answered in order.
+        if (images.length > 0) {
+          pendingImages.push({
+            role: "user",
+            content: chatContent(`Images from the ${item.callId} call:`, images),
+          });
+        }
         break;
+      }
     }
   }
+  messages.push(...pendingImages);
   return messages;
+}
+
+function imagesOf(content: OutputPart[] | undefined): ImageInput[] {
+  return (content ?? []).flatMap((part) =>
+    part.type === "image" ? [{ mimeType: part.mimeType, data: part.data }] : []
+  );
+}
+
+function chatContent(text: string, images: ImageInput[]): Record<string, unknown>[] {
+  return [{ type: "text", text }, ...images.map(chatImagePart)];
 }
 
 function assistantFor(messages: ChatMessage[]): ChatMessage & { tool_calls: ChatToolCall[] } {
@@ -73,22 +97,11 @@ function assistantFor(messages: ChatMessage[]): ChatMessage & { tool_calls: Chat
   return created;
 }
 
-/** Chat tool messages are text only, so images and audio become a note the model can read. */
+/** Chat tool messages are text only: images follow as a user message, audio becomes a note. */
 function textOutput(output: string, content: OutputPart[] | undefined): string {
-  if (!content || content.every((part) => part.type === "text")) return output;
+  if (!content || content.every((part) => part.type !== "audio")) return output;
   const notes = content
-    .filter((part) => part.type !== "text")
+    .filter((part) => part.type === "audio")
     .map((part) => `[${part.type} omitted: ${"mimeType" in part ? part.mimeType : "unknown"}]`);
   return [output, ...notes].filter((text) => text !== "").join("\n");
-}
-
-/** A user message with pictures: Chat Completions takes them as `image_url` parts after the text. */
-function withImages(text: string, images: { mimeType: string; data: string }[]): Record<string, unknown>[] {
-  return [
-    { type: "text", text },
-    ...images.map((image) => ({
-      type: "image_url",
-      image_url: { url: `data:${image.mimeType};base64,${image.data}` },
-    })),
-  ];
 }

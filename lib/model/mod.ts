@@ -29,3 +29,5 @@ export { createSseParser } from "./sse_parser.ts";
 export type { SseEvent, SseParser } from "./sse_parser.ts";
 export { knownContextWindow, knownTokenizer, MODEL_FAMILIES } from "./model_families.ts";
 export type { ModelFamily } from "./model_families.ts";
+export { chatImagePart, messagesImageBlock, responsesImagePart } from "./image_parts.ts";
+export { hostedMessagesTools, hostedResponsesTools } from "./hosted_tools.ts";

@@ -1,5 +1,7 @@
 /** ModelRequest → the body of `POST /responses` (OpenAI Responses API, streaming). */
 import type { ConversationItem, ModelRequest, OutputPart } from "../shared/mod.ts";
+import { hostedResponsesTools } from "./hosted_tools.ts";
+import { responsesImagePart } from "./image_parts.ts";
 
 type WireItem = Record<string, unknown>;
 
@@ -60,14 +62,18 @@ function bodyTail(request: ModelRequest, options: ResponsesOptions): Record<stri
     // Nothing is stored server-side, so items are sent in full and without server ids.
     store: false,
   };
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-      strict: false,
-    }));
+  const hosted = hostedResponsesTools(request.hostedTools);
+  if (request.tools.length > 0 || hosted.length > 0) {
+    body.tools = [
+      ...request.tools.map((tool) => ({
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        strict: false,
+      })),
+      ...hosted,
+    ];
     body.tool_choice = "auto";
     body.parallel_tool_calls = request.parallelToolCalls;
   }
@@ -91,10 +97,7 @@ export function toResponsesItem(item: ConversationItem): WireItem[] {
         role: item.role,
         content: [
           { type: item.role === "assistant" ? "output_text" : "input_text", text: item.content },
-          ...(item.images ?? []).map((image) => ({
-            type: "input_image",
-            image_url: `data:${image.mimeType};base64,${image.data}`,
-          })),
+          ...(item.images ?? []).map(responsesImagePart),
         ],
       }];
     case "reasoning":
@@ -124,7 +127,7 @@ function outputFor(output: string, content: OutputPart[] | undefined): string | 
   for (const part of content) {
     if (part.type === "text") parts.push({ type: "input_text", text: part.text });
     else if (part.type === "image") {
-      parts.push({ type: "input_image", image_url: `data:${part.mimeType};base64,${part.data}` });
+      parts.push(responsesImagePart(part));
     } else parts.push({ type: "input_text", text: `[audio omitted: ${part.mimeType}]` });
   }
   return parts;

@@ -11,6 +11,18 @@ export type OutputPart =
   | { type: "image"; mimeType: string; data: string }
   | { type: "audio"; mimeType: string; data: string };
 
+/**
+ * An image sent to the model with a user message (`@picture.png`, a pasted image path, view_image):
+ * base64 bytes and the MIME type sniffed from them. Each wire maps it to its own part — Responses'
+ * `input_image`, Chat's `image_url`, Messages' `image` block with a base64 `source` (lib/model).
+ */
+export interface ImageInput {
+  mimeType: string;
+  data: string;
+  /** Where it came from, as the person or the model named it (shown, never sent). */
+  source?: string;
+}
+
 export type CallOutputStatus = "success" | "error" | "denied" | "aborted";
 
 export type ConversationItem =
@@ -19,8 +31,8 @@ export type ConversationItem =
     role: "user" | "developer" | "system" | "assistant";
     content: string;
     id?: string;
-    /** Pictures sent with a user message (after its text), on every wire. */
-    images?: { mimeType: string; data: string }[];
+    /** Images after the text (user messages only; #23 item 3). */
+    images?: ImageInput[];
   }
   | {
     type: "reasoning";
@@ -82,6 +94,16 @@ export interface ModelRequest {
   input: ConversationItem[];
   tools: ToolDeclaration[];
   parallelToolCalls: boolean;
+  /** The provider's own tools to declare beside the functions (`tools.web_search`; #23 item 3). */
+  hostedTools?: HostedTools;
+}
+
+/**
+ * Tools the provider runs itself. `webSearch`: Codex's `tools.web_search` — "live" searches the web,
+ * "cached" only the provider's index (Responses' `external_web_access: false`).
+ */
+export interface HostedTools {
+  webSearch?: "live" | "cached";
 }
 
 export type ModelStreamEvent =

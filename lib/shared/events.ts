@@ -107,7 +107,17 @@ export type ThreadItem =
     summary?: string;
     error?: string;
   }
-  | { id: string; type: "todo_list"; items: { text: string; completed: boolean }[] }
+  /**
+   * The model's plan (update_plan / TodoWrite), as Codex's exec gives it: started at the first
+   * update of a turn, updated at each next one, completed at the turn's end. `status` on each item
+   * and `explanation` are Trellis's additions (a Codex reader sees text and completed).
+   */
+  | {
+    id: string;
+    type: "todo_list";
+    items: { text: string; completed: boolean; status?: "pending" | "in_progress" | "completed" }[];
+    explanation?: string;
+  }
   | { id: string; type: "error"; message: string };
 
 /**
@@ -198,6 +208,16 @@ export type TrellisEventBody =
   | { type: "skills.changed"; paths: string[] }
   | { type: "skill.used"; name: string; path: string; scope: string; how: "explicit" | "implicit" }
   | { type: "plugin.changed"; plugins: string[] }
+  /**
+   * A plan tool's call set the plan (#23 item 3): the session turns it into Codex's `todo_list`
+   * item events, so it is never printed itself.
+   */
+  | {
+    type: "plan.updated";
+    call_id: string;
+    explanation?: string;
+    plan: { step: string; status: "pending" | "in_progress" | "completed" }[];
+  }
   /** A subagent began (#22): its id, type, what the parent called it for, its own transcript. */
   | {
     type: "agent.started";

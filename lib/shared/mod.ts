@@ -17,6 +17,8 @@ export { addUsage, emptyUsage } from "./conversation.ts";
 export type {
   CallOutputStatus,
   ConversationItem,
+  HostedTools,
+  ImageInput,
   JsonSchema,
   ModelRequest,
   ModelStreamEvent,
@@ -31,6 +33,7 @@ export type {
   ToolRunContext,
   ToolSource,
 } from "./tool_contract.ts";
+export type { UserAnswer, UserQuestion, UserQuestioner } from "./user_questions.ts";
 export type { ApprovalSubject, CommandSandbox, NamedFileState, SessionScope } from "./approval_subject.ts";
 export { terminalText } from "./terminal_text.ts";
 export { closestWord } from "./closest_word.ts";

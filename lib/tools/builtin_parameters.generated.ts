@@ -156,4 +156,210 @@ export const BUILTIN_TOOL_PARAMETERS: Readonly<Record<string, JsonSchema>> = {
       "command",
     ],
   },
+  "update_plan": {
+    "type": "object",
+    "properties": {
+      "explanation": {
+        "description": "Why the plan changed, in a sentence (optional)",
+        "type": "string",
+      },
+      "plan": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "step": {
+              "type": "string",
+              "minLength": 1,
+              "description": "What this step does",
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "in_progress",
+                "completed",
+              ],
+              "description": "pending, in_progress or completed",
+            },
+          },
+          "required": [
+            "step",
+            "status",
+          ],
+          "additionalProperties": false,
+        },
+        "description": "The whole plan, in order; at most one step in_progress",
+      },
+    },
+    "required": [
+      "plan",
+    ],
+    "additionalProperties": false,
+  },
+  "view_image": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Local path of the image, absolute or relative to the workspace",
+      },
+    },
+    "required": [
+      "path",
+    ],
+    "additionalProperties": false,
+  },
+  "web_fetch": {
+    "type": "object",
+    "properties": {
+      "url": {
+        "type": "string",
+        "description": "The http(s) URL to fetch",
+      },
+      "offset": {
+        "description":
+          "Character of the page's markdown to start at, to read past the first part (default 0)",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 9007199254740991,
+      },
+    },
+    "required": [
+      "url",
+    ],
+    "additionalProperties": false,
+  },
+  "request_user_input": {
+    "type": "object",
+    "properties": {
+      "questions": {
+        "minItems": 1,
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "header": {
+              "type": "string",
+              "description": "A short title for the question (a few words)",
+            },
+            "id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "A stable id for the answer, in snake_case",
+            },
+            "options": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "description": {
+                    "type": "string",
+                    "description": "What picking this choice means",
+                  },
+                  "label": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "The choice, in a few words",
+                  },
+                },
+                "required": [
+                  "description",
+                  "label",
+                ],
+                "additionalProperties": false,
+              },
+              "description":
+                "Two or three choices, the recommended one first; the user may also answer in their own words",
+            },
+            "question": {
+              "type": "string",
+              "minLength": 1,
+              "description": "The question, in one sentence",
+            },
+          },
+          "required": [
+            "header",
+            "id",
+            "options",
+            "question",
+          ],
+          "additionalProperties": false,
+        },
+        "description": "The questions to ask, usually one",
+      },
+    },
+    "required": [
+      "questions",
+    ],
+    "additionalProperties": false,
+  },
+  "TodoWrite": {
+    "type": "object",
+    "properties": {
+      "todos": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "content": {
+              "type": "string",
+              "minLength": 1,
+              "description": "The task, in the imperative",
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "pending",
+                "in_progress",
+                "completed",
+              ],
+            },
+            "activeForm": {
+              "type": "string",
+              "minLength": 1,
+              "description": "The task as it is being done (shown while in progress)",
+            },
+          },
+          "required": [
+            "content",
+            "status",
+            "activeForm",
+          ],
+          "additionalProperties": false,
+        },
+        "description": "The whole todo list, replacing the previous one",
+      },
+    },
+    "required": [
+      "todos",
+    ],
+    "additionalProperties": false,
+  },
+  "WebFetch": {
+    "type": "object",
+    "properties": {
+      "url": {
+        "type": "string",
+        "description": "The http(s) URL to fetch",
+      },
+      "prompt": {
+        "type": "string",
+        "description": "What to look for in the page",
+      },
+      "offset": {
+        "description":
+          "Character of the page's markdown to start at, to read past the first part (default 0)",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 9007199254740991,
+      },
+    },
+    "required": [
+      "url",
+      "prompt",
+    ],
+    "additionalProperties": false,
+  },
 };

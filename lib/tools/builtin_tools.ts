@@ -10,6 +10,13 @@ import { grepTool } from "./grep_tool.ts";
 import { writeFileTool } from "./write_file_tool.ts";
 import { editFileTool } from "./edit_file_tool.ts";
 import { shellTool } from "./shell_tool.ts";
+import {
+  allEverydayTools,
+  createEverydayTools,
+  DEFAULT_EVERYDAY_SETTINGS,
+  type EverydayFace,
+} from "./everyday_tools.ts";
+import type { EverydaySettings, ToolEnv } from "./tool_env.ts";
 
 export interface BuiltinToolsOptions {
   platform: Platform;
@@ -18,6 +25,12 @@ export interface BuiltinToolsOptions {
   sandbox: SandboxStatus;
   /** Budget for one output before head+tail truncation (default 64 KiB). */
   outputMaxBytes?: number;
+  /** The everyday tools' settings (`[tools]`, the person to ask); defaults: no one to ask. */
+  everyday?: Partial<EverydaySettings>;
+  /** Whose names the everyday tools take (default "trellis"); a per-family registry picks it. */
+  everydayFace?: EverydayFace;
+  /** `tools.view_image` (default true). */
+  viewImage?: boolean;
 }
 
 /**
@@ -25,13 +38,15 @@ export interface BuiltinToolsOptions {
  * `deno task gen` writes to builtin_parameters.generated.ts.
  */
 export async function deriveBuiltinParameters(): Promise<Record<string, JsonSchema>> {
-  const tools = createBuiltinTools({
+  const options: BuiltinToolsOptions = {
     platform: undefined as unknown as Platform,
     profile: undefined as unknown as PermissionProfile,
     sandbox: { available: false, reason: "not used: only the schemas are read" },
-  });
+  };
+  const tools = [...createBuiltinTools(options), ...allEverydayTools(toolEnv(options))];
+  const unique = [...new Map(tools.map((tool) => [tool.name, tool])).values()];
   return Object.fromEntries(
-    await Promise.all(tools.map(async (tool) => [tool.name, await tool.derivedParameters()])),
+    await Promise.all(unique.map(async (tool) => [tool.name, await tool.derivedParameters()])),
   );
 }
 
@@ -47,15 +62,37 @@ export function builtinToolsForListing(): BuiltinTool[] {
   });
 }
 
-/** The seven built-in tools, in declaration order; read-only ones may run in parallel. */
+/** The seven file and shell tools, in declaration order; read-only ones may run in parallel. */
+export const CORE_TOOL_MAKERS = [
+  readFileTool,
+  listDirTool,
+  globTool,
+  grepTool,
+  writeFileTool,
+  editFileTool,
+  shellTool,
+] as const;
+
+/** The seven core tools, then the everyday tools (#23 item 3) under `everydayFace`'s names. */
 export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTool[] {
-  const env = {
+  const env = toolEnv(options);
+  return [
+    ...CORE_TOOL_MAKERS.map((make) => make(env)),
+    ...createEverydayTools(env, options.everydayFace ?? "trellis", { viewImage: options.viewImage }),
+  ];
+}
+
+/** One session's tool environment, for the core tools and a registry's own faces alike. */
+export function toolEnv(options: BuiltinToolsOptions): ToolEnv {
+  return {
     platform: options.platform,
     profile: options.profile,
     sandbox: options.sandbox,
     outputMaxBytes: options.outputMaxBytes ?? DEFAULT_OUTPUT_MAX_BYTES,
+    everyday: {
+      ...DEFAULT_EVERYDAY_SETTINGS,
+      ...options.everyday,
+      webFetch: { ...DEFAULT_EVERYDAY_SETTINGS.webFetch, ...options.everyday?.webFetch },
+    },
   };
-  return [readFileTool, listDirTool, globTool, grepTool, writeFileTool, editFileTool, shellTool].map((make) =>
-    make(env)
-  );
 }

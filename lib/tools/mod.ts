@@ -1,5 +1,6 @@
 /**
- * Built-in tools (read_file, list_dir, glob, grep, write_file, edit_file, shell) with permission checks:
+ * Built-in tools (read_file, list_dir, glob, grep, write_file, edit_file, shell, and the everyday
+ * update_plan/TodoWrite, view_image, web_fetch/WebFetch, request_user_input) with permission checks:
  * file tools resolve real paths and judge them against the profile's roots; shell runs under
  * bubblewrap unless the sandbox mode is danger-full-access.
  *
@@ -30,7 +31,24 @@
  * ```
  * @module
  */
-export { builtinToolsForListing, createBuiltinTools, deriveBuiltinParameters } from "./builtin_tools.ts";
+export {
+  builtinToolsForListing,
+  CORE_TOOL_MAKERS,
+  createBuiltinTools,
+  deriveBuiltinParameters,
+  toolEnv,
+} from "./builtin_tools.ts";
+export {
+  allEverydayTools,
+  createEverydayTools,
+  DEFAULT_EVERYDAY_SETTINGS,
+  EVERYDAY_FACES,
+  EVERYDAY_TOOL_NAMES,
+  type EverydayFace,
+} from "./everyday_tools.ts";
+export type { EverydaySettings, ToolEnv } from "./tool_env.ts";
+export { DEFAULT_IMAGE_MAX_BYTES, IMAGE_EXTENSIONS, type ImageRead, readImageFile } from "./image_file.ts";
+export { domainAllowed } from "./web_fetch.ts";
 export type { BuiltinToolsOptions } from "./builtin_tools.ts";
 export type { BuiltinTool } from "./builtin_tool.ts";
 export { resolvePermissionProfile } from "./permission_profile.ts";

@@ -1,5 +1,17 @@
 import type { Platform, SandboxStatus } from "../platform/mod.ts";
+import type { UserQuestioner } from "../shared/mod.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
+import type { WebFetchLimits } from "./web_page.ts";
+
+/** What the everyday tools (#23 item 3) read beyond the file tools' environment. */
+export interface EverydaySettings {
+  /** `[tools.web_fetch]`: caps, allow list, and the addresses a test may reach. */
+  webFetch: WebFetchLimits & { allowedDomains: readonly string[] };
+  /** The most bytes one image may have (view_image, attachments). */
+  imageMaxBytes: number;
+  /** Asks the person (the interactive mode); absent: request_user_input refuses. */
+  questioner?: UserQuestioner;
+}
 
 /** What every built-in tool is built from; one per session. */
 export interface ToolEnv {
@@ -7,4 +19,5 @@ export interface ToolEnv {
   profile: PermissionProfile;
   sandbox: SandboxStatus;
   outputMaxBytes: number;
+  everyday: EverydaySettings;
 }

@@ -112,7 +112,7 @@ Deno.test("two Agent calls of one step run as concurrent child threads; their an
   }
 });
 
-Deno.test("an agent whose definition says `tools: Read` is offered read_file only; general-purpose gets the parent's tools", async () => {
+Deno.test("an agent whose definition says `tools: Read` is offered Read's tools only (read_file, view_image); general-purpose gets the parent's tools", async () => {
   const s = await open({
     steps: [
       {
@@ -132,7 +132,8 @@ Deno.test("an agent whose definition says `tools: Read` is offered read_file onl
     await s.session.runTurn({ prompt: "explore", maxSteps: 4, signal: new AbortController().signal });
     const reader = s.bodies.find((b) => lastInput(b).includes("CHILD-A"))!;
     const general = s.bodies.find((b) => lastInput(b).includes("CHILD-B"))!;
-    assert.deepEqual(toolNames(reader), ["read_file"]);
+    // Claude Code's Read also reads images: view_image is Read to hooks and agents (#23 item 3).
+    assert.deepEqual(toolNames(reader), ["read_file", "view_image"]);
     assert.equal(reader.instructions, "You read files and report.");
     assert.ok(toolNames(general).includes("shell"), toolNames(general).join(","));
     assert.deepEqual(toolNames(general), toolNames(s.bodies[0]));

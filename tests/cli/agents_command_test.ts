@@ -43,13 +43,14 @@ Deno.test("agents show resolves tools to Trellis's names and names what it canno
   const json = JSON.parse(
     (await cli("agents", "show", "explorer", "--json", "-c", 'model="gpt-test"')).stdout,
   );
-  assert.deepEqual(json.tools, ["read_file", "grep"]);
-  assert.deepEqual(json.unmatchedTools, ["WebFetch"]);
+  // Claude Code's Read also views images, and WebFetch is a built-in tool now (#23 item 3).
+  assert.deepEqual(json.tools, ["read_file", "grep", "view_image", "web_fetch"]);
+  assert.deepEqual(json.unmatchedTools, []);
   assert.equal(json.model, "gpt-test");
   assert.match(json.modelSetting, /^haiku \(an alias/);
   assert.equal(json.prompt, "Explore the code base.");
   const text = await cli("agents", "show", "explorer");
-  assert.match(text.stdout, /\ntools: read_file, grep\n/);
+  assert.match(text.stdout, /\ntools: read_file, grep, view_image, web_fetch\n/);
   assert.match(text.stdout, /\nExplore the code base\.\n$/);
   const general = JSON.parse((await cli("agents", "show", "general-purpose", "--json")).stdout);
   assert.ok(general.tools.includes("shell") && general.tools.includes("Agent"), general.tools.join(","));

@@ -85,7 +85,8 @@ Deno.test("debug context --json: every source has a row, counted exactly with o2
     tokens(ledger, "injected skill bodies") > countTokens("Append one line per finding to NOTES.md."),
   );
   assert.ok(tokens(ledger, "skills catalog") > 0);
-  assert.equal(ledger.rows.find((r) => r.name === "built-in tools")!.items, 7);
+  // The seven file and shell tools and the four everyday tools (#23 item 3).
+  assert.equal(ledger.rows.find((r) => r.name === "built-in tools")!.items, 11);
   const many = ledger.rows.find((r) => r.name === "MCP server many")!;
   assert.equal(many.items, 100);
   assert.ok(many.tokens > 5_000, String(many.tokens));

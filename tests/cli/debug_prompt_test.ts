@@ -17,6 +17,11 @@ Deno.test("debug prompt --json shows the first request without calling a model o
     "write_file",
     "edit_file",
     "shell",
+    // #23 item 3: the everyday tools, under the default set's names.
+    "update_plan",
+    "view_image",
+    "web_fetch",
+    "request_user_input",
     "Agent", // #22: the subagent tool, offered in every session
   ]);
   assert.deepEqual(request.input.at(-1), { type: "message", role: "user", content: "hello there" });

@@ -97,7 +97,7 @@ Deno.test("toResponsesJson() is byte-identical to stringifying toResponsesBody()
   assert.equal(toResponsesJson(empty), JSON.stringify(toResponsesBody(empty)));
 });
 
-Deno.test("toChatBody() maps developer to system, joins calls onto the assistant turn and images to text", () => {
+Deno.test("toChatBody() maps developer to system, joins calls onto the assistant turn; a tool's image follows as a user message (#23 item 3)", () => {
   assert.deepEqual(toChatBody(request), {
     model: "m",
     stream: true,
@@ -115,7 +115,14 @@ Deno.test("toChatBody() maps developer to system, joins calls onto the assistant
         ],
       },
       { role: "tool", tool_call_id: "call_1", content: "hello" },
-      { role: "tool", tool_call_id: "call_2", content: "a screenshot\n[image omitted: image/png]" },
+      { role: "tool", tool_call_id: "call_2", content: "a screenshot" },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Images from the call_2 call:" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        ],
+      },
     ],
     tools: [{
       type: "function",

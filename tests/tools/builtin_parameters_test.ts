@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { createBuiltinTools, deriveBuiltinParameters } from "../../lib/tools/mod.ts";
+import {
+  allEverydayTools,
+  createBuiltinTools,
+  deriveBuiltinParameters,
+  toolEnv,
+} from "../../lib/tools/mod.ts";
 import { BUILTIN_TOOL_PARAMETERS } from "../../lib/tools/builtin_parameters.generated.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { PermissionProfile } from "../../lib/tools/mod.ts";
@@ -18,7 +23,14 @@ Deno.test("each built-in tool declares its generated parameters and still valida
     profile: { workspace: "/w", writableRoots: ["/w"], readableRoots: [] } as unknown as PermissionProfile,
     sandbox: { available: false, reason: "test" },
   });
-  assert.deepEqual(tools.map((t) => t.name), Object.keys(BUILTIN_TOOL_PARAMETERS));
+  // The default set; the generated file also holds the other faces' everyday tools (#23 item 3).
+  const faces = [
+    ...tools,
+    ...allEverydayTools(
+      toolEnv({ platform, profile: {} as PermissionProfile, sandbox: { available: false, reason: "test" } }),
+    ),
+  ];
+  assert.deepEqual(new Set(faces.map((t) => t.name)), new Set(Object.keys(BUILTIN_TOOL_PARAMETERS)));
   for (const tool of tools) assert.equal(tool.parameters, BUILTIN_TOOL_PARAMETERS[tool.name]);
   const readFile = tools.find((t) => t.name === "read_file")!;
   assert.throws(() => readFile.parseArguments({ path: "" }), /path/);

@@ -83,6 +83,11 @@ Deno.test("createBuiltinTools() declares Claude Code hook names and JSON schemas
     row("write_file", "Write", false),
     row("edit_file", "Edit", false),
     row("shell", "Bash", false, ["shell", "shell_command", "exec_command"]),
+    // #23 item 3: hooks see the everyday tools under Claude Code's names.
+    row("update_plan", "TodoWrite", false, ["update_plan"]),
+    row("view_image", "Read", true, ["view_image"]),
+    row("web_fetch", "WebFetch", true, ["web_fetch"]),
+    row("request_user_input", "AskUserQuestion", false, ["request_user_input"]),
   ]);
 });
 

@@ -10,6 +10,7 @@ import { isTrellisError, terminalText, TrellisError, type TrellisEventBody } fro
 import { explainCall, interactiveApprover } from "./approval_prompt.ts";
 import { complete } from "./completion.ts";
 import { interactiveElicitation } from "./elicitation_form.ts";
+import { interactiveQuestioner } from "./user_input_form.ts";
 import { EventView } from "./event_view.ts";
 import { PromptHistory } from "./history.ts";
 import { KeyDecoder, type KeyEvent } from "./keys.ts";
@@ -34,7 +35,7 @@ export interface InteractiveOptions {
   loaded: LoadedConfig;
   /** Opens a session with the UI's event sink, approver and elicitation form. */
   openSession: (
-    parts: Pick<SessionOptions, "events" | "approver" | "elicitation" | "resume">,
+    parts: Pick<SessionOptions, "events" | "approver" | "elicitation" | "resume" | "questioner">,
   ) => Promise<Session>;
   /** The first prompt (`trellis PROMPT`). */
   prompt?: string;
@@ -239,6 +240,7 @@ export class InteractiveApp implements Ui {
         elicitation: interactiveElicitation(this, {
           openUrl: (url) => openInBrowser(this.options.platform, url),
         }),
+        questioner: interactiveQuestioner(this),
         ...(resume ? { resume } : {}),
       });
       this.#session = session;

@@ -9,6 +9,7 @@ import {
 } from "./markdown_render.ts";
 import { MarkdownStream } from "./markdown_stream.ts";
 import { callDoneLines, callStartLine, type CallView } from "./tool_summary.ts";
+import { planRows, type PlanStepView } from "./plan_view.ts";
 import type { Ui } from "./ui.ts";
 
 /** An event as it may arrive: today's shapes, or later ones with additive fields (tolerated). */
@@ -44,6 +45,8 @@ export class EventView {
   /** Output characters streamed in this turn (the status line's estimate until usage arrives). */
   streamedChars = 0;
   hooksNeedingReview: string | null = null;
+  /** The model's plan this turn (todo_list item), shown live until the turn ends (#23 item 3). */
+  plan: { steps: PlanStepView[]; explanation?: string } | null = null;
   /** While a compaction runs: what the status line says instead of "Working". */
   compacting: string | null = null;
   /**
@@ -235,6 +238,7 @@ export class EventView {
       return this.#print(lines.map((l) => `  ${l}`));
     }
     if (item.type === "context_compaction") return this.#compaction(phase, item);
+    if (item.type === "todo_list") return this.#plan(phase, item);
     if (item.type === "error") {
       return this.#print([
         this.ui.colors.red(`error: ${terminalText(String(item.message), { lineBreaks: "show" })}`),
@@ -249,6 +253,25 @@ export class EventView {
       this.#running.delete(call.callId);
       this.#print(callDoneLines(call, this.ui.colors, this.ui.glyphs, this.ui.width()));
     }
+  }
+
+  /** Updates redraw the live block in place; the turn's end commits the last plan above. */
+  // deno-lint-ignore no-explicit-any
+  #plan(phase: string, item: any): void {
+    const steps: PlanStepView[] = Array.isArray(item.items)
+      ? item.items.map((s: Record<string, unknown>) => ({
+        text: String(s.text ?? ""),
+        completed: s.completed === true,
+        ...(typeof s.status === "string" ? { status: s.status } : {}),
+      }))
+      : [];
+    const explanation = typeof item.explanation === "string" ? item.explanation : undefined;
+    if (phase === "item.completed") {
+      this.plan = null;
+      return this.#print(planRows(this.ui, steps, explanation, this.ui.width() - 1));
+    }
+    this.plan = { steps, ...(explanation ? { explanation } : {}) };
+    this.ui.refresh();
   }
 
   // deno-lint-ignore no-explicit-any

@@ -6,6 +6,7 @@ import type { LineBuffer } from "./line_buffer.ts";
 import { wrap } from "./markdown_render.ts";
 import type { LiveRegion } from "./screen.ts";
 import { callStartLine } from "./tool_summary.ts";
+import { planRows } from "./plan_view.ts";
 import type { Question, Ui } from "./ui.ts";
 
 /** What the live region shows; the app fills it in at every frame. */
@@ -44,6 +45,8 @@ export function liveRegion(ui: Ui, state: LiveState): LiveRegion {
   if (state.busy) {
     const pending = state.view.pendingText();
     if (pending) rows.push(...wrap(pending, width).slice(-PREVIEW_ROWS).map((row) => c.dim(row)));
+    const plan = state.view.plan;
+    if (plan) rows.push(...planRows(ui, plan.steps, plan.explanation, width));
     for (const running of state.view.running()) {
       const line = callStartLine(running.call, c, ui.glyphs, width - 8);
       const took = elapsed(performance.now() - running.started);

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { Attachment } from "../../app/mod.ts";
+import { type Attachment, IMAGE_EXTENSIONS } from "../../app/mod.ts";
 import type { FileSystem } from "../../platform/mod.ts";
 
 /** Attached at most (the rest of a larger file is left out, and the model is told). */
@@ -31,6 +31,12 @@ export async function readMentions(
     }
     if (!info.isFile) {
       notes.push(`@${written}: not a regular file, not attached`);
+      continue;
+    }
+    if (IMAGE_EXTENSIONS.test(written)) {
+      // The session reads it as an image (type sniffed from its bytes, size capped; #23 item 3).
+      attachments.push({ path: written, content: "", kind: "image" });
+      notes.push(`@${written}: attached as an image (${info.size} bytes)`);
       continue;
     }
     const bytes = await options.fs.readFilePrefix(file, ATTACH_MAX_BYTES + 1);

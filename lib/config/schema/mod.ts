@@ -8,6 +8,7 @@ export { MCP_SERVER_NAME } from "./mcp_servers.ts";
 import { permissionsSections } from "./permissions.ts";
 import { pluginsSections } from "./plugins.ts";
 import { skillsSections } from "./skills.ts";
+import { toolsSections } from "./tools.ts";
 
 const SECTIONS = {
   ...coreSections,
@@ -18,6 +19,7 @@ const SECTIONS = {
   ...permissionsSections,
   ...compatSections,
   ...agentsSections,
+  ...toolsSections,
 };
 type Sections = typeof SECTIONS;
 

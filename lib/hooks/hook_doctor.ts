@@ -2,6 +2,7 @@ import type { Platform } from "../platform/mod.ts";
 import { runHookCommand } from "./command_runner.ts";
 import type { HookEventName } from "./hook_events.ts";
 import { basePayload } from "./stdin_payloads.ts";
+import { syntheticFields } from "./synthetic_payloads.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { interpretRun } from "./interpret_run.ts";
 
@@ -64,16 +65,5 @@ function syntheticPayload(event: HookEventName, cwd: string): Record<string, unk
     transcriptPath: null,
     signal: new AbortController().signal,
   });
-  if (event === "PreToolUse" || event === "PermissionRequest" || event === "PostToolUse") {
-    Object.assign(payload, { tool_name: "Bash", tool_input: { command: "true" }, tool_use_id: "doctor" });
-  }
-  if (event === "PostToolUse") payload.tool_response = { output: "" };
-  if (event === "SessionStart") payload.source = "startup";
-  if (event === "UserPromptSubmit") payload.prompt = "hello";
-  if (event === "Stop" || event === "SubagentStop") {
-    Object.assign(payload, { stop_hook_active: false, last_assistant_message: null });
-  }
-  if (event === "PreCompact") Object.assign(payload, { trigger: "manual", custom_instructions: "" });
-  if (event === "PostCompact") Object.assign(payload, { trigger: "manual", compact_summary: "" });
-  return payload;
+  return { ...payload, ...syntheticFields(event, cwd) };
 }

@@ -55,6 +55,8 @@ export type {
   ContextOutcome,
   HookTurnContext,
   LifecycleHooks,
+  ObservedHookEvent,
+  ObservedHookOutcome,
   PermissionRequestOutcome,
   PostToolUseOutcome,
   PreToolUseOutcome,

@@ -1,5 +1,6 @@
 import type { Platform } from "../platform/mod.ts";
-import { runHookCommand } from "./command_runner.ts";
+import { runHandler } from "./handler_runner.ts";
+import type { HookServices } from "./handler_services.ts";
 import type { HookEventName } from "./hook_events.ts";
 import { basePayload } from "./stdin_payloads.ts";
 import { syntheticFields } from "./synthetic_payloads.ts";
@@ -21,6 +22,8 @@ export interface DoctorOptions {
   cwd: string;
   baseEnv?: Record<string, string>;
   wrapCommand?: (argv: string[]) => string[];
+  /** Model, MCP servers and the http allowlist, for the other handler types (#24 item 2). */
+  services?: HookServices;
   /** Doctor never waits longer than this per hook (default 10 s), whatever the handler's timeout. */
   maxTimeoutSec?: number;
 }
@@ -37,7 +40,7 @@ export async function doctorHooks(
   return await Promise.all(
     handlers.filter((h) => h.runnable).map(async (h) => {
       const probe = { ...h, timeoutSec: Math.min(h.timeoutSec, cap), onFailure: "ignore" as const };
-      const result = await runHookCommand(probe, {
+      const result = await runHandler(probe, {
         ...options,
         input: JSON.stringify(syntheticPayload(h.event, options.cwd)),
       });

@@ -454,7 +454,7 @@ export class Session {
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,
       hookContext: () => this.hookContext(),
-      approver: this.options.approver,
+      approver: this.notifyingApprover(),
       ...(this.parts.permissions ? { permissions: this.parts.permissions } : {}),
       // Read at each call: `/approvals` and `/sandbox` during a turn apply to its next call.
       approvalPolicy: () => this.parts.settings.approvalPolicy,
@@ -469,6 +469,30 @@ export class Session {
     });
     await this.transcript.recordTurn(turnId, result.status, result.usage);
     return result;
+  }
+
+  /**
+   * The approver, firing Notification `permission_prompt` (#24 item 1) as each approval is asked,
+   * before the answer: a notification hook tells a person away from the terminal.
+   */
+  private notifyingApprover(): Approver {
+    const { hooks } = this.parts;
+    const approver = this.options.approver;
+    if (!hooks.fire) return approver;
+    return {
+      request: async (request) => {
+        await hooks.fire!(
+          { ...this.hookContext(), turnId: "", signal: new AbortController().signal },
+          "Notification",
+          {
+            message: `Trellis needs your permission to use ${request.toolName}`,
+            title: "Permission needed",
+            notification_type: "permission_prompt",
+          },
+        ).catch(() => {});
+        return await approver.request(request);
+      },
+    };
   }
 
   /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */

@@ -161,6 +161,7 @@ Deno.test("PreToolUse ask sends a call no policy asks about to the approval prom
     hooks: {
       PreToolUse: [{ matcher: "Read", hooks: [ask] }],
       PermissionDenied: [{ hooks: [logTo("denied")] }],
+      Notification: [{ matcher: "permission_prompt", hooks: [logTo("notify")] }],
     },
     script: {
       steps: [{ tool_calls: [{ name: "read_file", arguments: { path: "a.txt" } }] }, { text: "done" }],
@@ -175,6 +176,11 @@ Deno.test("PreToolUse ask sends a call no policy asks about to the approval prom
   assert.deepStrictEqual(s.asked, ["a PreToolUse hook asks before this call: reads a.txt"]);
   const denied = await s.lines("denied");
   assert.deepStrictEqual(denied.map((d) => [d.hook_event_name, d.tool_name]), [["PermissionDenied", "Read"]]);
+  // The prompt was announced to Notification hooks (#24 item 1) before the person answered.
+  const notified = await s.lines("notify");
+  assert.deepStrictEqual(notified.map((n) => [n.notification_type, n.message]), [
+    ["permission_prompt", "Trellis needs your permission to use read_file"],
+  ]);
   const output = s.bodies.at(-1)!.input.find((i: { type: string }) => i.type === "function_call_output");
   assert.match(output.output, /^denied: /);
 });

@@ -1,7 +1,10 @@
 import type { LoadedConfig } from "../config/mod.ts";
+import * as path from "node:path";
 import {
   createHookEngine,
   type HookHandlerInfo,
+  type HookServices,
+  HTTP_ALLOWLIST_KEY,
   loadHooks,
   type PluginHookSource,
   reviewNotice,
@@ -27,6 +30,8 @@ export async function wireHooks(options: {
   sandbox: SandboxStatus;
   profile: PermissionProfile;
   threadId: string;
+  /** Model, subagents and MCP servers for prompt, agent and mcp_tool hooks (#24 item 2). */
+  services?: Omit<HookServices, "httpAllowlist">;
 }): Promise<LifecycleHooks> {
   const { platform, loaded, events } = options;
   const loadedHooks = await loadHooks({
@@ -40,6 +45,17 @@ export async function wireHooks(options: {
   if (notice) events({ type: "notice", message: notice });
   // Nothing to dispatch: the loop then skips building hook payloads for every call.
   if (loadedHooks.handlers.length === 0) return noLifecycleHooks;
+  const httpAllowlist = userHttpAllowlist(loaded);
+  const http = loadedHooks.handlers.filter((h) => h.type === "http" && h.runnable);
+  if (http.length > 0 && httpAllowlist === undefined) {
+    // One warning, whatever the number of http hooks; each run then fails by name (a blocking guard blocks).
+    events({
+      type: "warning",
+      message: `${http.length} http hook(s) will not run: set ${HTTP_ALLOWLIST_KEY} in your own config ` +
+        `(${path.join(loaded.paths.home, "config.toml")}) to the URLs they may call`,
+      subject: "hooks.allowed_http_hook_urls",
+    });
+  }
   return createHookEngine({
     handlers: loadedHooks.handlers,
     platform,
@@ -47,7 +63,19 @@ export async function wireHooks(options: {
     home: loaded.paths.home,
     threadId: options.threadId,
     confine: hookConfinement(loaded, options.sandbox, options.profile, platform.envAll()),
+    services: { ...options.services, ...(httpAllowlist ? { httpAllowlist } : {}) },
   });
+}
+
+/**
+ * `[hooks] allowed_http_hook_urls` of the user's own config file only: a project (or `-c`, which a
+ * project's scripts could pass) cannot widen where hooks send session data.
+ */
+export function userHttpAllowlist(loaded: LoadedConfig): string[] | undefined {
+  const user = loaded.layers.find((l) => l.kind === "user");
+  const list = (user?.table.hooks as { allowed_http_hook_urls?: unknown } | undefined)
+    ?.allowed_http_hook_urls;
+  return Array.isArray(list) ? list.filter((u): u is string => typeof u === "string") : undefined;
 }
 
 /** The enabled plugins a load left inactive with an error (not installed, its directory gone). */

@@ -18,6 +18,7 @@ import {
   ToolPins,
 } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
+import type { McpToolAnswer } from "../hooks/mod.ts";
 import { type ConversationItem, type EventSink, UsageError } from "../shared/mod.ts";
 import { approvalRequest, type Approver, approves, type ModelClient } from "../loop/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
@@ -141,6 +142,44 @@ export class McpHolder {
     if (!this.runtime) return null;
     await this.runtime.awaitToolLists();
     return this.runtime.captureStep();
+  }
+
+  /**
+   * An `mcp_tool` hook's call (#24 item 2): the tool of a connected server, run with the event as
+   * its arguments and no approval (the hook itself was trusted). A server that is not connected,
+   * or has no such tool, is named.
+   */
+  async callToolForHook(
+    request: { server: string; tool: string; arguments: Record<string, unknown>; signal: AbortSignal },
+    cwd: string,
+  ): Promise<McpToolAnswer> {
+    const step = await this.captureStep();
+    if (!step) {
+      return { ok: false, problem: `MCP server "${request.server}" is not connected (no MCP servers run)` };
+    }
+    try {
+      const hookName = `mcp__${request.server}__${request.tool}`;
+      const tool = step.tools.find((t) => t.hookName === hookName);
+      if (!tool) {
+        const connected = step.tools.some((t) => t.hookName.startsWith(`mcp__${request.server}__`));
+        return {
+          ok: false,
+          problem: connected
+            ? `MCP server "${request.server}" has no tool "${request.tool}"`
+            : `MCP server "${request.server}" is not connected`,
+        };
+      }
+      const result = await tool.run(tool.parseArguments(request.arguments), {
+        callId: `hook-${crypto.randomUUID()}`,
+        cwd,
+        signal: request.signal,
+        emit: this.options.events,
+        escalated: false,
+      });
+      return { ok: true, text: result.output, isError: result.status !== "success" };
+    } finally {
+      step.release();
+    }
   }
 
   /** Each running server's state, transport, origin and tools against their pins (`/mcp`). */

@@ -264,6 +264,12 @@ export class Session {
       sandbox,
       profile,
       threadId: transcript.meta.id,
+      services: {
+        // A prompt hook is one model request (#24 item 2): no tools, nothing recorded.
+        ask: (request) => askModel(model, request.model ?? settings.model, request),
+        callMcpTool: (request) => mcp.callToolForHook(request, settings.cwd),
+        runAgent: (request) => session!.parts.subagents!.answerForHook(request),
+      },
     });
     const rules = loadPermissionRules(platform.fs, loaded);
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
@@ -483,7 +489,7 @@ export class Session {
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,
       hookContext: () => this.hookContext(),
-      approver: this.options.approver,
+      approver: this.notifyingApprover(),
       ...(this.parts.permissions ? { permissions: this.parts.permissions } : {}),
       // Read at each call: `/approvals` and `/sandbox` during a turn apply to its next call.
       approvalPolicy: () => this.parts.settings.approvalPolicy,
@@ -498,6 +504,30 @@ export class Session {
     });
     await this.transcript.recordTurn(turnId, result.status, result.usage);
     return result;
+  }
+
+  /**
+   * The approver, firing Notification `permission_prompt` (#24 item 1) as each approval is asked,
+   * before the answer: a notification hook tells a person away from the terminal.
+   */
+  private notifyingApprover(): Approver {
+    const { hooks } = this.parts;
+    const approver = this.options.approver;
+    if (!hooks.fire) return approver;
+    return {
+      request: async (request) => {
+        await hooks.fire!(
+          { ...this.hookContext(), turnId: "", signal: new AbortController().signal },
+          "Notification",
+          {
+            message: `Trellis needs your permission to use ${request.toolName}`,
+            title: "Permission needed",
+            notification_type: "permission_prompt",
+          },
+        ).catch(() => {});
+        return await approver.request(request);
+      },
+    };
   }
 
   /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */
@@ -580,8 +610,14 @@ export class Session {
     return text;
   }
 
-  async close(): Promise<void> {
+  async close(reason: "prompt_input_exit" | "clear" | "logout" | "other" = "other"): Promise<void> {
     this.parts.stopWatching();
+    // SessionEnd (#24 item 1): observers only, before background hooks are awaited.
+    await this.parts.hooks.fire?.(
+      { ...this.hookContext(), turnId: "", signal: new AbortController().signal },
+      "SessionEnd",
+      { reason },
+    ).catch(() => {});
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
     await this.parts.capabilities.mcp.shutdown();
@@ -692,4 +728,27 @@ async function openTranscript(options: SessionOptions): Promise<Transcript> {
 function newThreadId(): string {
   const time = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
   return `${time}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** One model request with no tools and nothing recorded; resolves to the answer's text. */
+async function askModel(
+  model: ModelClient,
+  modelName: string,
+  request: { instructions: string; prompt: string; signal: AbortSignal },
+): Promise<string> {
+  let text = "";
+  const body = {
+    model: modelName,
+    instructions: request.instructions,
+    input: [{ type: "message" as const, role: "user" as const, content: request.prompt }],
+    tools: [],
+    parallelToolCalls: false,
+  };
+  for await (const event of model.stream(body, request.signal)) {
+    if (event.type === "text_delta") text += event.delta;
+    if (event.type === "item_done" && event.item.type === "message" && event.item.role === "assistant") {
+      text = event.item.content;
+    }
+  }
+  return text;
 }

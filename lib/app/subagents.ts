@@ -15,6 +15,14 @@ import type {
   ToolResult,
   ToolRunContext,
 } from "../shared/mod.ts";
+import { noLifecycleHooks, TrellisError } from "../shared/mod.ts";
+
+/** An agent hook's child did not finish: the hook's run fails with this reason. */
+export class AgentHookError extends TrellisError {
+  constructor(message: string) {
+    super("internal", message);
+  }
+}
 
 /** What every subagent of one session shares: who it inherits from, and the running count. */
 export interface SubagentEnv {
@@ -61,25 +69,75 @@ export class Subagents {
     return agentTool(this.env.agents, (request, ctx) => this.spawn(request, ctx, depth));
   }
 
+  /**
+   * An `agent` hook (#24 item 2): a child with read-only tools (Read, Grep, Glob) answering the
+   * hook's prompt; resolves to its last message. It runs without hooks, so a hook's agent never
+   * fires the hook that started it.
+   */
+  async answerForHook(
+    request: { instructions: string; prompt: string; model?: string; signal: AbortSignal },
+  ) {
+    const definition: AgentDefinition = {
+      name: "hook-agent",
+      description: "Evaluates one hook event",
+      prompt: request.instructions,
+      tools: ["Read", "Grep", "Glob"],
+      disallowedTools: [],
+      ...(request.model ? { model: request.model } : {}),
+      maxTurns: 50,
+      notApplied: [],
+      origin: "built-in",
+    };
+    const ctx: ToolRunContext = {
+      callId: `hook-agent-${++this.spawned}`,
+      cwd: this.env.cwd,
+      signal: request.signal,
+      emit: this.env.events,
+      escalated: false,
+    };
+    const { result } = await this.run({ definition, description: "hook", prompt: request.prompt }, ctx, 0, {
+      hooks: noLifecycleHooks,
+    });
+    if (result?.status !== "completed") {
+      throw new AgentHookError(
+        `the hook's agent did not finish (${result?.error?.message ?? result?.status ?? "no answer"})`,
+      );
+    }
+    return result.lastMessage ?? "";
+  }
+
   private async spawn(
     request: { definition: AgentDefinition; description: string; prompt: string },
     ctx: ToolRunContext,
     depth: number,
   ): Promise<ToolResult> {
-    const { env } = this;
+    return (await this.run(request, ctx, depth)).answer;
+  }
+
+  private async run(
+    request: { definition: AgentDefinition; description: string; prompt: string },
+    ctx: ToolRunContext,
+    depth: number,
+    override: { hooks?: LifecycleHooks } = {},
+  ): Promise<{ answer: ToolResult; result?: TurnResult }> {
+    const env = override.hooks ? { ...this.env, hooks: override.hooks } : this.env;
     const { definition } = request;
     if (depth >= env.limits.maxDepth) {
       return {
-        output: `Agent depth limit reached (agents.max_depth = ${env.limits.maxDepth}): ` +
-          "this agent cannot launch agents; solve the task yourself.",
-        status: "error",
+        answer: {
+          output: `Agent depth limit reached (agents.max_depth = ${env.limits.maxDepth}): ` +
+            "this agent cannot launch agents; solve the task yourself.",
+          status: "error",
+        },
       };
     }
     if (this.running >= env.limits.maxThreads) {
       return {
-        output: `Agent thread limit reached (agents.max_threads = ${env.limits.maxThreads} running): ` +
-          "wait for a running agent to answer, or do the task yourself.",
-        status: "error",
+        answer: {
+          output: `Agent thread limit reached (agents.max_threads = ${env.limits.maxThreads} running): ` +
+            "wait for a running agent to answer, or do the task yourself.",
+          status: "error",
+        },
       };
     }
     this.running++;
@@ -160,7 +218,10 @@ export class Subagents {
     }
     const status = timeout.signal.aborted && !ctx.signal.aborted ? "timed_out" : result?.status ?? "failed";
     env.events({ type: "agent.completed", ...started, status });
-    return answer(definition, result, status, transcript.file, env.limits.jobMaxRuntimeMs);
+    return {
+      answer: answer(definition, result, status, transcript.file, env.limits.jobMaxRuntimeMs),
+      result,
+    };
   }
 
   /** The child's step catalog: the parent's tools as its definition allows, and its own Agent tool. */

@@ -10,6 +10,7 @@ import {
   createHookEngine,
   type HookEngine,
   type HookHandlerInfo,
+  type HookServices,
   type HookStateChange,
   type LoadedHooks,
   type LoadedPermissionRules,
@@ -26,7 +27,7 @@ import { skillsInputFor } from "./capabilities.ts";
 import type { LoadedAgents } from "../agents/mod.ts";
 import { loadSessionAgents } from "./agent_wiring.ts";
 import { keepHomePrivate } from "./private_home.ts";
-import { unloadedPlugins } from "./hooks_wiring.ts";
+import { unloadedPlugins, userHttpAllowlist } from "./hooks_wiring.ts";
 import { type McpCommandOptions, type McpCommandRuntime, openMcpCommand } from "./mcp_command.ts";
 import { Session, type SessionOptions } from "./session.ts";
 
@@ -195,7 +196,17 @@ export class Workspace {
       events: options.events ?? discardEvents,
       home: this.loaded.paths.home,
       threadId: options.threadId,
+      services: this.hookServices(),
     });
+  }
+
+  /**
+   * What `hooks test` and `hooks doctor` give the other handler types (#24 item 2): the user's http
+   * allowlist. No session runs there, so a prompt, agent or mcp_tool hook reports that it cannot.
+   */
+  hookServices(): HookServices {
+    const httpAllowlist = userHttpAllowlist(this.loaded);
+    return httpAllowlist ? { httpAllowlist } : {};
   }
 
   /** Records hook trust and enablement in the user config; returns the file written. */

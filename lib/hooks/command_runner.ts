@@ -52,8 +52,9 @@ export async function runHookCommand(
   const vars = hookEnvVars(handler, options.cwd);
   if (handler.plugin) await ensureDataDir(options.platform.fs, handler.plugin.dataDir);
   const command = substitutePluginVars(handler.command, vars);
-  const shell = parent.SHELL && parent.SHELL.startsWith("/") ? parent.SHELL : "/bin/sh";
-  const argv = [shell, "-lc", command];
+  const argv = handler.args
+    ? [command, ...handler.args.map((arg) => substitutePluginVars(arg, vars))]
+    : shellArgv(handler.shell, parent, command);
   const cmd = options.wrapCommand ? options.wrapCommand(argv) : argv;
   // A confined hook's sandbox placeholders stay until the hook has ended, also in the background.
   const release = holdSandboxMounts(cmd);
@@ -117,6 +118,20 @@ export async function runHookCommand(
       completion,
     },
   };
+}
+
+/**
+ * How a command is read: `$SHELL -lc` (falling back to /bin/sh), or the handler's `shell` — a
+ * PowerShell is given `-Command`, any other shell `-c`.
+ */
+function shellArgv(shell: string | undefined, env: Record<string, string>, command: string): string[] {
+  if (shell === undefined) {
+    return [env.SHELL && env.SHELL.startsWith("/") ? env.SHELL : "/bin/sh", "-lc", command];
+  }
+  if (/^(powershell|pwsh)(\.exe)?$/i.test(shell.split("/").at(-1)!)) {
+    return [shell === "powershell" ? "pwsh" : shell, "-NoProfile", "-Command", command];
+  }
+  return [shell, "-c", command];
 }
 
 interface AsyncDeclaration {

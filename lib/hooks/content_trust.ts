@@ -40,7 +40,7 @@ export function handlerContent(
     roots.push(plugin.pluginRoot);
   }
   const options: NamedFilesOptions = { cwd: scope.cwd, roots, vars };
-  const named = namedFiles(declared.command, options);
+  const named = namedFiles(commandText(declared), options);
   if (named.length === 0 && !plugin) return {};
   // Inside the plugin a path is recorded relative to its root: a new version of the same bytes at
   // another version directory is the same content.
@@ -50,6 +50,11 @@ export function handlerContent(
   const digest = namedFilesDigest(files);
   const prefix = plugin ? `plugin ${plugin.contentDigest ?? "unknown"}\n` : "";
   return { hash: namedFilesDigest(files, prefix), files: { options, digest } };
+}
+
+/** The text whose named files a command hook covers: the command, and its exec-form `args`. */
+export function commandText(handler: { command: string; args?: string[] }): string {
+  return handler.args ? [handler.command, ...handler.args].join(" ") : handler.command;
 }
 
 /** Whether the named files still read as they did when the hook was loaded. */

@@ -1,7 +1,9 @@
 import { type CommandResult, notStarted, type Platform } from "../platform/mod.ts";
 import type { EventSink } from "../shared/mod.ts";
-import { type HookCommandResult, runHookCommand } from "./command_runner.ts";
-import { namedFilesUnchanged } from "./content_trust.ts";
+import type { HookCommandResult } from "./command_runner.ts";
+import type { HookServices } from "./handler_services.ts";
+import { type HandlerResult, runHandler } from "./handler_runner.ts";
+import { commandText, namedFilesUnchanged } from "./content_trust.ts";
 import { eventLabel, eventUsesMatcher, type HookEventName } from "./hook_events.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { type IfRule, judgeIfRule, parseIfRule } from "./if_rule.ts";
@@ -58,24 +60,38 @@ export interface DispatcherOptions {
   confine?: (handler: HookHandlerInfo) => ((argv: string[]) => string[]) | undefined;
   /** Receives every run that continues in the background. */
   onBackground?: (run: BackgroundRun) => void;
+  /** Model, subagents, MCP servers and the http allowlist for the non-command types (#24 item 2). */
+  services?: HookServices;
 }
 
 export type Dispatch = (request: DispatchRequest) => Promise<HookRunRecord[]>;
 
 /** Matching runnable handlers run concurrently; each runs at most once however many aliases match. */
-export function createDispatcher(options: DispatcherOptions): Dispatch {
-  const compiled = new Map<string, { matcher: CompiledMatcher; rule?: IfRule }>();
-  for (const h of options.handlers) {
-    const matcher = compileMatcher(h.matcher);
-    const rule = h.ifRule !== undefined ? parseIfRule(h.ifRule) : undefined;
-    if (matcher.ok && rule?.ok !== false) {
-      compiled.set(h.key, { matcher: matcher.matcher, ...(rule?.ok ? { rule: rule.rule } : {}) });
+export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedHandlers {
+  const compiled = new Map<HookHandlerInfo, { matcher: CompiledMatcher; rule?: IfRule } | null>();
+  const compiledOf = (h: HookHandlerInfo) => {
+    if (!compiled.has(h)) {
+      const matcher = compileMatcher(h.matcher);
+      const rule = h.ifRule !== undefined ? parseIfRule(h.ifRule) : undefined;
+      compiled.set(
+        h,
+        matcher.ok && rule?.ok !== false
+          ? { matcher: matcher.matcher, ...(rule?.ok ? { rule: rule.rule } : {}) }
+          : null,
+      );
     }
-  }
+    return compiled.get(h);
+  };
+  // Handlers registered for the length of an activity (a skill's or command's frontmatter hooks).
+  const scoped = new Set<HookHandlerInfo[]>();
+  const all = () => scoped.size === 0 ? options.handlers : [...options.handlers, ...[...scoped].flat()];
+  // `once: true`: keys that already ran in this session (Claude Code: at most once per session).
+  const ranOnce = new Set<string>();
   const home = options.baseEnv?.HOME ?? options.platform.homeDir();
   const selects = async (h: HookHandlerInfo, request: DispatchRequest) => {
-    const c = compiled.get(h.key);
+    const c = compiledOf(h);
     if (!h.runnable || h.event !== request.event || !c) return false;
+    if (h.once && ranOnce.has(h.key)) return false;
     if (eventUsesMatcher(h.event) && !matcherMatches(c.matcher, request.matchValues)) return false;
     if (!c.rule) return true;
     // An `if` is judged on tool calls only (HK-5); elsewhere its handler never runs.
@@ -96,10 +112,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     }
     return verdict.matches;
   };
-  return async (request) => {
-    const chosen = await Promise.all(options.handlers.map((h) => selects(h, request)));
-    const selected = options.handlers.filter((_, i) => chosen[i]);
+  const dispatch = async (request: DispatchRequest) => {
+    const handlers = all();
+    const chosen = await Promise.all(handlers.map((h) => selects(h, request)));
+    const selected = handlers.filter((_, i) => chosen[i]);
     if (selected.length === 0) return [];
+    for (const h of selected) if (h.once) ranOnce.add(h.key);
     const input = JSON.stringify(request.payload);
     let finished = 0;
     const runs = selected.map(async (handler): Promise<HookRunRecord> => {
@@ -117,8 +135,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       const changed = contentChangedSinceLoad(handler);
       const running: Promise<HookCommandResult> = changed
         ? Promise.resolve(notRun(changed))
-        : runHookCommand(handler, {
+        : runHandler(handler, {
           platform: options.platform,
+          ...(options.services ? { services: options.services } : {}),
           ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
           ...(confine ? { wrapCommand: confine } : {}),
           input,
@@ -126,7 +145,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
           signal: request.signal,
           detachOnAsyncLine: !background,
         });
-      const complete = (result: CommandResult) => {
+      const complete = (result: HandlerResult) => {
         const record = recordOf(
           runId,
           handler,
@@ -151,6 +170,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     const records = await Promise.all(runs);
     return records.sort((a, b) => a.handler.displayOrder - b.handler.displayOrder);
   };
+  return Object.assign(dispatch, {
+    addScoped(handlers: HookHandlerInfo[]) {
+      const entry = [...handlers];
+      scoped.add(entry);
+      return () => void scoped.delete(entry);
+    },
+  });
+}
+
+/** Handlers that run only while an activity lasts; the returned function ends their scope. */
+export interface ScopedHandlers {
+  addScoped(handlers: HookHandlerInfo[]): () => void;
 }
 
 /**
@@ -159,7 +190,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
  */
 function contentChangedSinceLoad(handler: HookHandlerInfo): string | undefined {
   if (!handler.contentFiles || handler.trust === "managed") return undefined;
-  if (namedFilesUnchanged(handler.command, handler.contentFiles, handler.plugin?.pluginRoot)) {
+  if (namedFilesUnchanged(commandText(handler), handler.contentFiles, handler.plugin?.pluginRoot)) {
     return undefined;
   }
   return "not run: a file it runs changed since it was trusted (trellis hooks list, then trellis hooks trust KEY)";

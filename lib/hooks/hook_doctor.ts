@@ -1,7 +1,9 @@
 import type { Platform } from "../platform/mod.ts";
-import { runHookCommand } from "./command_runner.ts";
+import { runHandler } from "./handler_runner.ts";
+import type { HookServices } from "./handler_services.ts";
 import type { HookEventName } from "./hook_events.ts";
 import { basePayload } from "./stdin_payloads.ts";
+import { syntheticFields } from "./synthetic_payloads.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { interpretRun } from "./interpret_run.ts";
 
@@ -20,6 +22,8 @@ export interface DoctorOptions {
   cwd: string;
   baseEnv?: Record<string, string>;
   wrapCommand?: (argv: string[]) => string[];
+  /** Model, MCP servers and the http allowlist, for the other handler types (#24 item 2). */
+  services?: HookServices;
   /** Doctor never waits longer than this per hook (default 10 s), whatever the handler's timeout. */
   maxTimeoutSec?: number;
 }
@@ -36,7 +40,7 @@ export async function doctorHooks(
   return await Promise.all(
     handlers.filter((h) => h.runnable).map(async (h) => {
       const probe = { ...h, timeoutSec: Math.min(h.timeoutSec, cap), onFailure: "ignore" as const };
-      const result = await runHookCommand(probe, {
+      const result = await runHandler(probe, {
         ...options,
         input: JSON.stringify(syntheticPayload(h.event, options.cwd)),
       });
@@ -64,16 +68,5 @@ function syntheticPayload(event: HookEventName, cwd: string): Record<string, unk
     transcriptPath: null,
     signal: new AbortController().signal,
   });
-  if (event === "PreToolUse" || event === "PermissionRequest" || event === "PostToolUse") {
-    Object.assign(payload, { tool_name: "Bash", tool_input: { command: "true" }, tool_use_id: "doctor" });
-  }
-  if (event === "PostToolUse") payload.tool_response = { output: "" };
-  if (event === "SessionStart") payload.source = "startup";
-  if (event === "UserPromptSubmit") payload.prompt = "hello";
-  if (event === "Stop" || event === "SubagentStop") {
-    Object.assign(payload, { stop_hook_active: false, last_assistant_message: null });
-  }
-  if (event === "PreCompact") Object.assign(payload, { trigger: "manual", custom_instructions: "" });
-  if (event === "PostCompact") Object.assign(payload, { trigger: "manual", compact_summary: "" });
-  return payload;
+  return { ...payload, ...syntheticFields(event, cwd) };
 }

@@ -6,6 +6,8 @@ import type {
   EventSink,
   HookTurnContext,
   LifecycleHooks,
+  ObservedHookEvent,
+  ObservedHookOutcome,
   PermissionRequestOutcome,
   PostToolUseOutcome,
   PreToolUseOutcome,
@@ -16,8 +18,10 @@ import type {
 import { BackgroundRuns } from "./background_runs.ts";
 import { createDispatcher, type DispatchRequest, type HookRunRecord } from "./dispatcher.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
+import type { HookServices } from "./handler_services.ts";
 import { basePayload, toolMatchValues, toolPayload } from "./stdin_payloads.ts";
 import { spillHookText } from "./output_spill.ts";
+import { eventSpec, isToolEvent } from "./hook_events.ts";
 
 export interface HookEngineOptions {
   handlers: HookHandlerInfo[];
@@ -33,10 +37,18 @@ export interface HookEngineOptions {
   confine?: (handler: HookHandlerInfo) => ((argv: string[]) => string[]) | undefined;
   /** The environment hooks get, whole; default the process's. */
   baseEnv?: Record<string, string>;
+  /** What prompt, agent, mcp_tool and http handlers need (#24 item 2). */
+  services?: HookServices;
 }
 
 /** The LifecycleHooks port plus the reserved subagent events and an observer for `trellis hooks test`. */
 export interface HookEngine extends LifecycleHooks {
+  fire(
+    ctx: HookTurnContext,
+    event: ObservedHookEvent,
+    fields: Record<string, unknown>,
+    match?: { aliases?: string[] },
+  ): Promise<ObservedHookOutcome>;
   preCompact(ctx: HookTurnContext, input: CompactHookInput & { customInstructions?: string }): Promise<void>;
   postCompact(ctx: HookTurnContext, input: CompactHookInput & { summary?: string }): Promise<void>;
   subagentStart(ctx: HookTurnContext, input: { agentId: string; agentType: string }): Promise<ContextOutcome>;
@@ -50,6 +62,11 @@ export interface HookEngine extends LifecycleHooks {
       lastAssistantMessage: string | null;
     },
   ): Promise<StopOutcome>;
+  /**
+   * Registers handlers for the length of an activity (a skill's or command's frontmatter `hooks:`,
+   * an agent's): they run beside the configured ones until the returned function is called.
+   */
+  addScopedHooks(handlers: HookHandlerInfo[]): () => void;
   /** Calls `observer` with every dispatch's runs (configured order) until the returned function is called. */
   observe(observer: (runs: HookRunRecord[]) => void): () => void;
   takeBackgroundResults(): BackgroundResults;
@@ -100,6 +117,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   };
 
   return {
+    addScopedHooks: (handlers) => dispatch.addScoped(handlers),
     observe(observer) {
       observers.add(observer);
       return () => observers.delete(observer);
@@ -125,12 +143,18 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       const additionalContexts = await contexts(runs);
       const block = firstBlock(runs);
       if (block !== undefined) return { block: { reason: await spill(block) }, additionalContexts };
+      // Claude Code's precedence: deny, then defer, then ask, then allow.
+      const defer = runs.find((r) => r.effect.defer && r.effect.error === undefined)?.effect.defer;
+      if (defer) return { defer, additionalContexts };
+      const ask = runs.find((r) => r.effect.ask && r.effect.error === undefined)?.effect.ask;
       // HK-9: the rewrite of the handler that finished last wins, whatever the configured order.
       const rewrite = runs.filter((r) => r.effect.updatedInput && r.effect.error === undefined)
         .sort((a, b) => b.completionIndex - a.completionIndex)[0];
-      return rewrite
-        ? { updatedInput: rewrite.effect.updatedInput!.value, additionalContexts }
-        : { additionalContexts };
+      return {
+        ...(rewrite ? { updatedInput: rewrite.effect.updatedInput!.value } : {}),
+        ...(ask ? { ask } : {}),
+        additionalContexts,
+      };
     },
     async permissionRequest(ctx, input): Promise<PermissionRequestOutcome> {
       const payload = {
@@ -147,9 +171,44 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
       const runs = await runTool("PostToolUse", ctx, input, payload);
       const feedback = firstBlock(runs);
       const additionalContexts = await contexts(runs);
-      return feedback !== undefined
-        ? { feedback: await spill(feedback), additionalContexts }
-        : { additionalContexts };
+      if (feedback !== undefined) return { feedback: await spill(feedback), additionalContexts };
+      const replaced = runs.find((r) => r.effect.replacedOutput && r.effect.error === undefined);
+      if (!replaced) return { additionalContexts };
+      if (!input.toolName.startsWith("mcp__")) {
+        options.events({
+          type: "warning",
+          message:
+            `PostToolUse hook ${replaced.handler.key} returned updatedMCPToolOutput for ${input.toolName}, ` +
+            "which is not an MCP tool (ignored)",
+          subject: replaced.handler.key,
+        });
+        return { additionalContexts };
+      }
+      return { replacedOutput: replaced.effect.replacedOutput!.value, additionalContexts };
+    },
+    async fire(ctx, event, fields, match = {}) {
+      const payload = { ...basePayload(event, ctx), ...fields };
+      const field = eventSpec(event).matchField;
+      const value = field !== undefined ? payload[field] : undefined;
+      const tool = isToolEvent(event)
+        ? { toolUseId: String(fields.tool_use_id ?? ""), toolInput: fields.tool_input }
+        : {};
+      const runs = await run({
+        event,
+        matchValues: typeof value === "string" ? [value, ...match.aliases ?? []] : [],
+        payload,
+        ...tool,
+      }, ctx);
+      const block = firstBlock(runs);
+      const stop = firstStop(runs);
+      const answered = runs.find((r) => r.effect.elicitation && r.effect.error === undefined);
+      return {
+        additionalContexts: await contexts(runs),
+        ...(block !== undefined ? { block: { reason: await spill(block) } } : {}),
+        ...(stop !== undefined ? { stop: { reason: stop } } : {}),
+        ...(runs.some((r) => r.effect.retry && r.effect.error === undefined) ? { retry: true } : {}),
+        ...(answered ? { elicitation: answered.effect.elicitation! } : {}),
+      };
     },
     async stop(ctx, input) {
       const payload = {

@@ -12,7 +12,11 @@ export type HookSourceKind =
   | "project"
   | "claude_project"
   | "session"
-  | "plugin";
+  | "plugin"
+  /** Frontmatter `hooks:` of a skill, command or agent: they run while it is active (#24 item 2). */
+  | "skill"
+  | "command"
+  | "agent";
 
 /**
  * HK-3: Managed | Trusted (stored hashes == current) | Modified (the command or the content it runs
@@ -36,13 +40,54 @@ export interface HookPluginContext {
 /** Whose file a hook came from: Trellis's own, a Codex user's or a Claude Code user's. */
 export type HookOrigin = "trellis" | "codex" | "claude";
 
+/** The handler types (#24 item 2); absent in an identity means `command`. */
+export type HookHandlerType = "command" | "http" | "prompt" | "agent" | "mcp_tool";
+
+/** An `http` handler: the event is POSTed as JSON; the body is read as a command's stdout. */
+export interface HttpHandlerSpec {
+  url: string;
+  headers?: Record<string, string>;
+  /** The only variables `$VAR` / `${VAR}` in `headers` may name; others become empty. */
+  allowedEnvVars?: string[];
+}
+
+/** A `prompt` or `agent` handler: one model request (or a read-only subagent) answering `{ok, reason}`. */
+export interface PromptHandlerSpec {
+  /** The prompt; `$ARGUMENTS` is replaced by the event JSON (appended when absent). */
+  text: string;
+  /** Absent: the session's small/fast model. */
+  model?: string;
+}
+
+/** An `mcp_tool` handler: one tool of a connected MCP server, called with the event as arguments. */
+export interface McpToolHandlerSpec {
+  server: string;
+  tool: string;
+  /** Arguments as written (`${tool_input.file_path}` replaced from the event); absent: the event itself. */
+  input?: Record<string, unknown>;
+}
+
 /** What a handler's trust hash covers (HK-3): changing any of these makes it `modified`. */
 export interface HandlerIdentity {
   event: HookEventName;
   /** The group's matcher as written (absent for events that ignore matchers). */
   matcher?: string;
-  /** Platform-selected command, before `${VAR}` substitution. */
+  /** Absent: `command`. */
+  type?: HookHandlerType;
+  /**
+   * Platform-selected command, before `${VAR}` substitution; for the other types what `hooks list`
+   * shows: the URL, the prompt text, `server/tool`.
+   */
   command: string;
+  /** Exec form: `command` is the program, these its arguments; no shell reads them. */
+  args?: string[];
+  /** The shell that reads `command` instead of `$SHELL -lc` (bash, zsh, sh, powershell, or a path). */
+  shell?: string;
+  /** Runs at most once per session (its first matching firing). */
+  once?: boolean;
+  http?: HttpHandlerSpec;
+  prompt?: PromptHandlerSpec;
+  mcpTool?: McpToolHandlerSpec;
   timeoutSec: number;
   statusMessage?: string;
   /** `on_failure = "block"`: a failed run blocks instead of silently allowing. */

@@ -1,43 +1,22 @@
 import type { CommandResult } from "../platform/mod.ts";
 import { parseContextlessText, parseHookJson } from "./parse_hook_output.ts";
-import type { HookEventName } from "./hook_events.ts";
+import { eventSpec, type HookEventName } from "./hook_events.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import type { HookEffect } from "./outputs/hook_effect.ts";
-
-/** Events where exit code 2 (stderr as the reason) blocks, denies, gives feedback or continues. */
-const EXIT_2_BLOCKS = new Set<HookEventName>([
-  "PreToolUse",
-  "PermissionRequest",
-  "PostToolUse",
-  "UserPromptSubmit",
-  "Stop",
-  "SubagentStop",
-]);
-
-/** Events where a failed `on_failure = "block"` guard blocks (Stop would loop, so it is not one). */
-const FAILURE_CAN_BLOCK = new Set<HookEventName>([
-  "PreToolUse",
-  "PermissionRequest",
-  "PostToolUse",
-  "UserPromptSubmit",
-]);
-
-/** Guards: a run of these that never answered (cancelled, killed by a signal) blocks, never allows. */
-const GUARDS = new Set<HookEventName>(["PreToolUse", "PermissionRequest"]);
 
 /** Exit codes (§2.8), then the event's stdout contract (§2.7); `on_failure = "block"` last. */
 export function interpretRun(
   event: HookEventName,
   handler: HookHandlerInfo,
-  result: CommandResult,
+  result: CommandResult & { problem?: string },
 ): HookEffect {
   const effect = readResult(event, handler, result);
   const unanswered = result.aborted || (result.code === null && result.signal !== null && !result.timedOut);
-  if (unanswered && GUARDS.has(event)) {
+  if (unanswered && eventSpec(event).guard) {
     // Ctrl-C while a guard runs must not let the call through (#13): no answer is not an allow.
     return { ...effect, block: { reason: `${event} hook ${handler.key} did not answer (${effect.error})` } };
   }
-  if (effect.error !== undefined && handler.onFailure === "block" && FAILURE_CAN_BLOCK.has(event)) {
+  if (effect.error !== undefined && handler.onFailure === "block" && eventSpec(event).failureCanBlock) {
     return {
       ...effect,
       block: { reason: `hook ${handler.key} failed and is configured to block: ${effect.error}` },
@@ -46,8 +25,13 @@ export function interpretRun(
   return effect;
 }
 
-function readResult(event: HookEventName, handler: HookHandlerInfo, result: CommandResult): HookEffect {
+function readResult(
+  event: HookEventName,
+  handler: HookHandlerInfo,
+  result: CommandResult & { problem?: string },
+): HookEffect {
   const fail = (error: string): HookEffect => ({ additionalContexts: [], error });
+  if (result.problem !== undefined) return fail(result.problem);
   if (result.error !== undefined) return fail(`hook failed to start: ${result.error}`);
   if (result.timedOut) return fail(`hook timed out after ${handler.timeoutSec}s`);
   if (result.aborted) return fail("hook was cancelled");
@@ -56,7 +40,7 @@ function readResult(event: HookEventName, handler: HookHandlerInfo, result: Comm
   }
   if (result.code === 2) {
     const reason = result.stderr.trim();
-    if (!EXIT_2_BLOCKS.has(event)) return fail(`hook exited with code 2${reason ? `: ${reason}` : ""}`);
+    if (!eventSpec(event).exit2Blocks) return fail(`hook exited with code 2${reason ? `: ${reason}` : ""}`);
     if (reason === "") {
       return fail(`${event} hook exited with code 2 but did not write a blocking reason to stderr`);
     }

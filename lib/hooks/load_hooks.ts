@@ -87,6 +87,72 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
   return { handlers, diagnostics, needsReview };
 }
 
+/** The `hooks:` of one skill's, command's or agent's frontmatter (#24 item 2). */
+export interface ScopedHookSource {
+  kind: "skill" | "command" | "agent";
+  /** The skill, command or agent name (part of each handler's key). */
+  name: string;
+  /** The file declaring them (SKILL.md, the command's .md, the agent's .md). */
+  path: string;
+  /** The frontmatter's `hooks` value: `{ Event: [{ matcher, hooks: [...] }] }`. */
+  hooks: unknown;
+  /** Set when the file belongs to a plugin: its variables and tree digest apply. */
+  plugin?: HookSource["plugin"];
+}
+
+/**
+ * Judges a frontmatter's hooks exactly as a file's (parse, trust by hash, state), for
+ * `HookEngine.addScopedHooks` while the skill, command or agent is active. Keys are
+ * `<kind>:<name>:<event_label>:<group>:<handler>`, so `trellis hooks trust KEY` reviews them.
+ */
+export function loadScopedHooks(options: {
+  loaded: LoadedConfig;
+  source: ScopedHookSource;
+  bypassTrust?: boolean;
+}): { handlers: HookHandlerInfo[]; diagnostics: Diagnostic[]; needsReview: number } {
+  const { loaded, source } = options;
+  const diagnostics: Diagnostic[] = [];
+  if (typeof source.hooks !== "object" || source.hooks === null || Array.isArray(source.hooks)) {
+    diagnostics.push(warning(`invalid hooks in ${source.path}: expected an object of events`, {
+      file: source.path,
+      field: "hooks",
+    }));
+    return { handlers: [], diagnostics, needsReview: 0 };
+  }
+  const hookSource: HookSource = {
+    kind: source.kind,
+    path: source.path,
+    keySource: `${source.kind}:${source.name}`,
+    managed: false,
+    ...(source.plugin ? { plugin: source.plugin } : {}),
+    events: source.hooks as Record<string, unknown>,
+  };
+  const { state, diagnostics: stateDiagnostics } = readHookState(loaded);
+  diagnostics.push(...stateDiagnostics);
+  const parsed = parseHookSource(hookSource);
+  diagnostics.push(...parsed.diagnostics);
+  const { cwd, projectRoot, userHome } = loaded.paths;
+  const handlers = parsed.handlers.map((declared, i) =>
+    judge(
+      declared,
+      hookSource,
+      state.get(declared.key),
+      100_000 + i,
+      { cwd, projectRoot, userHome },
+      options.bypassTrust,
+    )
+  );
+  const review = handlers.filter((h) => h.enabled && !h.runnable);
+  if (review.length > 0) {
+    diagnostics.push(warning(
+      `${review.length} hook(s) of ${source.kind} ${source.name} not run until trusted: ` +
+        review.map((h) => `trellis hooks trust ${h.key}`).join(", "),
+      { file: source.path, field: "hooks" },
+    ));
+  }
+  return { handlers, diagnostics, needsReview: review.length };
+}
+
 /** One warning per enabled plugin that did not load yet has hooks the user trusted. */
 function unloadedPluginWarnings(
   unloaded: { pluginId: string; reason: string }[],
@@ -180,7 +246,9 @@ function judge(
   bypassTrust = false,
 ): HookHandlerInfo {
   const hash = hookTrustHash(declared);
-  const content = source.managed ? {} : handlerContent(declared, source, scope);
+  // Only a command names files; the other types' definitions (URL, prompt, tool) are all in the hash.
+  const isCommand = (declared.type ?? "command") === "command";
+  const content = source.managed || !isCommand ? {} : handlerContent(declared, source, scope);
   let trust = trustStatus(source.managed, entry?.trustedHash, hash);
   let trustReason = trust === "modified" ? "command changed" : undefined;
   if (trust === "trusted") {

@@ -32,6 +32,7 @@ export type {
   DeclaredHandler,
   HandlerIdentity,
   HookHandlerInfo,
+  HookHandlerType,
   HookOrigin,
   HookPluginContext,
   HookSourceKind,
@@ -55,6 +56,13 @@ export type { HookCommandResult, RunHookOptions } from "./command_runner.ts";
 export { interpretRun } from "./interpret_run.ts";
 export type { HookEffect } from "./outputs/hook_effect.ts";
 export { testHookEvent } from "./test_hook_event.ts";
+export type { HookModelRequest, HookServices, McpToolAnswer } from "./handler_services.ts";
+export { HTTP_ALLOWLIST_KEY, interpolateHeaders, urlAllowed } from "./http_runner.ts";
+export { PROMPT_HOOK_INSTRUCTIONS, promptWithArguments } from "./prompt_runner.ts";
+export { runHandler } from "./handler_runner.ts";
+export { loadScopedHooks } from "./load_hooks.ts";
+export type { ScopedHookSource } from "./load_hooks.ts";
+export { OBSERVED_EVENTS } from "./hook_events.ts";
 export type { SyntheticEventOptions } from "./test_hook_event.ts";
 export { doctorHooks } from "./hook_doctor.ts";
 export { writeHookState } from "./hook_state_edits.ts";

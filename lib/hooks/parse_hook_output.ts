@@ -1,5 +1,6 @@
 import { z } from "../shared/mod.ts";
-import type { HookEventName } from "./hook_events.ts";
+import { eventSpec, type HookEventName, OBSERVED_EVENTS } from "./hook_events.ts";
+import { observedOutputSchema, parseObservedOutput } from "./outputs/observed_events.ts";
 import { compactOutputSchema, parseCompactOutput } from "./outputs/compact.ts";
 import {
   parseSessionStartOutput,
@@ -50,8 +51,7 @@ export function parseHookJson(event: HookEventName, value: unknown): ParseOutcom
 
 /** Plain-text stdout with exit 0: context for SessionStart, SubagentStart and UserPromptSubmit; else ignored. */
 export function parseContextlessText(event: HookEventName, text: string): HookEffect {
-  const isContext = event === "SessionStart" || event === "SubagentStart" || event === "UserPromptSubmit";
-  return { additionalContexts: isContext ? [text] : [] };
+  return { additionalContexts: eventSpec(event).textIsContext ? [text] : [] };
 }
 
 /** Each event's stdout contract: its strict schema (to set unread fields aside) and its parser. */
@@ -59,6 +59,15 @@ const OUTPUT_CONTRACTS: Record<
   HookEventName,
   { schema: () => z.ZodMiniType; parse: (value: unknown) => ParseOutcome }
 > = {
+  ...Object.fromEntries(
+    OBSERVED_EVENTS.map((event) => [event, {
+      schema: () => observedOutputSchema(event)(),
+      parse: (value: unknown) => parseObservedOutput(event, value),
+    }]),
+  ) as Record<
+    (typeof OBSERVED_EVENTS)[number],
+    { schema: () => z.ZodMiniType; parse: (value: unknown) => ParseOutcome }
+  >,
   PreToolUse: { schema: preToolUseOutputSchema, parse: parsePreToolUseOutput },
   PermissionRequest: { schema: permissionRequestOutputSchema, parse: parsePermissionRequestOutput },
   PostToolUse: { schema: postToolUseOutputSchema, parse: parsePostToolUseOutput },

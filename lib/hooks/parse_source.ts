@@ -2,27 +2,31 @@ import { type Diagnostic, warning } from "../shared/mod.ts";
 import {
   CLAUDE_ONLY_EVENTS,
   eventLabel,
+  eventSpec,
   eventUsesMatcher,
   HOOK_EVENTS,
   type HookEventName,
   isHookEvent,
   isToolEvent,
 } from "./hook_events.ts";
-import type { DeclaredHandler, HookSource } from "./hook_handler.ts";
+import type { DeclaredHandler, HookHandlerType, HookSource, HttpHandlerSpec } from "./hook_handler.ts";
 import { parseIfRule } from "./if_rule.ts";
 import { compileMatcher } from "./matcher.ts";
 
 export const DEFAULT_TIMEOUT_SEC = 600;
 
 /** Keys of a `[hooks]` table that are settings, not events. */
-export const SETTING_KEYS = new Set(["state", "claude_code", "allow_managed_hooks_only", "sandbox"]);
+export const SETTING_KEYS = new Set([
+  "state",
+  "claude_code",
+  "allow_managed_hooks_only",
+  "sandbox",
+  "allowed_http_hook_urls",
+]);
 
-/** Handler fields Trellis reads; anything else is named in one warning per handler (never dropped silently). */
-const HANDLER_FIELDS = new Set([
+/** Fields every handler type reads. */
+const COMMON_FIELDS = [
   "type",
-  "command",
-  "commandWindows",
-  "command_windows",
   "timeout",
   "timeoutSec",
   "timeout_sec",
@@ -30,15 +34,59 @@ const HANDLER_FIELDS = new Set([
   "on_failure",
   "onFailure",
   "if",
-  "async",
-  "asyncRewake",
-  "rewakeMessage",
-  "rewakeSummary",
-]);
+  "once",
+];
+
+/**
+ * Handler fields Trellis reads, per type (#24 item 2); anything else is named in one warning per
+ * handler (never dropped silently).
+ */
+const HANDLER_FIELDS: Record<HookHandlerType, Set<string>> = {
+  command: new Set([
+    ...COMMON_FIELDS,
+    "command",
+    "commandWindows",
+    "command_windows",
+    "args",
+    "shell",
+    "async",
+    "asyncRewake",
+    "rewakeMessage",
+    "rewakeSummary",
+  ]),
+  http: new Set([...COMMON_FIELDS, "url", "headers", "allowedEnvVars", "async"]),
+  prompt: new Set([...COMMON_FIELDS, "prompt", "model"]),
+  agent: new Set([...COMMON_FIELDS, "prompt", "model"]),
+  mcp_tool: new Set([...COMMON_FIELDS, "server", "tool", "input"]),
+};
+
+/** Claude Code's default timeouts per type (seconds). */
+const DEFAULT_TIMEOUTS: Record<HookHandlerType, number> = {
+  command: DEFAULT_TIMEOUT_SEC,
+  http: 30,
+  prompt: 30,
+  agent: 60,
+  mcp_tool: 60,
+};
+
+const HANDLER_TYPES = new Set(Object.keys(HANDLER_FIELDS));
 
 type HandlerFields = Pick<
   DeclaredHandler,
-  "command" | "timeoutSec" | "statusMessage" | "onFailure" | "ifRule" | "async" | "rewake"
+  | "type"
+  | "command"
+  | "args"
+  | "shell"
+  | "once"
+  | "http"
+  | "prompt"
+  | "mcpTool"
+  | "timeoutSec"
+  | "statusMessage"
+  | "onFailure"
+  | "ifRule"
+  | "async"
+  | "rewake"
 >;
 
 /**
@@ -146,15 +194,12 @@ function parseHandlerFields(
     return undefined;
   }
   const type = raw.type ?? "command";
-  if (type === "prompt" || type === "agent") {
-    diagnostics.push(warning(`skipping ${type} hook in ${file}: ${type} hooks are not supported yet`, where));
-    return undefined;
-  }
-  if (type !== "command") {
+  if (typeof type !== "string" || !HANDLER_TYPES.has(type)) {
     diagnostics.push(warning(`skipping hook of unknown type ${JSON.stringify(type)} in ${file}`, where));
     return undefined;
   }
-  const unread = Object.keys(raw).filter((k) => !HANDLER_FIELDS.has(k));
+  const kind = type as HookHandlerType;
+  const unread = Object.keys(raw).filter((k) => !HANDLER_FIELDS[kind].has(k));
   if (unread.length > 0) {
     diagnostics.push(warning(
       `hook ${where.field} in ${file}: field${unread.length > 1 ? "s" : ""} ${
@@ -163,13 +208,9 @@ function parseHandlerFields(
       { file, field: `${where.field}.${unread[0]}` },
     ));
   }
-  const windowsCommand = raw.commandWindows ?? raw.command_windows;
-  const command = options.windows && typeof windowsCommand === "string" ? windowsCommand : raw.command;
-  if (typeof command !== "string" || command.trim() === "") {
-    diagnostics.push(warning(`skipping empty hook command in ${file}`, where));
-    return undefined;
-  }
-  const timeout = raw.timeout ?? raw.timeoutSec ?? raw.timeout_sec ?? DEFAULT_TIMEOUT_SEC;
+  const definition = typeFields(kind, raw, file, options, diagnostics, where);
+  if (!definition) return undefined;
+  const timeout = raw.timeout ?? raw.timeoutSec ?? raw.timeout_sec ?? DEFAULT_TIMEOUTS[kind];
   if (typeof timeout !== "number" || !Number.isFinite(timeout)) {
     diagnostics.push(
       warning(`skipping hook with invalid timeout ${JSON.stringify(timeout)} in ${file}`, where),
@@ -183,11 +224,30 @@ function parseHandlerFields(
     );
   }
   const fields: HandlerFields = {
-    command,
+    ...definition,
     timeoutSec: Math.max(1, Math.floor(timeout)),
     onFailure: onFailure === "block" ? "block" : "ignore",
   };
   if (typeof raw.statusMessage === "string") fields.statusMessage = raw.statusMessage;
+  if (raw.once !== undefined) {
+    if (typeof raw.once !== "boolean") {
+      diagnostics.push(
+        warning(`invalid once ${JSON.stringify(raw.once)} in ${file}: expected true or false`, {
+          file,
+          field: `${where.field}.once`,
+        }),
+      );
+    } else if (raw.once) {
+      fields.once = true;
+      if (eventSpec(event).repeats) {
+        diagnostics.push(warning(
+          `hook ${where.field} in ${file} has once: true on ${event}, which repeats: it runs on the ` +
+            `first ${event} of each session only`,
+          { file, field: `${where.field}.once` },
+        ));
+      }
+    }
+  }
   if (raw.if !== undefined) {
     const rule = parseIfRule(raw.if);
     if (!rule.ok) {
@@ -207,6 +267,102 @@ function parseHandlerFields(
     fields.ifRule = rule.rule.text;
   }
   return { ...fields, ...backgroundFields(raw, file, diagnostics, where) };
+}
+
+/** The definition of each type: what it runs (and what its trust covers). */
+function typeFields(
+  type: HookHandlerType,
+  raw: Record<string, any>,
+  file: string,
+  options: { windows?: boolean },
+  diagnostics: Diagnostic[],
+  where: { file: string; field: string },
+): Pick<HandlerFields, "type" | "command" | "args" | "shell" | "http" | "prompt" | "mcpTool"> | undefined {
+  const skip = (why: string, field?: string) => {
+    diagnostics.push(warning(`skipping ${type} hook in ${file}: ${why}`, {
+      file,
+      field: field ? `${where.field}.${field}` : where.field,
+    }));
+    return undefined;
+  };
+  const text = (name: string) =>
+    typeof raw[name] === "string" && raw[name].trim() !== "" ? raw[name] as string : undefined;
+  switch (type) {
+    case "command": {
+      const windowsCommand = raw.commandWindows ?? raw.command_windows;
+      const command = options.windows && typeof windowsCommand === "string" ? windowsCommand : raw.command;
+      if (typeof command !== "string" || command.trim() === "") {
+        diagnostics.push(warning(`skipping empty hook command in ${file}`, where));
+        return undefined;
+      }
+      const out: Pick<HandlerFields, "command" | "args" | "shell"> = { command };
+      if (raw.args !== undefined) {
+        if (!Array.isArray(raw.args) || raw.args.some((a: unknown) => typeof a !== "string")) {
+          return skip(`"args" must be an array of strings`, "args");
+        }
+        out.args = raw.args;
+      }
+      if (raw.shell !== undefined) {
+        if (typeof raw.shell !== "string" || raw.shell.trim() === "") {
+          return skip(`"shell" must be a string`, "shell");
+        }
+        if (out.args) {
+          return skip(`"shell" and "args" exclude each other (args runs without a shell)`, "shell");
+        }
+        out.shell = raw.shell;
+      }
+      return out;
+    }
+    case "http": {
+      const url = text("url");
+      if (!url) return skip(`missing "url"`, "url");
+      try {
+        const parsed = new URL(url);
+        if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+          return skip(`"url" must be http(s): ${url}`, "url");
+        }
+      } catch {
+        return skip(`invalid "url" ${JSON.stringify(url)}`, "url");
+      }
+      const http: HttpHandlerSpec = { url };
+      if (raw.headers !== undefined) {
+        if (!isRecord(raw.headers) || Object.values(raw.headers).some((v) => typeof v !== "string")) {
+          return skip(`"headers" must map names to strings`, "headers");
+        }
+        http.headers = raw.headers as Record<string, string>;
+      }
+      if (raw.allowedEnvVars !== undefined) {
+        if (
+          !Array.isArray(raw.allowedEnvVars) || raw.allowedEnvVars.some((v: unknown) => typeof v !== "string")
+        ) {
+          return skip(`"allowedEnvVars" must be an array of names`, "allowedEnvVars");
+        }
+        http.allowedEnvVars = raw.allowedEnvVars;
+      }
+      return { type, command: url, http };
+    }
+    case "prompt":
+    case "agent": {
+      const prompt = text("prompt");
+      if (!prompt) return skip(`missing "prompt"`, "prompt");
+      if (raw.model !== undefined && typeof raw.model !== "string") {
+        return skip(`"model" must be a string`, "model");
+      }
+      return { type, command: prompt, prompt: { text: prompt, ...(raw.model ? { model: raw.model } : {}) } };
+    }
+    case "mcp_tool": {
+      const server = text("server");
+      const tool = text("tool");
+      if (!server) return skip(`missing "server"`, "server");
+      if (!tool) return skip(`missing "tool"`, "tool");
+      if (raw.input !== undefined && !isRecord(raw.input)) return skip(`"input" must be an object`, "input");
+      return {
+        type,
+        command: `${server}/${tool}`,
+        mcpTool: { server, tool, ...(raw.input !== undefined ? { input: raw.input } : {}) },
+      };
+    }
+  }
 }
 
 /** `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` (HK-5); a wrong type is named, not guessed. */

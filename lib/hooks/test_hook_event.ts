@@ -2,7 +2,8 @@ import { UsageError } from "../shared/mod.ts";
 import type { HookTurnContext } from "../shared/mod.ts";
 import type { HookRunRecord } from "./dispatcher.ts";
 import type { HookEngine } from "./hook_engine.ts";
-import { HOOK_EVENTS, type HookEventName, isHookEvent } from "./hook_events.ts";
+import { HOOK_EVENTS, type HookEventName, isHookEvent, isObservedEvent, isToolEvent } from "./hook_events.ts";
+import { syntheticFields } from "./synthetic_payloads.ts";
 
 export interface SyntheticEventOptions {
   /** Canonical tool name for tool events (default Bash). */
@@ -64,6 +65,14 @@ function dispatchSynthetic(
     lastAssistantMessage: str("last_assistant_message", "") || null,
   };
   const agent = { agentId: str("agent_id", "agent-test"), agentType: str("agent_type", "general") };
+  if (isObservedEvent(event)) {
+    const synthetic = syntheticFields(event, ctx.cwd);
+    const overlay = isToolEvent(event)
+      ? { tool_name: tool.toolName, tool_input: tool.toolInput, tool_use_id: tool.toolUseId }
+      // Only the event's own fields are taken from the input: a stray key never reaches a hook's stdin.
+      : Object.fromEntries(Object.entries(fields).filter(([key]) => key in synthetic));
+    return engine.fire(ctx, event, { ...synthetic, ...overlay });
+  }
   switch (event) {
     case "PreToolUse":
       return engine.preToolUse(ctx, tool);

@@ -17,11 +17,12 @@ const MATCHERLESS_EVENTS: ReadonlySet<string> = new Set(["UserPromptSubmit", "St
  */
 export function hookTrustHash(handler: HandlerIdentity): string {
   const normalized: Record<string, unknown> = {
-    type: "command",
-    command: handler.command,
+    type: handler.type ?? "command",
+    ...definition(handler),
     timeout: handler.timeoutSec,
     async: handler.async === true,
   };
+  if (handler.once === true) normalized.once = true;
   if (handler.statusMessage !== undefined) normalized.statusMessage = handler.statusMessage;
   if (handler.onFailure === "block") normalized.onFailure = "block";
   if (handler.ifRule !== undefined) normalized.if = handler.ifRule;
@@ -33,6 +34,40 @@ export function hookTrustHash(handler: HandlerIdentity): string {
   }
   const digest = digestHex("sha256", canonicalJson(identity));
   return `sha256:${digest}`;
+}
+
+/**
+ * What a handler runs (#24 item 2): a command (with `args`/`shell` when set, so a command hook
+ * without them keeps Codex's hash), an http hook's URL and headers, a prompt's text and model, an
+ * MCP tool's server, tool and input. Changing any of them makes the hook `modified`.
+ */
+function definition(handler: HandlerIdentity): Record<string, unknown> {
+  switch (handler.type ?? "command") {
+    case "http":
+      return {
+        url: handler.http?.url ?? handler.command,
+        ...(handler.http?.headers ? { headers: handler.http.headers } : {}),
+        ...(handler.http?.allowedEnvVars ? { allowedEnvVars: handler.http.allowedEnvVars } : {}),
+      };
+    case "prompt":
+    case "agent":
+      return {
+        prompt: handler.prompt?.text ?? handler.command,
+        ...(handler.prompt?.model ? { model: handler.prompt.model } : {}),
+      };
+    case "mcp_tool":
+      return {
+        server: handler.mcpTool?.server,
+        tool: handler.mcpTool?.tool,
+        ...(handler.mcpTool?.input ? { input: handler.mcpTool.input } : {}),
+      };
+    default:
+      return {
+        command: handler.command,
+        ...(handler.args ? { args: handler.args } : {}),
+        ...(handler.shell ? { shell: handler.shell } : {}),
+      };
+  }
 }
 
 function canonicalJson(value: unknown): string {

@@ -32,20 +32,25 @@ export async function decideApproval(
   env: CallEnv,
   hookInput: () => ToolHookInput,
   rule?: PermissionRuleHit,
+  hookAsk?: { reason?: string },
 ): Promise<ApprovalVerdict> {
   const need = tool.approval(args, { cwd: env.cwd });
   if (need.kind === "forbidden") return { kind: "denied", reason: need.reason, stopTurn: false };
   if (need.kind === "none") {
-    if (rule?.kind !== "ask") return { kind: "ok", escalated: false };
-    // An ask rule asks where the policy would not; approving runs the call as it would have run
-    // unasked (inside the sandbox and the roots), never past them.
-    const reason = `permission rule ask "${rule.rule}" (${rule.origin}) asks before this call`;
+    if (rule?.kind !== "ask" && !hookAsk) return { kind: "ok", escalated: false };
+    // An ask rule (or a PreToolUse hook's `permissionDecision: "ask"`, #24 item 2) asks where the
+    // policy would not; approving runs the call as it would have run unasked (inside the sandbox
+    // and the roots), never past them.
+    const reason = hookAsk
+      ? `a PreToolUse hook asks before this call${hookAsk.reason ? `: ${hookAsk.reason}` : ""}`
+      : `permission rule ask "${rule!.rule}" (${rule!.origin}) asks before this call`;
     const verdict = await ask(approvalRequest({ callId, toolName: tool.name, args, reason }), env, hookInput);
     return verdict.kind === "ok" ? { kind: "ok", escalated: false } : verdict;
   }
   // An allow rule answers only what the policy asks for its own sake: a call that would leave the
   // sandbox or the roots, or write a protected path, is asked all the same.
-  if (rule?.kind === "allow" && allowable(need)) {
+  // A hook's ask overrides an allow rule: the person decides.
+  if (rule?.kind === "allow" && !hookAsk && allowable(need)) {
     env.events({ type: "approval.decided", call_id: callId, decision: "approved", by: "rule" });
     return { kind: "ok", escalated: need.subject?.kind === "path" };
   }

@@ -1,4 +1,10 @@
-import type { ConversationItem, PermissionRuleHit, ToolDefinition, ToolResult } from "../shared/mod.ts";
+import type {
+  ConversationItem,
+  PermissionRuleHit,
+  ToolDefinition,
+  ToolHookInput,
+  ToolResult,
+} from "../shared/mod.ts";
 import { blockedToolMessage, describeError, noLifecycleHooks, ruleRefusal } from "../shared/mod.ts";
 import { approveUnsandboxedRetry, decideApproval } from "./approval_flow.ts";
 import type { CallEnv } from "./call_env.ts";
@@ -10,6 +16,10 @@ export interface CallOutcome {
   contexts: string[];
   /** What a person is shown instead of the output, when the tool gave one (ToolResult.displayText). */
   displayText?: string;
+  /** A PreToolUse hook deferred the call (#24 item 2): it did not run; the turn ends pending. */
+  deferred?: string;
+  /** The call's hook-facing name, input and response, for PostToolBatch (absent: no hooks). */
+  batchEntry?: Record<string, unknown>;
 }
 
 type Call = ConversationItem & { type: "function_call" };
@@ -62,6 +72,13 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
     const output = blockedToolMessage(pre.block.reason, { toolName: tool.hookName, toolInput: args });
     return finish({ output, status: "denied" });
   }
+  if (pre.defer) {
+    const why = pre.defer.reason ? `: ${pre.defer.reason}` : "";
+    return {
+      ...finish({ output: `deferred by a PreToolUse hook${why}; the call did not run`, status: "denied" }),
+      deferred: pre.defer.reason ?? "deferred by a PreToolUse hook",
+    };
+  }
   if (pre.updatedInput !== undefined) {
     try {
       args = tool.parseArguments(
@@ -83,14 +100,16 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
     if (rule?.kind === "deny") {
       const reason = ruleRefusal(rule);
       env.events({ type: "approval.decided", call_id: call.callId, decision: "denied", by: "rule", reason });
-      return finish({ output: `denied: ${reason}`, status: "denied" });
+      const denied = await permissionDenied(env, hooked, input, reason);
+      return finish({ output: `denied: ${reason}${denied}`, status: "denied" });
     }
   }
 
-  const approval = await decideApproval(tool, args, call.callId, env, hookInput, rule);
+  const approval = await decideApproval(tool, args, call.callId, env, hookInput, rule, pre.ask);
   if (approval.kind === "denied") {
     if (approval.stopTurn) env.stopTurn();
-    return finish({ output: `denied: ${approval.reason}`, status: "denied" });
+    const denied = await permissionDenied(env, hooked, hookInput(), approval.reason);
+    return finish({ output: `denied: ${approval.reason}${denied}`, status: "denied" });
   }
 
   let result = await runTool(tool, args, call.callId, env, approval.escalated);
@@ -103,15 +122,65 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
     result = { output: `aborted: the turn was interrupted\n${result.output}`, status: "aborted" };
   }
 
-  if (result.status !== "aborted" && hooked) {
+  if (result.status === "error" && hooked && env.hooks.fire) {
+    // Claude Code: a failed call fires PostToolUseFailure instead of PostToolUse (#24 item 1).
+    const input = hookInput();
+    const failure = await env.hooks.fire(env.hookContext, "PostToolUseFailure", {
+      tool_name: input.toolName,
+      tool_input: input.toolInput,
+      tool_use_id: input.toolUseId,
+      error: result.output,
+      is_interrupt: false,
+    }, { aliases: input.aliases });
+    contexts.push(...failure.additionalContexts);
+    if (failure.block) contexts.push(failure.block.reason);
+  } else if (result.status !== "aborted" && hooked) {
     const post = await env.hooks.postToolUse(env.hookContext, {
       ...hookInput(),
       toolResponse: result.output,
     });
     contexts.push(...post.additionalContexts);
     if (post.feedback !== undefined) result = { output: post.feedback, status: result.status };
+    else if (post.replacedOutput !== undefined) {
+      const replaced = post.replacedOutput;
+      result = {
+        output: typeof replaced === "string" ? replaced : JSON.stringify(replaced),
+        status: result.status,
+      };
+    }
   }
-  return finish(result);
+  const outcome = finish(result);
+  if (!hooked) return outcome;
+  const input = hookInput();
+  return {
+    ...outcome,
+    batchEntry: {
+      tool_name: input.toolName,
+      tool_input: input.toolInput,
+      tool_use_id: input.toolUseId,
+      tool_response: result.output,
+    },
+  };
+}
+
+/**
+ * PermissionDenied (#24 item 1): a call refused by a rule, the policy or a person. A hook answering
+ * `retry: true` tells the model it may try again; the text returned is appended to the refusal.
+ */
+async function permissionDenied(
+  env: CallEnv,
+  hooked: boolean,
+  input: ToolHookInput,
+  reason: string,
+): Promise<string> {
+  if (!hooked || !env.hooks.fire) return "";
+  const outcome = await env.hooks.fire(env.hookContext, "PermissionDenied", {
+    tool_name: input.toolName,
+    tool_input: input.toolInput,
+    tool_use_id: input.toolUseId,
+    reason,
+  }, { aliases: input.aliases });
+  return outcome.retry ? "\n(a PermissionDenied hook says you may retry this call)" : "";
 }
 
 function toolHookInput(tool: ToolDefinition, args: unknown, callId: string) {

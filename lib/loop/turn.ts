@@ -188,6 +188,20 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         });
         for (const o of outcomes) await record(o.output);
         for (const o of outcomes) for (const c of o.contexts) await developer(c);
+        const batch = outcomes.flatMap((o) => o.batchEntry ? [o.batchEntry] : []);
+        if (batch.length > 0 && options.hooks.fire && !signal.aborted) {
+          // PostToolBatch (#24 item 1): once per step, after its parallel calls all answered.
+          const after = await options.hooks.fire(hookContextNow(), "PostToolBatch", { tool_calls: batch });
+          for (const c of after.additionalContexts) await developer(c);
+          if (after.block) await developer(after.block.reason);
+          if (after.stop) return finish("stopped");
+        }
+        // A PreToolUse hook deferred a call: the turn ends with it pending (Claude Code's defer).
+        const deferred = outcomes.find((o) => o.deferred !== undefined);
+        if (deferred) {
+          options.events({ type: "warning", message: `tool call deferred: ${deferred.deferred}` });
+          return finish("stopped");
+        }
         // A wake that arrived while the model answered is for the model: one more step, not the end.
         const woken = await deliverBackground(options.hooks.takeBackgroundResults?.());
         if (signal.aborted) throw new CancelledError();
@@ -221,8 +235,17 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       const message = stopByUser.signal.aborted && !options.signal.aborted
         ? "stopped: the user declined a call and stopped the turn"
         : "interrupted";
+      // Codex's Interrupt (#24 item 1): observers only; the turn's signal is spent, so a fresh one.
+      await options.hooks.fire?.({ ...hookContext, signal: new AbortController().signal }, "Interrupt", {})
+        .catch(() => {});
       return finish("aborted", { message, code: "cancelled" });
     }
+    // StopFailure (#24 item 1): the turn ended on a model or API error; observers only.
+    await options.hooks.fire?.(hookContext, "StopFailure", {
+      error: stopFailureKind(error),
+      error_details: describeError(error),
+      last_assistant_message: lastMessage,
+    }).catch(() => {});
     return finish("failed", {
       message: describeError(error),
       code: isTrellisError(error) ? error.code : "internal",
@@ -259,6 +282,20 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     }
     return { status, lastMessage, usage, steps, ...(error ? { error } : {}) };
   }
+}
+
+/** Claude Code's StopFailure `error` kinds, from the error's code or HTTP status. */
+function stopFailureKind(error: unknown): string {
+  const code = isTrellisError(error) ? error.code : "";
+  const status = (error as { status?: unknown })?.status;
+  const text = `${code} ${typeof status === "number" ? status : ""} ${describeError(error)}`.toLowerCase();
+  if (/rate.?limit|\b429\b/.test(text)) return "rate_limit";
+  if (/overloaded|\b529\b/.test(text)) return "overloaded";
+  if (/auth|\b401\b|\b403\b/.test(text)) return "authentication_failed";
+  if (/billing|\b402\b|quota/.test(text)) return "billing_error";
+  if (/\b400\b|invalid.?request/.test(text)) return "invalid_request";
+  if (/\b5\d\d\b|server/.test(text)) return "server_error";
+  return "unknown";
 }
 
 /** A setting given as a value, or as a function read now. */

@@ -31,6 +31,10 @@ export interface PreToolUseOutcome {
   /** Replacement hook-facing tool_input from the last-completed rewriting handler. */
   updatedInput?: unknown;
   additionalContexts: string[];
+  /** `permissionDecision: "ask"`: the person decides at the approval prompt, whatever the policy. */
+  ask?: { reason?: string };
+  /** `permissionDecision: "defer"`: the call is not run; the turn ends with it pending. */
+  defer?: { reason?: string };
 }
 
 export interface PermissionRequestOutcome {
@@ -41,7 +45,39 @@ export interface PermissionRequestOutcome {
 export interface PostToolUseOutcome {
   /** When set, replaces the model-visible tool output (block or continue:false). */
   feedback?: string;
+  /** `updatedMCPToolOutput` of an MCP tool's PostToolUse hook: the output the model sees instead. */
+  replacedOutput?: unknown;
   additionalContexts: string[];
+}
+
+/**
+ * The events #24 item 1 added, fired through `fire` with their stdin fields (snake_case, Claude
+ * Code's names): the loop and the app know when they happen, the hooks subsystem what they carry.
+ */
+export type ObservedHookEvent =
+  | "SessionEnd"
+  | "Notification"
+  | "PostToolUseFailure"
+  | "UserPromptExpansion"
+  | "StopFailure"
+  | "PermissionDenied"
+  | "PostToolBatch"
+  | "Elicitation"
+  | "ElicitationResult"
+  | "InstructionsLoaded"
+  | "ConfigChange"
+  | "CwdChanged"
+  | "Interrupt";
+
+export interface ObservedHookOutcome {
+  additionalContexts: string[];
+  /** `decision: "block"` (or exit 2): the expansion, config change or elicitation is refused. */
+  block?: { reason: string };
+  stop?: { reason: string };
+  /** PermissionDenied `retry: true`. */
+  retry?: boolean;
+  /** Elicitation / ElicitationResult: the hook's answer to the form (or its override). */
+  elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
 }
 
 export interface ContextOutcome {
@@ -116,6 +152,13 @@ export interface LifecycleHooks {
       lastAssistantMessage: string | null;
     },
   ): Promise<StopOutcome>;
+  /** One of the observed events (#24 item 1); `fields` are its stdin fields beyond the common ones. */
+  fire?(
+    ctx: HookTurnContext,
+    event: ObservedHookEvent,
+    fields: Record<string, unknown>,
+    match?: { aliases?: string[] },
+  ): Promise<ObservedHookOutcome>;
   /** Background results that arrived since the last call; never waits (between steps). */
   takeBackgroundResults?(): BackgroundResults;
   /** Waits for running asyncRewake hooks, then returns every result not yet taken (before a turn ends). */

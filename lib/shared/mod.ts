@@ -59,6 +59,8 @@ export type {
   ContextOutcome,
   HookTurnContext,
   LifecycleHooks,
+  ObservedHookEvent,
+  ObservedHookOutcome,
   PermissionRequestOutcome,
   PostToolUseOutcome,
   PreToolUseOutcome,

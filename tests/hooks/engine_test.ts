@@ -59,14 +59,17 @@ Deno.test("preToolUse() does not block when a hook exits 2 with empty stderr, an
 Deno.test("preToolUse() fails the run and keeps the input when the output is invalid (candidate 13, HK-8)", async () => {
   const { engine, ctx, runs } = await engineWith([
     pre(print({ hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { command: "rm" } } }), 0),
-    pre(print({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } }), 1),
+    pre(print({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "maybe" } }), 1),
     pre("echo '{oops'", 2),
     pre("head -c 10000000 /dev/zero | tr '\\0' a", 3),
   ]);
   assert.deepStrictEqual(await engine.preToolUse(ctx, bashCall), { additionalContexts: [] });
   assert.deepStrictEqual(runs[0].map((r) => [r.status, r.effect.error]), [
-    ["failed", "PreToolUse hook returned updatedInput without permissionDecision:allow"],
-    ["failed", "PreToolUse hook returned unsupported permissionDecision:ask"],
+    ["failed", "PreToolUse hook returned updatedInput without permissionDecision:allow or ask"],
+    [
+      "failed",
+      'PreToolUse hook returned invalid JSON output: hookSpecificOutput.permissionDecision: Invalid option: expected one of "allow"|"deny"|"ask"|"defer"',
+    ],
     ["failed", "hook returned invalid PreToolUse JSON output"],
     ["failed", "hook output exceeded the output size cap and was cut"],
   ]);

@@ -25,7 +25,10 @@ Deno.test("hooks list --json reports key, event, matcher, command, source, trust
     if: null,
     async: false,
     asyncRewake: false,
+    type: "command",
     command: "echo no >&2; exit 2",
+    args: null,
+    once: false,
     source: file,
     sourceKind: "user",
     origin: "trellis",
@@ -126,4 +129,60 @@ Deno.test("hooks list numbers its entries and trust/untrust/disable/enable take 
   assert.deepStrictEqual(missing.code, 2);
   assert.match(missing.stderr, /Cannot trust hook "2": no such hook/);
   assert.deepStrictEqual(await platform.fs.readTextFile(userConfig), before);
+});
+
+Deno.test("hooks test fires each #24 event through the real engine with Claude Code's stdin (#24 item 1, HK-1)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/hooks.json`;
+  const events = ["SessionEnd", "Notification", "PostToolUseFailure", "CwdChanged", "Interrupt"];
+  const hooks = Object.fromEntries(
+    events.map((e) => [e, [{ hooks: [{ type: "command", command: `cat > ${e}.json`, shell: "/bin/sh" }] }]]),
+  );
+  await platform.fs.writeTextFile(file, JSON.stringify({ hooks }));
+  const run = (...argv: string[]) => runCliCaptured(["hooks", ...argv], { env, cwd: root });
+  assert.deepStrictEqual((await run("trust", "--all")).code, 0);
+  for (const event of events) {
+    const tested = await run("test", event);
+    assert.deepStrictEqual(tested.code, 0, tested.stderr);
+    const sent = JSON.parse(await platform.fs.readTextFile(`${root}/${event}.json`));
+    assert.equal(sent.hook_event_name, event);
+  }
+  const sessionEnd = JSON.parse(await platform.fs.readTextFile(`${root}/SessionEnd.json`));
+  assert.equal(sessionEnd.reason, "other");
+  const failure = JSON.parse(await platform.fs.readTextFile(`${root}/PostToolUseFailure.json`));
+  assert.deepStrictEqual([failure.tool_name, typeof failure.error], ["Bash", "string"]);
+  // The neighbour: an event nobody fires is refused by name.
+  const unknown = await run("test", "TaskCreated");
+  assert.notDeepStrictEqual(unknown.code, 0);
+  assert.match(unknown.stderr, /unknown event/);
+});
+
+Deno.test("hooks doctor names an http hook without an allowlist and a prompt hook without a model (#24 bad input)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const file = `${env.TRELLIS_HOME}/hooks.json`;
+  await platform.fs.writeTextFile(
+    file,
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [{
+          hooks: [{ type: "http", url: "http://127.0.0.1:9/h" }, {
+            type: "prompt",
+            prompt: "ok? $ARGUMENTS",
+          }],
+        }],
+      },
+    }),
+  );
+  const run = (...argv: string[]) => runCliCaptured(["hooks", ...argv], { env, cwd: root });
+  assert.deepStrictEqual((await run("trust", "--all")).code, 0);
+  const listed = await run("list");
+  assert.match(listed.stdout, /PreToolUse: http http:\/\/127\.0\.0\.1:9\/h/);
+  assert.match(listed.stdout, /PreToolUse: prompt ok\? \$ARGUMENTS/);
+  const doctor = await run("doctor");
+  assert.deepStrictEqual(doctor.code, 1);
+  assert.match(
+    doctor.stdout,
+    /FAIL .*:pre_tool_use:0:0: http hook not run: \[hooks\] allowed_http_hook_urls is not set in your config/,
+  );
+  assert.match(doctor.stdout, /FAIL .*:pre_tool_use:0:1: prompt hook not run: no model in this session/);
 });

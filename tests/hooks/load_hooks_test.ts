@@ -150,7 +150,7 @@ Deno.test("loadHooks() turns bad sources into named warnings and still loads the
           { matcher: "[", hooks: [{ type: "command", command: "echo bad-regex" }] },
           {
             matcher: "Bash",
-            hooks: [{ type: "prompt", prompt: "x" }, { type: "command", command: "x", async: true }],
+            hooks: [{ type: "prompt" }, { type: "command", command: "x", async: true }],
           },
           { hooks: [{ type: "command", command: "  " }, { type: "command", command: "echo ok" }] },
         ],
@@ -169,7 +169,7 @@ Deno.test("loadHooks() turns bad sources into named warnings and still loads the
     `Cannot load hooks "${etc}/hooks.json": invalid JSON (…)`,
     `unknown hook event "PreToolUze" in ${file} (…)`,
     `invalid matcher "[" in ${file}: ${result.diagnostics[3].message.split(": ").slice(1).join(": ")}`,
-    `skipping prompt hook in ${file}: prompt hooks are not supported yet`,
+    `skipping prompt hook in ${file}: missing "prompt"`,
     `skipping empty hook command in ${file}`,
   ]);
 });
@@ -236,22 +236,23 @@ Deno.test("loadHooks() reads if/asyncRewake handlers of a Claude plugin and name
         { message: "Review feedback:" },
         undefined,
       ],
+      // #24 item 1: the events Trellis fires now load like the others.
+      ["sg@claude:hooks/hooks.json:session_end:0:0", "echo bye", undefined, undefined, undefined],
+      ["sg@claude:hooks/hooks.json:notification:0:0", "notify-send hi", undefined, undefined, undefined],
+      ["sg@claude:hooks/hooks.json:user_prompt_expansion:0:0", "echo x", undefined, undefined, undefined],
     ],
   );
+  // `once` and `shell` are read (#24 item 2).
+  assert.deepStrictEqual([result.handlers[3].once, result.handlers[3].shell], [true, "bash"]);
   const file = "sg@claude:hooks/hooks.json";
   assert.deepStrictEqual(result.diagnostics.map((d) => [d.message, d.file, d.field]), [
-    [
-      `hooks for Claude Code events Trellis does not fire yet in ${file} (not run): Notification, UserPromptExpansion, SessionEnd`,
-      file,
-      "Notification",
-    ],
     [
       `skipping hook with invalid "if" in ${file}: "Bash(git push" is not a permission rule (expected Tool or Tool(specifier))`,
       file,
       "PostToolUse[1].hooks[2].if",
     ],
     [
-      `hook PostToolUse[1].hooks[3] in ${file}: fields "once", "shell" not supported yet (ignored)`,
+      `hook PostToolUse[1].hooks[3] in ${file} has once: true on PostToolUse, which repeats: it runs on the first PostToolUse of each session only`,
       file,
       "PostToolUse[1].hooks[3].once",
     ],

@@ -97,6 +97,37 @@ const DOCUMENTED: Record<HookEventName, unknown[]> = {
     { continue: false, stopReason: "done" },
     { hookSpecificOutput: { hookEventName: "Stop", additionalContext: "check the tests" } },
   ],
+  // #24 item 1: the events Claude Code added, with the outputs its hooks reference documents.
+  SessionEnd: [{ systemMessage: "bye" }, { suppressOutput: true }],
+  Notification: [{ systemMessage: "notified" }],
+  PostToolUseFailure: [
+    {
+      hookSpecificOutput: {
+        hookEventName: "PostToolUseFailure",
+        additionalContext: "the test runner needs -A",
+      },
+    },
+  ],
+  UserPromptExpansion: [
+    { decision: "block", reason: "this command is disabled here" },
+    { hookSpecificOutput: { hookEventName: "UserPromptExpansion", additionalContext: "ctx" } },
+  ],
+  StopFailure: [{ systemMessage: "the model failed" }],
+  PermissionDenied: [{ hookSpecificOutput: { hookEventName: "PermissionDenied", retry: true } }],
+  PostToolBatch: [
+    { hookSpecificOutput: { hookEventName: "PostToolBatch", additionalContext: "all calls done" } },
+    { decision: "block", reason: "run the linter before going on" },
+  ],
+  Elicitation: [
+    { hookSpecificOutput: { hookEventName: "Elicitation", action: "accept", content: { env: "staging" } } },
+  ],
+  ElicitationResult: [
+    { hookSpecificOutput: { hookEventName: "ElicitationResult", action: "decline" } },
+  ],
+  InstructionsLoaded: [{ suppressOutput: true }],
+  ConfigChange: [{ decision: "block", reason: "settings are locked during a release" }],
+  CwdChanged: [{ systemMessage: "moved" }],
+  Interrupt: [{ systemMessage: "interrupted" }],
 };
 
 function readOutput(event: HookEventName, output: unknown) {

@@ -39,9 +39,13 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
         }\n    ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}${h.ifRule ? ` if ${h.ifRule}` : ""}${
           h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""
         }: ` +
-        `${h.command}${h.plugin ? ` (plugin ${h.plugin.pluginId})` : ""}\n    ${h.hash}\n    from ${
-          h.origin ?? "trellis"
-        }: ${h.sourcePath}${h.contentHash ? `\n    content ${h.contentHash}` : ""}`
+        `${h.type && h.type !== "command" ? `${h.type} ` : ""}${h.command}${
+          h.args ? ` ${JSON.stringify(h.args)}` : ""
+        }${h.once ? " (once)" : ""}${
+          h.plugin ? ` (plugin ${h.plugin.pluginId})` : ""
+        }\n    ${h.hash}\n    from ${h.origin ?? "trellis"}: ${h.sourcePath}${
+          h.contentHash ? `\n    content ${h.contentHash}` : ""
+        }`
       );
       const notice = reviewNotice(needsReview);
       await ctx.out(
@@ -94,8 +98,12 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
     hooks.command("doctor").description("spawn every trusted hook once and report the ones that cannot run"),
   )
     .action(async (options) => {
-      const { loaded, handlers } = await load(options);
-      const findings = await doctorHooks(handlers, { platform: ctx.platform, cwd: loaded.paths.cwd });
+      const { ws, loaded, handlers } = await load(options);
+      const findings = await doctorHooks(handlers, {
+        platform: ctx.platform,
+        cwd: loaded.paths.cwd,
+        services: ws.hookServices(),
+      });
       const bad = findings.filter((f) => !f.ok);
       const lines = findings.map((f) =>
         `${f.ok ? "ok  " : "FAIL"} ${f.key}${f.problem ? `: ${f.problem}` : ""}`
@@ -189,7 +197,11 @@ function listEntry(h: HookHandlerInfo) {
     if: h.ifRule ?? null,
     async: h.async === true,
     asyncRewake: h.rewake !== undefined,
+    // #24 item 2: the handler type; `command` is the URL, prompt text or server/tool of the others.
+    type: h.type ?? "command",
     command: h.command,
+    args: h.args ?? null,
+    once: h.once === true,
     source: h.sourcePath,
     sourceKind: h.sourceKind,
     origin: h.origin ?? "trellis",

@@ -14,6 +14,11 @@ const hooksSchema = () =>
     /** "shell": run every hook in `shell`'s sandbox profile. Default "none": hooks run as the user (HK-6). */
     sandbox: z.optional(z.enum(["none", "shell"])),
     state: z.optional(z.record(z.string(), z.unknown())),
+    /**
+     * URLs `http` hooks may be sent to (`*` matches any run of characters), read from the user's own
+     * config only (#24 item 2): none set, no http hook runs.
+     */
+    allowed_http_hook_urls: z.optional(z.array(z.string())),
   });
 
 export const hooksSections = {

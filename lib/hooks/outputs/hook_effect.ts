@@ -10,6 +10,16 @@ export interface HookEffect {
   allow?: boolean;
   /** PreToolUse rewrite (only with permissionDecision:"allow"). */
   updatedInput?: { value: unknown };
+  /** PreToolUse `permissionDecision: "ask"`: the call goes to the approval prompt (#24 item 2). */
+  ask?: { reason?: string };
+  /** PreToolUse `permissionDecision: "defer"`: the call is not run and the turn ends, pending. */
+  defer?: { reason?: string };
+  /** PostToolUse `updatedMCPToolOutput`: replaces an MCP tool's output the model sees. */
+  replacedOutput?: { value: unknown };
+  /** PermissionDenied `retry: true`: the model is told it may try the call again. */
+  retry?: boolean;
+  /** Elicitation / ElicitationResult: the hook answers (or overrides the answer to) an MCP form. */
+  elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
   /** continue:false. */
   stop?: { reason: string };
   /** Shown to the user as a warning, never to the model. */

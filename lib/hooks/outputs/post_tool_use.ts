@@ -17,7 +17,7 @@ export const postToolUseOutputSchema = memo(() =>
     reason: z.optional(z.string()),
     hookSpecificOutput: z.optional(specificOutput("PostToolUse", {
       additionalContext: z.optional(z.string()),
-      // Schema-null in Codex: accepted and ignored.
+      // Claude Code: replaces an MCP tool's output (the engine applies it to MCP tools only).
       updatedMCPToolOutput: z.optional(z.unknown()),
     })),
   })
@@ -31,7 +31,11 @@ export function parsePostToolUseOutput(value: unknown): ParseOutcome {
   const checked = validateOutput("PostToolUse", postToolUseOutputSchema(), value);
   if (!checked.ok) return failed(checked.error);
   const out = checked.data;
-  const base = baseEffect(out, out.hookSpecificOutput?.additionalContext);
+  const replaced = out.hookSpecificOutput?.updatedMCPToolOutput;
+  const base = {
+    ...baseEffect(out, out.hookSpecificOutput?.additionalContext),
+    ...(replaced !== undefined ? { replacedOutput: { value: replaced } } : {}),
+  };
   if (out.continue === false) {
     const reason = [out.reason, out.stopReason].find((r) => !isBlank(r))?.trim() ??
       "PostToolUse hook stopped processing";

@@ -16,7 +16,7 @@ export const preToolUseOutputSchema = memo(() =>
     decision: z.optional(z.enum(["approve", "block"])),
     reason: z.optional(z.string()),
     hookSpecificOutput: z.optional(specificOutput("PreToolUse", {
-      permissionDecision: z.optional(z.enum(["allow", "deny", "ask"])),
+      permissionDecision: z.optional(z.enum(["allow", "deny", "ask", "defer"])),
       permissionDecisionReason: z.optional(z.string()),
       updatedInput: z.optional(z.unknown()),
       additionalContext: z.optional(z.string()),
@@ -25,9 +25,11 @@ export const preToolUseOutputSchema = memo(() =>
 );
 
 /**
- * PreToolUse stdout (§2.7): modern `permissionDecision` or legacy `decision:block`. Anything Codex
- * rejects (ask, allow without a rewrite, a rewrite without allow, a deny or block without a reason, a
- * reason without a decision, continue:false) fails the run and nothing of it is applied.
+ * PreToolUse stdout (§2.7): modern `permissionDecision` or legacy `decision:block`. `ask` sends the
+ * call to the approval prompt and `defer` leaves it pending (#24 item 2, as Claude Code defines them);
+ * anything else Codex rejects (allow without a rewrite, a rewrite without allow or ask, a deny or
+ * block without a reason, a reason without a decision, continue:false) fails the run and nothing of
+ * it is applied.
  */
 export function parsePreToolUseOutput(value: unknown): ParseOutcome {
   const checked = validateOutput("PreToolUse", preToolUseOutputSchema(), value);
@@ -39,9 +41,23 @@ export function parsePreToolUseOutput(value: unknown): ParseOutcome {
   const specific = out.hookSpecificOutput;
   const decision = specific?.permissionDecision;
   const base = baseEffect(out, specific?.additionalContext);
-  if (decision === "ask") return failed("PreToolUse hook returned unsupported permissionDecision:ask");
+  const reason = isBlank(specific?.permissionDecisionReason)
+    ? {}
+    : { reason: specific!.permissionDecisionReason!.trim() };
+  if (decision === "ask") {
+    const rewrite = specific?.updatedInput !== undefined
+      ? { updatedInput: { value: specific.updatedInput } }
+      : {};
+    return ok({ ...base, ask: reason, ...rewrite });
+  }
+  if (decision === "defer") {
+    if (specific?.updatedInput !== undefined) {
+      return failed("PreToolUse hook returned updatedInput with permissionDecision:defer");
+    }
+    return ok({ ...base, defer: reason });
+  }
   if (specific?.updatedInput !== undefined && decision !== "allow") {
-    return failed("PreToolUse hook returned updatedInput without permissionDecision:allow");
+    return failed("PreToolUse hook returned updatedInput without permissionDecision:allow or ask");
   }
   if (decision === "allow") {
     if (specific?.updatedInput === undefined) {

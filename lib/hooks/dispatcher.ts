@@ -8,6 +8,8 @@ import { type IfRule, judgeIfRule, parseIfRule } from "./if_rule.ts";
 import { interpretRun } from "./interpret_run.ts";
 import { type CompiledMatcher, compileMatcher, matcherMatches } from "./matcher.ts";
 import type { HookEffect } from "./outputs/hook_effect.ts";
+import { vendorToolName } from "./vendor_events.ts";
+import { vendorPayload } from "./vendor_stdin.ts";
 
 /** `background`: an async handler (or one that declared itself async) still running after dispatch. */
 export type HookRunStatus = "completed" | "failed" | "blocked" | "stopped" | "background";
@@ -76,7 +78,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
   const selects = async (h: HookHandlerInfo, request: DispatchRequest) => {
     const c = compiled.get(h.key);
     if (!h.runnable || h.event !== request.event || !c) return false;
-    if (eventUsesMatcher(h.event) && !matcherMatches(c.matcher, request.matchValues)) return false;
+    if (eventUsesMatcher(h.event) && !matcherMatches(c.matcher, matchValuesFor(h, request))) return false;
     if (!c.rule) return true;
     // An `if` is judged on tool calls only (HK-5); elsewhere its handler never runs.
     if (request.toolInput === undefined) return false;
@@ -101,6 +103,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     const selected = options.handlers.filter((_, i) => chosen[i]);
     if (selected.length === 0) return [];
     const input = JSON.stringify(request.payload);
+    // A Gemini or Copilot CLI hook reads its own CLI's stdin (#24 item 3).
+    const inputFor = (h: HookHandlerInfo) =>
+      h.dialect ? JSON.stringify(vendorPayload(h, request.payload)) : input;
     let finished = 0;
     const runs = selected.map(async (handler): Promise<HookRunRecord> => {
       const runId = `${eventLabel(handler.event)}:${handler.displayOrder}:${handler.sourcePath}` +
@@ -121,8 +126,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
           platform: options.platform,
           ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
           ...(confine ? { wrapCommand: confine } : {}),
-          input,
-          cwd: request.cwd,
+          input: inputFor(handler),
+          ...(typeof request.payload.session_id === "string"
+            ? { sessionId: request.payload.session_id }
+            : {}),
+          cwd: handler.cwd ?? request.cwd,
           signal: request.signal,
           detachOnAsyncLine: !background,
         });
@@ -133,6 +141,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
           result,
           background ? "ignore-decisions" : "apply",
           finished++,
+          request.toolInput,
         );
         options.events(completedEvent(record));
         return { record, result };
@@ -151,6 +160,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     const records = await Promise.all(runs);
     return records.sort((a, b) => a.handler.displayOrder - b.handler.displayOrder);
   };
+}
+
+/**
+ * What a handler's matcher is tested against: the tool's names (or the source, trigger, agent type),
+ * plus, for a Gemini or Copilot CLI hook on a tool event, the tool's name in that CLI.
+ */
+function matchValuesFor(handler: HookHandlerInfo, request: DispatchRequest): string[] {
+  if (!handler.dialect || request.toolInput === undefined || request.matchValues.length === 0) {
+    return request.matchValues;
+  }
+  return [...request.matchValues, vendorToolName(handler.dialect, request.matchValues[0])];
 }
 
 /**
@@ -175,8 +195,9 @@ function recordOf(
   result: CommandResult,
   mode: "apply" | "ignore-decisions",
   completionIndex: number,
+  toolInput?: unknown,
 ): HookRunRecord {
-  let effect = interpretRun(handler.event, handler, result);
+  let effect = interpretRun(handler.event, handler, result, toolInput);
   if (mode === "ignore-decisions") {
     // Claude Code: a background hook cannot block or decide anything; only its context and messages count.
     const { block: _block, allow: _allow, updatedInput: _input, stop: _stop, ...kept } = effect;

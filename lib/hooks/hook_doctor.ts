@@ -4,6 +4,7 @@ import type { HookEventName } from "./hook_events.ts";
 import { basePayload } from "./stdin_payloads.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { interpretRun } from "./interpret_run.ts";
+import { vendorPayload } from "./vendor_stdin.ts";
 
 export interface DoctorFinding {
   key: string;
@@ -36,11 +37,11 @@ export async function doctorHooks(
   return await Promise.all(
     handlers.filter((h) => h.runnable).map(async (h) => {
       const probe = { ...h, timeoutSec: Math.min(h.timeoutSec, cap), onFailure: "ignore" as const };
-      const result = await runHookCommand(probe, {
-        ...options,
-        input: JSON.stringify(syntheticPayload(h.event, options.cwd)),
-      });
-      const effect = interpretRun(h.event, probe, result);
+      const payload = syntheticPayload(h.event, options.cwd);
+      // A Gemini or Copilot CLI hook is probed with its own CLI's stdin (#24 item 3).
+      const input = JSON.stringify(h.dialect ? vendorPayload(h, payload) : payload);
+      const result = await runHookCommand(probe, { ...options, input, ...(h.cwd ? { cwd: h.cwd } : {}) });
+      const effect = interpretRun(h.event, probe, result, payload.tool_input);
       const finding: DoctorFinding = {
         key: h.key,
         event: h.event,

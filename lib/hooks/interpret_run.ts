@@ -3,6 +3,7 @@ import { parseContextlessText, parseHookJson } from "./parse_hook_output.ts";
 import type { HookEventName } from "./hook_events.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import type { HookEffect } from "./outputs/hook_effect.ts";
+import { readVendorResult } from "./vendor_outputs.ts";
 
 /** Events where exit code 2 (stderr as the reason) blocks, denies, gives feedback or continues. */
 const EXIT_2_BLOCKS = new Set<HookEventName>([
@@ -25,13 +26,17 @@ const FAILURE_CAN_BLOCK = new Set<HookEventName>([
 /** Guards: a run of these that never answered (cancelled, killed by a signal) blocks, never allows. */
 const GUARDS = new Set<HookEventName>(["PreToolUse", "PermissionRequest"]);
 
-/** Exit codes (§2.8), then the event's stdout contract (§2.7); `on_failure = "block"` last. */
+/**
+ * Exit codes (§2.8), then the event's stdout contract (§2.7) — a Gemini or Copilot CLI hook's by its
+ * own CLI's (#24 item 3); `on_failure = "block"` last. `toolInput`: the call's arguments, on tool events.
+ */
 export function interpretRun(
   event: HookEventName,
   handler: HookHandlerInfo,
   result: CommandResult,
+  toolInput?: unknown,
 ): HookEffect {
-  const effect = readResult(event, handler, result);
+  const effect = readResult(event, handler, result, toolInput);
   const unanswered = result.aborted || (result.code === null && result.signal !== null && !result.timedOut);
   if (unanswered && GUARDS.has(event)) {
     // Ctrl-C while a guard runs must not let the call through (#13): no answer is not an allow.
@@ -46,13 +51,22 @@ export function interpretRun(
   return effect;
 }
 
-function readResult(event: HookEventName, handler: HookHandlerInfo, result: CommandResult): HookEffect {
+function readResult(
+  event: HookEventName,
+  handler: HookHandlerInfo,
+  result: CommandResult,
+  toolInput: unknown,
+): HookEffect {
   const fail = (error: string): HookEffect => ({ additionalContexts: [], error });
   if (result.error !== undefined) return fail(`hook failed to start: ${result.error}`);
   if (result.timedOut) return fail(`hook timed out after ${handler.timeoutSec}s`);
   if (result.aborted) return fail("hook was cancelled");
   if (result.code === null) {
     return fail(`hook exited without a status code${result.signal ? ` (killed by ${result.signal})` : ""}`);
+  }
+  if (handler.dialect) {
+    if (result.stdoutTruncated) return fail("hook output exceeded the output size cap and was cut");
+    return readVendorResult(handler, result, toolInput);
   }
   if (result.code === 2) {
     const reason = result.stderr.trim();

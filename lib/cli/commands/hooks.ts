@@ -36,9 +36,9 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
       const lines = handlers.map((h, i) =>
         `${String(i + 1).padStart(width)}. ${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}${
           h.trustReason ? ` (${h.trustReason})` : ""
-        }\n    ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}${h.ifRule ? ` if ${h.ifRule}` : ""}${
-          h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""
-        }: ` +
+        }\n    ${h.event}${h.vendorEvent ? ` (${h.vendorEvent})` : ""}${h.matcher ? ` [${h.matcher}]` : ""}${
+          h.ifRule ? ` if ${h.ifRule}` : ""
+        }${h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""}: ` +
         `${h.command}${h.plugin ? ` (plugin ${h.plugin.pluginId})` : ""}\n    ${h.hash}\n    from ${
           h.origin ?? "trellis"
         }: ${h.sourcePath}${h.contentHash ? `\n    content ${h.contentHash}` : ""}`
@@ -193,6 +193,7 @@ function listEntry(h: HookHandlerInfo) {
     source: h.sourcePath,
     sourceKind: h.sourceKind,
     origin: h.origin ?? "trellis",
+    vendorEvent: h.vendorEvent ?? null,
     plugin: h.plugin?.pluginId ?? null,
     trust: h.trust,
     trustReason: h.trustReason ?? null,

@@ -4,6 +4,7 @@ import type { HookEventName } from "./hook_events.ts";
 import { basePayload } from "./stdin_payloads.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { interpretRun } from "./interpret_run.ts";
+import { DIALECT_NAMES } from "./vendor_events.ts";
 import { vendorPayload } from "./vendor_stdin.ts";
 
 export interface DoctorFinding {
@@ -13,6 +14,8 @@ export interface DoctorFinding {
   ok: boolean;
   /** Why the guard cannot run: spawn error, timeout, bad exit, invalid output. */
   problem?: string;
+  /** A Gemini or Copilot CLI hook: that CLI and its event name, e.g. "Gemini CLI BeforeTool" (#24 item 3). */
+  vendor?: string;
   durationMs: number;
 }
 
@@ -50,6 +53,7 @@ export async function doctorHooks(
         durationMs: Math.round(result.durationMs),
       };
       if (effect.error !== undefined) finding.problem = effect.error;
+      if (h.dialect) finding.vendor = `${DIALECT_NAMES[h.dialect]} ${h.vendorEvent ?? h.event}`;
       return finding;
     }),
   );

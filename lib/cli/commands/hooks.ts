@@ -98,7 +98,9 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
       const findings = await doctorHooks(handlers, { platform: ctx.platform, cwd: loaded.paths.cwd });
       const bad = findings.filter((f) => !f.ok);
       const lines = findings.map((f) =>
-        `${f.ok ? "ok  " : "FAIL"} ${f.key}${f.problem ? `: ${f.problem}` : ""}`
+        `${f.ok ? "ok  " : "FAIL"} ${f.key}${f.vendor ? ` (${f.vendor})` : ""}${
+          f.problem ? `: ${f.problem}` : ""
+        }`
       );
       const skipped = handlers.filter((h) => !h.runnable).length;
       lines.push(

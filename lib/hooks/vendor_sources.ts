@@ -10,7 +10,7 @@ import { copilotSource, geminiSource } from "./vendor_files.ts";
  * switch: `~/.gemini/settings.json`, the installed extensions' `hooks/hooks.json`, a trusted
  * project's `.gemini/settings.json`; `~/.copilot/hooks/*.json` and a trusted project's
  * `.github/hooks/*.json`. A project's files load as checked against its trust record, else each is
- * one "skipped" note. Absent files cost one failed read or directory listing each.
+ * one "skipped" note. A vendor whose folders are absent costs one existence probe per folder.
  */
 export function discoverVendorSources(
   fs: FileSystem,
@@ -22,7 +22,7 @@ export function discoverVendorSources(
   const push = (source: HookSource | undefined) => source && sources.push(source);
   const gemini = compatEnabled(loaded.config, "gemini");
   const copilot = compatEnabled(loaded.config, "copilot");
-  if (gemini) {
+  if (gemini && fs.sync.exists(geminiDir)) {
     const file = path.join(geminiDir, "settings.json");
     push(
       geminiSettingsSource(readText(fs, file, diagnostics), file, "gemini_user", projectRoot, diagnostics),
@@ -40,7 +40,7 @@ export function discoverVendorSources(
   const hooksDir = path.join(projectRoot, ".github", "hooks");
   if (!loaded.projectTrusted) {
     const held = [...(gemini ? [projectGemini] : []), ...(copilot ? jsonFilesIn(fs, hooksDir) : [])];
-    for (const file of held) noteUntrusted(fs, file, diagnostics);
+    for (const file of held.filter((f) => fs.sync.exists(f))) noteUntrusted(file, diagnostics);
     return sources;
   }
   // A trusted project's files are read as checked against its trust record (#20), never again.
@@ -106,6 +106,7 @@ function geminiExtensionSources(
   diagnostics: Diagnostic[],
 ): HookSource[] {
   const root = path.join(geminiDir, "extensions");
+  if (!fs.sync.exists(root)) return [];
   let entries;
   try {
     entries = fs.sync.readDir(root);
@@ -206,6 +207,7 @@ function copilotFileSource(
 
 /** `*.json` files directly in `dir`, sorted (Copilot loads them in order); none when it is absent. */
 function jsonFilesIn(fs: FileSystem, dir: string): string[] {
+  if (!fs.sync.exists(dir)) return [];
   try {
     return fs.sync.readDir(dir).filter((e) => !e.isDirectory && e.name.endsWith(".json"))
       .map((e) => path.join(dir, e.name)).sort();
@@ -226,8 +228,7 @@ function readText(fs: FileSystem, file: string, diagnostics: Diagnostic[]): stri
   }
 }
 
-function noteUntrusted(fs: FileSystem, file: string, diagnostics: Diagnostic[]): void {
-  if (!fs.sync.lstat(file)) return;
+function noteUntrusted(file: string, diagnostics: Diagnostic[]): void {
   diagnostics.push({
     level: "info",
     message:

@@ -40,8 +40,11 @@ async function open(script: FixtureScript, setup: (h: Home) => Promise<void>, ov
     ],
   });
   const events: TrellisEventBody[] = [];
+  // Hooks run by `$SHELL -lc` with the session's environment: the sandbox's HOME, so the login shell
+  // reads the temp home's (absent) profile, not this machine's (a shared box's can stall a minute).
+  const hookPlatform = { ...platform, envAll: () => ({ ...platform.envAll(), ...env, SHELL: "/bin/sh" }) };
   const session = await Session.open({
-    platform,
+    platform: hookPlatform,
     loaded,
     events: (e) => events.push(e),
     approver: noTtyApprover,

@@ -20,8 +20,9 @@ export interface CompatFile {
 }
 
 /**
- * Every peer file Trellis reads in place, for `config show`: Codex's home (`$CODEX_HOME`) and Claude
- * Code's files (`$CLAUDE_CONFIG_DIR`, `~/.claude.json`), each with its switch.
+ * Every peer file Trellis reads in place, for `config show`: Codex's home (`$CODEX_HOME`), Claude
+ * Code's files (`$CLAUDE_CONFIG_DIR`, `~/.claude.json`), Gemini CLI's and Copilot CLI's hook files,
+ * each with its switch.
  */
 export function compatFiles(loaded: Pick<LoadedConfig, "config" | "paths">): CompatFile[] {
   const { config, paths } = loaded;
@@ -53,6 +54,18 @@ export function compatFiles(loaded: Pick<LoadedConfig, "config" | "paths">): Com
       path.join(paths.claudeDir, "settings.json"),
       on("claude_permissions"),
       "permissions allow/ask/deny (and a trusted project's .claude/settings*.json: ask/deny only)",
+    ),
+    entry(
+      "compat.gemini",
+      path.join(paths.geminiDir, "settings.json"),
+      on("gemini"),
+      "hooks (and a trusted project's .gemini/settings.json, extensions' hooks/hooks.json under extensions/)",
+    ),
+    entry(
+      "compat.copilot",
+      path.join(paths.copilotHome, "hooks"),
+      on("copilot"),
+      "hooks/*.json (and a trusted project's .github/hooks/*.json)",
     ),
     entry(
       "hooks.claude_code",

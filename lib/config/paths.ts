@@ -26,6 +26,10 @@ export interface TrellisPaths {
    * `~/.claude.json` — beside the config dir, not in it, as Claude Code places it.
    */
   claudeJson: string;
+  /** Gemini CLI's user dir: `$GEMINI_CLI_HOME/.gemini`, default `~/.gemini` (settings.json, extensions/). */
+  geminiDir: string;
+  /** GitHub Copilot CLI's home: `$COPILOT_HOME`, default `~/.copilot` (hooks/*.json). */
+  copilotHome: string;
 }
 
 export function resolvePaths(
@@ -38,6 +42,8 @@ export function resolvePaths(
   // Both peers treat an empty variable as unset (`process.env.CLAUDE_CONFIG_DIR || homedir()`).
   const claudeConfigDir = options.env("CLAUDE_CONFIG_DIR") || undefined;
   const codexHome = options.env("CODEX_HOME") || undefined;
+  const geminiHome = options.env("GEMINI_CLI_HOME") || undefined;
+  const copilotHome = options.env("COPILOT_HOME") || undefined;
   const projectRoot = findProjectRoot(fs, cwd, options.markers ?? [".git"]);
   return {
     home,
@@ -50,6 +56,8 @@ export function resolvePaths(
     codexHome: path.resolve(userHome, codexHome ?? ".codex"),
     claudeDir: path.resolve(userHome, claudeConfigDir ?? ".claude"),
     claudeJson: path.resolve(userHome, claudeConfigDir ?? ".", ".claude.json"),
+    geminiDir: path.resolve(userHome, geminiHome ?? ".", ".gemini"),
+    copilotHome: path.resolve(userHome, copilotHome ?? ".copilot"),
   };
 }
 
@@ -82,7 +90,8 @@ export function dirsBetween(top: string, bottom: string): string[] {
 
 /**
  * The user-level files Trellis reads in place — `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`),
- * Claude Code's config dir, `$CODEX_HOME`, `$TRELLIS_HOME`, `~/.agents` — and the home directory's
+ * Claude Code's config dir, `$CODEX_HOME`, `$TRELLIS_HOME`, `~/.agents`, Gemini CLI's `~/.gemini` and
+ * Copilot CLI's `~/.copilot` (#24 item 3) — and the home directory's
  * credentials and shell start-up files: the file tools and the sandbox keep each read-only wherever it
  * falls inside a writable root (#20 items 2 and 5), so nothing a session writes there runs later.
  */
@@ -97,6 +106,8 @@ export function userProtectedPaths(paths: TrellisPaths): string[] {
     path.join(home, ".codex"),
     paths.home,
     path.join(home, ".agents"),
+    paths.geminiDir,
+    paths.copilotHome,
     ...HOME_PROTECTED_PATHS.map((name) => path.join(home, name)),
   ];
   return [...new Set(all)];

@@ -7,8 +7,9 @@ import { errorCode } from "./read_once.ts";
 /**
  * The files of a project that configure what runs outside the sandbox, relative to each directory
  * Trellis loads a project layer from (the project root down to the cwd): its own layer and hooks,
- * Claude Code's project settings (hooks, `enabledPlugins`) and `.mcp.json` (read at the root).
- * Instructions and skills are not here: they load in every project.
+ * Claude Code's project settings (hooks, `enabledPlugins`), `.mcp.json` and Gemini CLI's project
+ * settings (hooks; these two read at the root only). Instructions and skills are not here: they load
+ * in every project.
  */
 export const PROJECT_LAYER_NAMES: readonly string[] = [
   ".trellis/config.toml",
@@ -16,7 +17,11 @@ export const PROJECT_LAYER_NAMES: readonly string[] = [
   ".claude/settings.json",
   ".claude/settings.local.json",
   ".mcp.json",
+  ".gemini/settings.json",
 ];
+
+/** Layer files and folders a session reads at the project root only, as their own CLI does. */
+const ROOT_ONLY: ReadonlySet<string> = new Set([".mcp.json", ".gemini/settings.json", ".github/hooks"]);
 
 /**
  * Folders of a project whose agent files are layers too (#22): agent definitions, which run with
@@ -26,15 +31,20 @@ export const PROJECT_LAYER_FOLDERS: readonly string[] = [
   ".codex/agents",
   ".claude/agents",
   ".trellis/agents",
+  // GitHub Copilot CLI's hook files (#24 item 3), `*.json`, read at the project root.
+  ".github/hooks",
 ];
 
+const FOLDER_EXTENSIONS: Record<string, string> = { ".codex/agents": ".toml", ".github/hooks": ".json" };
+
 /**
- * The `*.md` (Codex's folder: `*.toml`) files directly in `dir`'s layer folders (none when a folder is
- * absent or unreadable).
+ * The `*.md` (Codex's folder: `*.toml`, Copilot's hooks: `*.json`) files directly in `dir`'s layer
+ * folders (none when a folder is absent or unreadable); `atRoot` false leaves out the root-only ones.
  */
-function folderLayerFiles(fs: FileSystem, dir: string): string[] {
+function folderLayerFiles(fs: FileSystem, dir: string, atRoot = true): string[] {
   const files: string[] = [];
   for (const folder of PROJECT_LAYER_FOLDERS) {
+    if (!atRoot && ROOT_ONLY.has(folder)) continue;
     const full = path.join(dir, folder);
     let entries;
     try {
@@ -42,7 +52,7 @@ function folderLayerFiles(fs: FileSystem, dir: string): string[] {
     } catch {
       continue;
     }
-    const ext = folder === ".codex/agents" ? ".toml" : ".md";
+    const ext = FOLDER_EXTENSIONS[folder] ?? ".md";
     for (const e of entries) {
       if (!e.isDirectory && e.name.endsWith(ext)) files.push(path.join(full, e.name));
     }
@@ -62,18 +72,19 @@ export function layerHash(text: string): string {
   return `sha256:${digestHex("sha256", text)}`;
 }
 
-/** Every project layer file this session could load, root first (`.mcp.json` only at the root). */
+/** Every project layer file this session could load, root first (the root-only ones at the root). */
 export function projectLayerCandidates(
   fs: FileSystem,
   paths: Pick<TrellisPaths, "projectDirs" | "projectRoot">,
 ): string[] {
   const files: string[] = [];
   for (const dir of paths.projectDirs) {
+    const atRoot = dir === paths.projectRoot;
     for (const name of PROJECT_LAYER_NAMES) {
-      if (name === ".mcp.json" && dir !== paths.projectRoot) continue;
+      if (!atRoot && ROOT_ONLY.has(name)) continue;
       files.push(path.join(dir, name));
     }
-    files.push(...folderLayerFiles(fs, dir));
+    files.push(...folderLayerFiles(fs, dir, atRoot));
   }
   return files;
 }

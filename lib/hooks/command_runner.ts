@@ -24,6 +24,8 @@ export interface RunHookOptions {
   maxOutputBytes?: number;
   /** Stop waiting when the first stdout line is `{"async": true, …}`, as Claude Code does. */
   detachOnAsyncLine?: boolean;
+  /** The session's id: Gemini CLI hooks get it as `GEMINI_SESSION_ID`. */
+  sessionId?: string;
 }
 
 /** A run; `detached` when the hook declared itself async on its first line and goes on in the background. */
@@ -49,7 +51,7 @@ export async function runHookCommand(
 ): Promise<HookCommandResult> {
   const started = performance.now();
   const parent = options.baseEnv ?? options.platform.envAll();
-  const vars = hookEnvVars(handler, options.cwd);
+  const vars = { ...hookEnvVars(handler, options.cwd, options.sessionId), ...declaredEnv(handler, parent) };
   if (handler.plugin) await ensureDataDir(options.platform.fs, handler.plugin.dataDir);
   const command = substitutePluginVars(handler.command, vars);
   const argv = handler.args
@@ -168,9 +170,21 @@ async function ensureDataDir(fs: FileSystem, dir: string): Promise<void> {
   }
 }
 
-/** PLUGIN_ROOT/PLUGIN_DATA and their CLAUDE_ aliases for plugin hooks; CLAUDE_PROJECT_DIR for all. */
-export function hookEnvVars(handler: HookHandlerInfo, cwd: string): Record<string, string> {
+/**
+ * PLUGIN_ROOT/PLUGIN_DATA and their CLAUDE_ aliases for plugin hooks; CLAUDE_PROJECT_DIR for all;
+ * for a Gemini CLI hook what Gemini sets (GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID).
+ */
+export function hookEnvVars(
+  handler: HookHandlerInfo,
+  cwd: string,
+  sessionId?: string,
+): Record<string, string> {
   const vars: Record<string, string> = { CLAUDE_PROJECT_DIR: cwd };
+  if (handler.dialect === "gemini") {
+    vars.GEMINI_PROJECT_DIR = cwd;
+    vars.GEMINI_CWD = cwd;
+    if (sessionId !== undefined) vars.GEMINI_SESSION_ID = sessionId;
+  }
   if (handler.plugin) {
     vars.PLUGIN_ROOT = handler.plugin.pluginRoot;
     vars.CLAUDE_PLUGIN_ROOT = handler.plugin.pluginRoot;
@@ -178,6 +192,17 @@ export function hookEnvVars(handler: HookHandlerInfo, cwd: string): Record<strin
     vars.CLAUDE_PLUGIN_DATA = handler.plugin.dataDir;
   }
   return vars;
+}
+
+/** A hook's own `env` (Copilot's, Gemini's), `$VAR` and `${VAR}` expanded from the environment. */
+function declaredEnv(handler: HookHandlerInfo, parent: Record<string, string>): Record<string, string> {
+  if (!handler.env) return {};
+  const expand = (value: string) =>
+    value.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_, a, b) => parent[a ?? b] ?? "",
+    );
+  return Object.fromEntries(Object.entries(handler.env).map(([k, v]) => [k, expand(v)]));
 }
 
 /** `${PLUGIN_ROOT}`-style references are replaced literally, as Claude Code does, before the shell sees them. */

@@ -33,7 +33,7 @@ export function handlerContent(
     return { problem: `plugin ${plugin.pluginId}: ${plugin.contentError}` };
   }
   const vars: Record<string, string> = { CLAUDE_PROJECT_DIR: scope.cwd, HOME: scope.userHome };
-  const roots = [scope.projectRoot, scope.cwd];
+  const roots = [scope.projectRoot, scope.cwd, ...source.contentRoots ?? []];
   if (plugin) {
     for (const name of ["PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"]) vars[name] = plugin.pluginRoot;
     for (const name of ["PLUGIN_DATA", "CLAUDE_PLUGIN_DATA"]) vars[name] = plugin.dataDir;

@@ -10,6 +10,8 @@ import { type IfRule, judgeIfRule, parseIfRule } from "./if_rule.ts";
 import { interpretRun } from "./interpret_run.ts";
 import { type CompiledMatcher, compileMatcher, matcherMatches } from "./matcher.ts";
 import type { HookEffect } from "./outputs/hook_effect.ts";
+import { vendorToolName } from "./vendor_events.ts";
+import { vendorPayload } from "./vendor_stdin.ts";
 
 /** `background`: an async handler (or one that declared itself async) still running after dispatch. */
 export type HookRunStatus = "completed" | "failed" | "blocked" | "stopped" | "background";
@@ -92,7 +94,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
     const c = compiledOf(h);
     if (!h.runnable || h.event !== request.event || !c) return false;
     if (h.once && ranOnce.has(h.key)) return false;
-    if (eventUsesMatcher(h.event) && !matcherMatches(c.matcher, request.matchValues)) return false;
+    if (eventUsesMatcher(h.event) && !matcherMatches(c.matcher, matchValuesFor(h, request))) return false;
     if (!c.rule) return true;
     // An `if` is judged on tool calls only (HK-5); elsewhere its handler never runs.
     if (request.toolInput === undefined) return false;
@@ -119,6 +121,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
     if (selected.length === 0) return [];
     for (const h of selected) if (h.once) ranOnce.add(h.key);
     const input = JSON.stringify(request.payload);
+    // A Gemini or Copilot CLI hook reads its own CLI's stdin (#24 item 3).
+    const inputFor = (h: HookHandlerInfo) =>
+      h.dialect ? JSON.stringify(vendorPayload(h, request.payload)) : input;
     let finished = 0;
     const runs = selected.map(async (handler): Promise<HookRunRecord> => {
       const runId = `${eventLabel(handler.event)}:${handler.displayOrder}:${handler.sourcePath}` +
@@ -140,8 +145,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
           ...(options.services ? { services: options.services } : {}),
           ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
           ...(confine ? { wrapCommand: confine } : {}),
-          input,
-          cwd: request.cwd,
+          input: inputFor(handler),
+          ...(typeof request.payload.session_id === "string"
+            ? { sessionId: request.payload.session_id }
+            : {}),
+          cwd: handler.cwd ?? request.cwd,
           signal: request.signal,
           detachOnAsyncLine: !background,
         });
@@ -152,6 +160,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
           result,
           background ? "ignore-decisions" : "apply",
           finished++,
+          request.toolInput,
         );
         options.events(completedEvent(record));
         return { record, result };
@@ -185,6 +194,17 @@ export interface ScopedHandlers {
 }
 
 /**
+ * What a handler's matcher is tested against: the tool's names (or the source, trigger, agent type),
+ * plus, for a Gemini or Copilot CLI hook on a tool event, the tool's name in that CLI.
+ */
+function matchValuesFor(handler: HookHandlerInfo, request: DispatchRequest): string[] {
+  if (!handler.dialect || request.toolInput === undefined || request.matchValues.length === 0) {
+    return request.matchValues;
+  }
+  return [...request.matchValues, vendorToolName(handler.dialect, request.matchValues[0])];
+}
+
+/**
  * A trusted hook's named files are read again before each run (#20 item 7): one the model rewrote
  * mid-session is reported as a failed run (a blocking guard then blocks) and is never started.
  */
@@ -206,8 +226,9 @@ function recordOf(
   result: CommandResult,
   mode: "apply" | "ignore-decisions",
   completionIndex: number,
+  toolInput?: unknown,
 ): HookRunRecord {
-  let effect = interpretRun(handler.event, handler, result);
+  let effect = interpretRun(handler.event, handler, result, toolInput);
   if (mode === "ignore-decisions") {
     // Claude Code: a background hook cannot block or decide anything; only its context and messages count.
     const { block: _block, allow: _allow, updatedInput: _input, stop: _stop, ...kept } = effect;

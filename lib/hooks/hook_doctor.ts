@@ -6,6 +6,8 @@ import { basePayload } from "./stdin_payloads.ts";
 import { syntheticFields } from "./synthetic_payloads.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import { interpretRun } from "./interpret_run.ts";
+import { DIALECT_NAMES } from "./vendor_events.ts";
+import { vendorPayload } from "./vendor_stdin.ts";
 
 export interface DoctorFinding {
   key: string;
@@ -14,6 +16,8 @@ export interface DoctorFinding {
   ok: boolean;
   /** Why the guard cannot run: spawn error, timeout, bad exit, invalid output. */
   problem?: string;
+  /** A Gemini or Copilot CLI hook: that CLI and its event name, e.g. "Gemini CLI BeforeTool" (#24 item 3). */
+  vendor?: string;
   durationMs: number;
 }
 
@@ -40,11 +44,11 @@ export async function doctorHooks(
   return await Promise.all(
     handlers.filter((h) => h.runnable).map(async (h) => {
       const probe = { ...h, timeoutSec: Math.min(h.timeoutSec, cap), onFailure: "ignore" as const };
-      const result = await runHandler(probe, {
-        ...options,
-        input: JSON.stringify(syntheticPayload(h.event, options.cwd)),
-      });
-      const effect = interpretRun(h.event, probe, result);
+      const payload = syntheticPayload(h.event, options.cwd);
+      // A Gemini or Copilot CLI hook is probed with its own CLI's stdin (#24 item 3).
+      const input = JSON.stringify(h.dialect ? vendorPayload(h, payload) : payload);
+      const result = await runHandler(probe, { ...options, input, ...(h.cwd ? { cwd: h.cwd } : {}) });
+      const effect = interpretRun(h.event, probe, result, payload.tool_input);
       const finding: DoctorFinding = {
         key: h.key,
         event: h.event,
@@ -53,6 +57,7 @@ export async function doctorHooks(
         durationMs: Math.round(result.durationMs),
       };
       if (effect.error !== undefined) finding.problem = effect.error;
+      if (h.dialect) finding.vendor = `${DIALECT_NAMES[h.dialect]} ${h.vendorEvent ?? h.event}`;
       return finding;
     }),
   );

@@ -1,5 +1,6 @@
 import type { NamedFilesOptions } from "../platform/mod.ts";
 import type { HookEventName } from "./hook_events.ts";
+import type { HookDialect } from "./vendor_events.ts";
 
 /** Where a handler came from (HK-2). `managed` sources always run and cannot be disabled. */
 export type HookSourceKind =
@@ -16,7 +17,12 @@ export type HookSourceKind =
   /** Frontmatter `hooks:` of a skill, command or agent: they run while it is active (#24 item 2). */
   | "skill"
   | "command"
-  | "agent";
+  | "agent"
+  | "gemini_user"
+  | "gemini_project"
+  | "gemini_extension"
+  | "copilot_user"
+  | "copilot_project";
 
 /**
  * HK-3: Managed | Trusted (stored hashes == current) | Modified (the command or the content it runs
@@ -37,8 +43,8 @@ export interface HookPluginContext {
   contentError?: string;
 }
 
-/** Whose file a hook came from: Trellis's own, a Codex user's or a Claude Code user's. */
-export type HookOrigin = "trellis" | "codex" | "claude";
+/** Whose file a hook came from: Trellis's own, a Codex, Claude Code, Gemini CLI or Copilot CLI user's. */
+export type HookOrigin = "trellis" | "codex" | "claude" | "gemini" | "copilot";
 
 /** The handler types (#24 item 2); absent in an identity means `command`. */
 export type HookHandlerType = "command" | "http" | "prompt" | "agent" | "mcp_tool";
@@ -96,6 +102,17 @@ export interface HandlerIdentity {
   ifRule?: string;
   /** Declared `async: true`: runs in the background (Codex hashes `async` for every handler). */
   async?: boolean;
+  /**
+   * A Gemini or Copilot CLI hook (#24 item 3): it reads that CLI's stdin and its output is read by that
+   * CLI's contract, so the same command under another dialect is another hook.
+   */
+  dialect?: HookDialect;
+  /** Its event as that CLI names it (`BeforeTool`, `preToolUse`): the `hook_event_name` it is sent. */
+  vendorEvent?: string;
+  /** The directory it runs in (Copilot's `cwd`, resolved against the project root). */
+  cwd?: string;
+  /** Variables it is given (Copilot's and Gemini's `env`), `$VAR` expanded from the environment. */
+  env?: Record<string, string>;
 }
 
 /** `asyncRewake`: a background run whose exit 2 feeds its output back to the model (implies async). */
@@ -153,4 +170,10 @@ export interface HookSource {
   plugin?: HookPluginContext;
   /** The parsed object holding event arrays (`hooks` of a hooks.json, `[hooks]` of a TOML layer). */
   events: Record<string, unknown>;
+  /** Gemini's or Copilot's file, its events already translated to Trellis's names. */
+  dialect?: HookDialect;
+  /** Each translated event's name in that CLI. */
+  vendorEvents?: Partial<Record<HookEventName, string>>;
+  /** Folders whose files a command names are covered by its content hash (a Gemini extension's). */
+  contentRoots?: string[];
 }

@@ -5,6 +5,7 @@ import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, parseJsonText, warning } from "../shared/mod.ts";
 import type { HookSource, HookSourceKind } from "./hook_handler.ts";
 import { SETTING_KEYS } from "./parse_source.ts";
+import { discoverVendorSources } from "./vendor_sources.ts";
 
 type Read<T> = { value?: T; diagnostics: Diagnostic[] };
 
@@ -55,6 +56,7 @@ export async function discoverHookSources(
       add("claude_project", file, readJsonHooks(fs, file, diagnostics, { settings: true, approved }));
     }
   }
+  sources.push(...discoverVendorSources(fs, loaded, diagnostics));
   const session = layerOf("session");
   const sessionEvents = session?.table.hooks;
   if (sessionEvents && hasEvents(sessionEvents)) add("session", "-c", sessionEvents);

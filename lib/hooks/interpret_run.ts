@@ -3,14 +3,19 @@ import { parseContextlessText, parseHookJson } from "./parse_hook_output.ts";
 import { eventSpec, type HookEventName } from "./hook_events.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import type { HookEffect } from "./outputs/hook_effect.ts";
+import { readVendorResult } from "./vendor_outputs.ts";
 
-/** Exit codes (§2.8), then the event's stdout contract (§2.7); `on_failure = "block"` last. */
+/**
+ * Exit codes (§2.8), then the event's stdout contract (§2.7) — a Gemini or Copilot CLI hook's by its
+ * own CLI's (#24 item 3); `on_failure = "block"` last. `toolInput`: the call's arguments, on tool events.
+ */
 export function interpretRun(
   event: HookEventName,
   handler: HookHandlerInfo,
   result: CommandResult & { problem?: string },
+  toolInput?: unknown,
 ): HookEffect {
-  const effect = readResult(event, handler, result);
+  const effect = readResult(event, handler, result, toolInput);
   const unanswered = result.aborted || (result.code === null && result.signal !== null && !result.timedOut);
   if (unanswered && eventSpec(event).guard) {
     // Ctrl-C while a guard runs must not let the call through (#13): no answer is not an allow.
@@ -29,6 +34,7 @@ function readResult(
   event: HookEventName,
   handler: HookHandlerInfo,
   result: CommandResult & { problem?: string },
+  toolInput: unknown,
 ): HookEffect {
   const fail = (error: string): HookEffect => ({ additionalContexts: [], error });
   if (result.problem !== undefined) return fail(result.problem);
@@ -37,6 +43,10 @@ function readResult(
   if (result.aborted) return fail("hook was cancelled");
   if (result.code === null) {
     return fail(`hook exited without a status code${result.signal ? ` (killed by ${result.signal})` : ""}`);
+  }
+  if (handler.dialect) {
+    if (result.stdoutTruncated) return fail("hook output exceeded the output size cap and was cut");
+    return readVendorResult(handler, result, toolInput);
   }
   if (result.code === 2) {
     const reason = result.stderr.trim();

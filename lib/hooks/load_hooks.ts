@@ -215,6 +215,13 @@ function hookOrigin(source: HookSource): HookOrigin {
       return "claude";
     case "plugin":
       return source.plugin?.origin ?? "trellis";
+    case "gemini_user":
+    case "gemini_project":
+    case "gemini_extension":
+      return "gemini";
+    case "copilot_user":
+    case "copilot_project":
+      return "copilot";
     default:
       return "trellis";
   }

@@ -87,7 +87,12 @@ type HandlerFields = Pick<
   | "ifRule"
   | "async"
   | "rewake"
+  | "cwd"
+  | "env"
 >;
+
+/** Fields only a Gemini or Copilot CLI hook has (#24 item 3). */
+const VENDOR_HANDLER_FIELDS = new Set(["cwd", "env"]);
 
 /**
  * Reads the event arrays of one source. Lenient per item: an unknown event, a malformed group, a
@@ -166,9 +171,17 @@ function parseGroup(
   const out: DeclaredHandler[] = [];
   group.hooks.forEach((raw: unknown, handlerIndex: number) => {
     const at = { file, field: `${where.field}.hooks[${handlerIndex}]` };
-    const fields = parseHandlerFields(event, raw, file, options, diagnostics, at);
+    const fields = parseHandlerFields(
+      event,
+      raw,
+      file,
+      { ...options, vendor: !!source.dialect },
+      diagnostics,
+      at,
+    );
     if (!fields) return;
     const key = `${keySource}:${eventLabel(event)}:${groupIndex}:${handlerIndex}`;
+    const vendorEvent = source.vendorEvents?.[event];
     out.push({
       key,
       event,
@@ -176,6 +189,8 @@ function parseGroup(
       groupIndex,
       handlerIndex,
       ...fields,
+      ...(source.dialect ? { dialect: source.dialect } : {}),
+      ...(vendorEvent !== undefined ? { vendorEvent } : {}),
     });
   });
   return out;
@@ -185,7 +200,7 @@ function parseHandlerFields(
   event: HookEventName,
   raw: unknown,
   file: string,
-  options: { windows?: boolean },
+  options: { windows?: boolean; vendor?: boolean },
   diagnostics: Diagnostic[],
   where: { file: string; field: string },
 ): HandlerFields | undefined {
@@ -199,7 +214,9 @@ function parseHandlerFields(
     return undefined;
   }
   const kind = type as HookHandlerType;
-  const unread = Object.keys(raw).filter((k) => !HANDLER_FIELDS[kind].has(k));
+  const unread = Object.keys(raw).filter((k) =>
+    !HANDLER_FIELDS[kind].has(k) && !(options.vendor && VENDOR_HANDLER_FIELDS.has(k))
+  );
   if (unread.length > 0) {
     diagnostics.push(warning(
       `hook ${where.field} in ${file}: field${unread.length > 1 ? "s" : ""} ${
@@ -266,6 +283,7 @@ function parseHandlerFields(
     }
     fields.ifRule = rule.rule.text;
   }
+  if (options.vendor) Object.assign(fields, vendorFields(raw, file, diagnostics, where));
   return { ...fields, ...backgroundFields(raw, file, diagnostics, where) };
 }
 
@@ -363,6 +381,34 @@ function typeFields(
       };
     }
   }
+}
+
+/** `cwd` (a string) and `env` (string values) of a Gemini or Copilot hook; a wrong type is named. */
+function vendorFields(
+  raw: Record<string, unknown>,
+  file: string,
+  diagnostics: Diagnostic[],
+  where: { file: string; field: string },
+): Pick<HandlerFields, "cwd" | "env"> {
+  const out: Pick<HandlerFields, "cwd" | "env"> = {};
+  if (typeof raw.cwd === "string") out.cwd = raw.cwd;
+  else if (raw.cwd !== undefined) {
+    diagnostics.push(warning(`invalid cwd in ${file}: expected a string (ignored)`, {
+      file,
+      field: `${where.field}.cwd`,
+    }));
+  }
+  if (raw.env === undefined) return out;
+  const entries = isRecord(raw.env) ? Object.entries(raw.env) : undefined;
+  if (!entries || entries.some(([, v]) => typeof v !== "string")) {
+    diagnostics.push(warning(`invalid env in ${file}: expected an object of strings (ignored)`, {
+      file,
+      field: `${where.field}.env`,
+    }));
+    return out;
+  }
+  out.env = Object.fromEntries(entries) as Record<string, string>;
+  return out;
 }
 
 /** `async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary` (HK-5); a wrong type is named, not guessed. */

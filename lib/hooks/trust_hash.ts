@@ -26,6 +26,10 @@ export function hookTrustHash(handler: HandlerIdentity): string {
   if (handler.statusMessage !== undefined) normalized.statusMessage = handler.statusMessage;
   if (handler.onFailure === "block") normalized.onFailure = "block";
   if (handler.ifRule !== undefined) normalized.if = handler.ifRule;
+  // A Gemini or Copilot hook's contract, directory and variables are part of what runs (#24 item 3).
+  if (handler.dialect !== undefined) normalized.dialect = handler.dialect;
+  if (handler.cwd !== undefined) normalized.cwd = handler.cwd;
+  if (handler.env !== undefined) normalized.env = handler.env;
   const identity: Record<string, unknown> = { event_name: eventLabel(handler.event), hooks: [normalized] };
   // Codex drops the matcher of events that ignore it (`hook_event_uses_matcher`: its prompt and stop
   // events), so a Codex-trusted UserPromptSubmit or Stop hook keeps its hash whatever matcher it has.

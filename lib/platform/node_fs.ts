@@ -111,6 +111,7 @@ const nodeSyncFileSystem: SyncFileSystem = {
   },
   // No exception for the common "not there" answer: building one costs more than the call.
   lstat: (path) => statOrNull(nodeFs.lstatSync, path),
+  exists: (path) => nodeFs.existsSync(path),
   readDir: (path) => nodeFs.readdirSync(path, { withFileTypes: true }).map(toDirEntry),
   mkdir: (path) => makeDirectory(path),
 };

@@ -113,6 +113,11 @@ export interface SyncFileSystem {
   /** Hex digest of a file read in fixed-size chunks: memory stays bounded whatever its size. */
   digestFile(path: string, algorithm: "sha1" | "sha256"): string;
   lstat(path: string): FileInfo | null;
+  /**
+   * Whether anything is at `path` (a symlink is followed). Never throws: the cheap probe for a file
+   * that is usually absent, where building a "not found" error costs several times the system call.
+   */
+  exists(path: string): boolean;
   readDir(path: string): DirEntry[];
   mkdir(path: string): void;
 }

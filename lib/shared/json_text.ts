@@ -15,12 +15,30 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
   }
 }
 
+/**
+ * JSON with comments and trailing commas, as Gemini CLI reads its `settings.json` (#24 item 3): the
+ * value, or the first problem as "line L, column C: <what>".
+ */
+export function parseJsoncText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const errors: ParseError[] = [];
+  const value = parseJsonc(text, errors, {
+    disallowComments: false,
+    allowTrailingComma: true,
+    allowEmptyContent: false,
+  });
+  const first = errors[0];
+  return first ? { ok: false, message: describeAt(text, first) } : { ok: true, value };
+}
+
 /** "line L, column C: <what>" for the first problem strict JSON finds in `text`; undefined if none. */
 export function jsonErrorAt(text: string): string | undefined {
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
-  if (!first) return undefined;
+  return first ? describeAt(text, first) : undefined;
+}
+
+function describeAt(text: string, first: ParseError): string {
   const before = text.slice(0, first.offset);
   const line = before.split("\n").length;
   const column = first.offset - before.lastIndexOf("\n");

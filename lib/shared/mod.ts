@@ -37,7 +37,7 @@ export type { UserAnswer, UserQuestion, UserQuestioner } from "./user_questions.
 export type { ApprovalSubject, CommandSandbox, NamedFileState, SessionScope } from "./approval_subject.ts";
 export { terminalText } from "./terminal_text.ts";
 export { closestWord } from "./closest_word.ts";
-export { jsonErrorAt, parseJsonText } from "./json_text.ts";
+export { jsonErrorAt, parseJsoncText, parseJsonText } from "./json_text.ts";
 export type { TerminalTextOptions } from "./terminal_text.ts";
 export { discardEvents, EVENT_SCHEMA_VERSION, eventUsage } from "./events.ts";
 export type {

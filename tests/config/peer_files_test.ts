@@ -283,6 +283,8 @@ Deno.test("compatFiles() names every file read in place with the key that switch
     ["compat.claude_json", peer.claudeJson, false],
     ["compat.claude_plugins", path.join(peer.claudeDir, "plugins"), true],
     ["compat.claude_permissions", path.join(peer.claudeDir, "settings.json"), true],
+    ["compat.gemini", `${peer.home}/.gemini/settings.json`, true],
+    ["compat.copilot", `${peer.home}/.copilot/hooks`, true],
     ["hooks.claude_code", path.join(peer.claudeDir, "settings.json"), true],
     ["skills.claude_code", path.join(peer.claudeDir, "skills"), true],
     ["project_doc_claude_md", path.join(peer.claudeDir, "CLAUDE.md"), true],

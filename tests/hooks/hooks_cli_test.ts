@@ -32,6 +32,7 @@ Deno.test("hooks list --json reports key, event, matcher, command, source, trust
     source: file,
     sourceKind: "user",
     origin: "trellis",
+    vendorEvent: null,
     plugin: null,
     trust: "untrusted",
     trustReason: null,

@@ -36,9 +36,9 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
       const lines = handlers.map((h, i) =>
         `${String(i + 1).padStart(width)}. ${h.trust.padEnd(9)} ${h.enabled ? "on " : "off"} ${h.key}${
           h.trustReason ? ` (${h.trustReason})` : ""
-        }\n    ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}${h.ifRule ? ` if ${h.ifRule}` : ""}${
-          h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""
-        }: ` +
+        }\n    ${h.event}${h.vendorEvent ? ` (${h.vendorEvent})` : ""}${h.matcher ? ` [${h.matcher}]` : ""}${
+          h.ifRule ? ` if ${h.ifRule}` : ""
+        }${h.rewake ? " (asyncRewake)" : h.async ? " (async)" : ""}: ` +
         `${h.type && h.type !== "command" ? `${h.type} ` : ""}${h.command}${
           h.args ? ` ${JSON.stringify(h.args)}` : ""
         }${h.once ? " (once)" : ""}${
@@ -106,7 +106,9 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
       });
       const bad = findings.filter((f) => !f.ok);
       const lines = findings.map((f) =>
-        `${f.ok ? "ok  " : "FAIL"} ${f.key}${f.problem ? `: ${f.problem}` : ""}`
+        `${f.ok ? "ok  " : "FAIL"} ${f.key}${f.vendor ? ` (${f.vendor})` : ""}${
+          f.problem ? `: ${f.problem}` : ""
+        }`
       );
       const skipped = handlers.filter((h) => !h.runnable).length;
       lines.push(
@@ -205,6 +207,7 @@ function listEntry(h: HookHandlerInfo) {
     source: h.sourcePath,
     sourceKind: h.sourceKind,
     origin: h.origin ?? "trellis",
+    vendorEvent: h.vendorEvent ?? null,
     plugin: h.plugin?.pluginId ?? null,
     trust: h.trust,
     trustReason: h.trustReason ?? null,

@@ -25,6 +25,13 @@ const compatSchema = () =>
      * trusted project's `.claude/settings*.json`.
      */
     claude_permissions: z.optional(z.boolean()),
+    /**
+     * Gemini CLI's hooks (#24 item 3): `~/.gemini/settings.json`, a trusted project's
+     * `.gemini/settings.json`, and installed extensions under `~/.gemini/extensions/`.
+     */
+    gemini: z.optional(z.boolean()),
+    /** GitHub Copilot CLI's hook files: `~/.copilot/hooks/*.json` and a trusted project's `.github/hooks/*.json`. */
+    copilot: z.optional(z.boolean()),
   });
 
 export const compatSections = {
@@ -39,4 +46,6 @@ export type CompatSwitch =
   | "codex_agents_md"
   | "claude_json"
   | "claude_plugins"
-  | "claude_permissions";
+  | "claude_permissions"
+  | "gemini"
+  | "copilot";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { platform, runCommand } from "../../lib/platform/mod.ts";
+import { platform, runCommand, sandboxArgv } from "../../lib/platform/mod.ts";
 import { seccompProgram } from "../../lib/platform/sandbox_seccomp.ts";
-import { type Box, makeBox, NOBODY, policyFor, removeBox, runInSandbox } from "./_sandbox_box.ts";
+import { type Box, makeBox, NOBODY, policyFor, removeBox, runInSandbox, runtime } from "./_sandbox_box.ts";
 
 // Issue #20 items 6 and 12, under real bwrap as root and as uid 65534: the seccomp filter keeps a
 // sandbox with the network off from connecting to any host UNIX socket (the masks cover only the
@@ -157,19 +157,33 @@ Deno.test("seccompProgram() checks the arch first and ends in allow, EPERM and E
 
 Deno.test("sandboxArgv() keeps the seccomp filter's directory read-only when a writable root holds it", async () => {
   const box = await makeBox();
-  const saved = Deno.env.get("TMPDIR");
   try {
-    // The filter lives under $TMPDIR; here that is inside the writable root box.root.
+    // The filter lives under $TMPDIR; here that is inside the writable root box.root. TMPDIR is the
+    // process's, shared with test files running beside this one: it is set only while the argv is
+    // built (synchronously), never across an await.
     await platform.fs.mkdir(`${box.root}/tmp`);
     await platform.fs.chmod(`${box.root}/tmp`, 0o777);
-    Deno.env.set("TMPDIR", `${box.root}/tmp`);
     const dir = `${box.root}/tmp/trellis-sandbox-seccomp-${Deno.uid()}`;
-    const result = await runInSandbox(
-      policyFor(box, { writableRoots: [box.root] }),
+    const script =
       `for f in ${dir}/*.bpf; do (: > "$f") 2>/dev/null && echo "emptied $f"; rm -f "$f" 2>/dev/null; done
        mv ${dir} ${dir}.moved 2>/dev/null && echo moved
-       echo ok > ${box.root}/tmp/mine && echo "wrote beside it"`,
-    );
+       echo ok > ${box.root}/tmp/mine && echo "wrote beside it"`;
+    const rt = await runtime();
+    const saved = Deno.env.get("TMPDIR");
+    Deno.env.set("TMPDIR", `${box.root}/tmp`);
+    let argv: string[];
+    try {
+      argv = sandboxArgv(["/bin/sh", "-c", script], policyFor(box, { writableRoots: [box.root] }), rt);
+    } finally {
+      if (saved === undefined) Deno.env.delete("TMPDIR");
+      else Deno.env.set("TMPDIR", saved);
+    }
+    const result = await runCommand(platform, {
+      cmd: argv,
+      cwd: box.ws,
+      env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+      timeoutMs: 20_000,
+    });
     assert.equal(result.stdout, "wrote beside it\n", result.stderr);
     const filters = (await platform.fs.readDir(dir)).filter((e) => e.name.endsWith(".bpf"));
     assert.ok(filters.length > 0);
@@ -177,8 +191,6 @@ Deno.test("sandboxArgv() keeps the seccomp filter's directory read-only when a w
       assert.ok(((await platform.fs.lstat(`${dir}/${entry.name}`))?.size ?? 0) > 0, entry.name);
     }
   } finally {
-    if (saved === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", saved);
     await removeBox(box);
   }
 });

@@ -75,7 +75,7 @@ Deno.test("e2e: /context in the interactive mode prints the live session's ledge
     assert.match(screen, /context ledger: model fixture-model, tokens by ESTIMATE \(characters \/ 4\)/);
     // The first prompt and the answer: (17 + 17 characters) / 4, rounded up per message.
     assert.match(screen, /^\s+10\s+\S+\s+history \(messages and tool calls\) \(2\)$/m);
-    assert.match(screen, /built-in tools \(7\)$/m);
+    assert.match(screen, /built-in tools \(11\)$/m);
     await terminal.press("C-d");
     assert.equal(await terminal.exitCode(), 0);
   } finally {

@@ -37,6 +37,9 @@ Deno.test("config show names every peer file read in place, its switch and wheth
     ["compat.claude_json", s.peer.claudeJson, true, true],
     ["compat.claude_plugins", `${s.peer.claudeDir}/plugins`, true, true],
     ["compat.claude_permissions", `${s.peer.claudeDir}/settings.json`, true, true],
+    // Gemini CLI and Copilot CLI hook files (#24 item 3): read when present; this home has none.
+    ["compat.gemini", `${s.env.HOME}/.gemini/settings.json`, true, false],
+    ["compat.copilot", `${s.env.HOME}/.copilot/hooks`, true, false],
     ["hooks.claude_code", `${s.peer.claudeDir}/settings.json`, true, true],
     ["skills.claude_code", `${s.peer.claudeDir}/skills`, true, true],
     ["project_doc_claude_md", `${s.peer.claudeDir}/CLAUDE.md`, true, false],

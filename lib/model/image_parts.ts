@@ -1,6 +1,6 @@
 /**
- * One image (ImageInput, or an MCP/tool image part) as each wire carries it (#23 item 3). The
- * Messages wire (wt/anthropic) maps user images and tool-result images with `messagesImageBlock`.
+ * One image (ImageInput, or an MCP/tool image part) as each wire carries it (#23 item 3): in user
+ * content on all three wires, and in tool results on Responses and Messages.
  */
 import type { ImageInput } from "../shared/mod.ts";
 

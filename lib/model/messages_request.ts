@@ -12,6 +12,8 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ConversationItem, ModelRequest, OutputPart } from "../shared/mod.ts";
+import { hostedMessagesTools } from "./hosted_tools.ts";
+import { messagesImageBlock } from "./image_parts.ts";
 
 type ContentBlock = Anthropic.ContentBlockParam;
 type Message = { role: "user" | "assistant"; content: ContentBlock[] };
@@ -59,12 +61,17 @@ export function toMessagesBody(
   markMovingEnd(messages);
   const body: Record<string, unknown> = { model: request.model, messages };
   if (system.length > 0) body.system = system;
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.parameters,
-    }));
+  // `tools.web_search` declares Anthropic's server search tool here, as `web_search` on Responses.
+  const hosted = hostedMessagesTools(request.hostedTools);
+  if (request.tools.length > 0 || hosted.length > 0) {
+    body.tools = [
+      ...request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.parameters,
+      })),
+      ...hosted,
+    ];
     if (!request.parallelToolCalls) body.tool_choice = { type: "auto", disable_parallel_tool_use: true };
   }
   body.max_tokens = maxTokens;
@@ -107,7 +114,9 @@ export function toMessages(
           system.push({ type: "text", text: item.content, cache_control: EPHEMERAL });
         } else {
           push("user", { type: "text", text: item.content || " " });
-          for (const image of item.images ?? []) push("user", imageBlock(image.mimeType, image.data));
+          for (const image of item.images ?? []) {
+            push("user", messagesImageBlock(image) as unknown as Anthropic.ImageBlockParam);
+          }
         }
         break;
       case "reasoning":
@@ -163,13 +172,6 @@ function toolInput(text: string): Record<string, unknown> {
   return { raw_arguments: text };
 }
 
-function imageBlock(mimeType: string, data: string): Anthropic.ImageBlockParam {
-  return {
-    type: "image",
-    source: { type: "base64", media_type: mimeType as Anthropic.Base64ImageSource["media_type"], data },
-  };
-}
-
 /** Plain text unless the output carries images, which go as image blocks beside the text. */
 function resultContent(
   output: string,
@@ -181,8 +183,9 @@ function resultContent(
   for (const part of content) {
     if (part.type === "text") {
       if (part.text !== "") blocks.push({ type: "text", text: part.text });
-    } else if (part.type === "image") blocks.push(imageBlock(part.mimeType, part.data));
-    else blocks.push({ type: "text", text: `[audio omitted: ${part.mimeType}]` });
+    } else if (part.type === "image") {
+      blocks.push(messagesImageBlock(part) as unknown as Anthropic.ImageBlockParam);
+    } else blocks.push({ type: "text", text: `[audio omitted: ${part.mimeType}]` });
   }
   return blocks;
 }

@@ -98,3 +98,36 @@ Deno.test("thinkingBudget(): effort names map to Claude Code's budgets, bounded 
   assert.equal(thinkingBudget(undefined), undefined);
   assert.equal(thinkingBudget("high", 8000), 7999);
 });
+
+Deno.test("toMessagesBody(): tools.web_search declares Anthropic's server search tool after the function tools; off, none (#23 item 3)", () => {
+  const read = { name: "Read", description: "read", parameters: { type: "object" } };
+  const on = body([{ type: "message", role: "user", content: "hi" }], {
+    tools: [read],
+    hostedTools: { webSearch: "live" },
+  });
+  assert.deepEqual(on.tools.map((t: { name: string; type?: string }) => [t.name, t.type]), [
+    ["Read", undefined],
+    ["web_search", "web_search_20250305"],
+  ]);
+  // Hosted search alone still gets a tools list; without it, no tools key at all.
+  const alone = body([{ type: "message", role: "user", content: "hi" }], {
+    hostedTools: { webSearch: "cached" },
+  });
+  assert.deepEqual(alone.tools.map((t: { type?: string }) => t.type), ["web_search_20250305"]);
+  assert.equal("tools" in body([{ type: "message", role: "user", content: "hi" }]), false);
+});
+
+Deno.test("toMessagesBody(): a user message's images go as base64 image blocks after its text", () => {
+  const b = body([{
+    type: "message",
+    role: "user",
+    content: "look",
+    images: [{ mimeType: "image/png", data: "AAAA" }],
+  }]);
+  assert.deepEqual(types(b.messages[0]), ["text", "image"]);
+  assert.deepEqual(b.messages[0].content[1].source, {
+    type: "base64",
+    media_type: "image/png",
+    data: "AAAA",
+  });
+});

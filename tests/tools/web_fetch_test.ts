@@ -106,6 +106,13 @@ Deno.test("web_fetch never reaches a loopback address unless the test opt-in nam
     // The opt-in names addresses: another loopback address stays refused.
     const other = await fetchOnce(`http://[::1]:9/x`, [...FULL_ACCESS, TEST_OPT_IN]);
     assert.match(other.text, /refused: ::1 is a loopback address/);
+    // The same address spelled otherwise is still loopback: IPv4-mapped IPv6, a name, 0.0.0.0.
+    const mapped = await fetchOnce(`http://[::ffff:127.0.0.1]:9/x`, FULL_ACCESS);
+    assert.match(mapped.text, /web_fetch refused: ::ffff:7f00:1 is a loopback address/);
+    const named2 = await fetchOnce(`http://localhost:9/x`, FULL_ACCESS);
+    assert.match(named2.text, /web_fetch refused: localhost \((127\.0\.0\.1|::1)\) is a loopback address/);
+    const unspecified = await fetchOnce(`http://0.0.0.0:9/x`, FULL_ACCESS);
+    assert.match(unspecified.text, /web_fetch refused: 0\.0\.0\.0 is a unspecified address/);
   } finally {
     await site.close();
   }

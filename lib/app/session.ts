@@ -40,7 +40,13 @@ import type {
   UserQuestioner,
 } from "../shared/mod.ts";
 import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
-import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
+import {
+  emptyUsage,
+  noLifecycleHooks,
+  type PermissionRules,
+  type ToolDefinition,
+  TrellisError,
+} from "../shared/mod.ts";
 import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
@@ -317,8 +323,26 @@ export class Session {
     return session;
   }
 
-  /** SessionStart hooks (HK-12): their contexts are recorded before the first turn. */
-  async start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+  /**
+   * SessionStart hooks (HK-12), run once: their contexts are recorded before the first turn. A
+   * front end may call it early (to show the hooks' output before the first prompt); `runTurn`
+   * calls it otherwise. A hook's "stop" is handled here, once, for every front end (#26 item 2):
+   * one notice names the reason, and every turn of the stopped session ends `stopped` unrun.
+   */
+  start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+    this.#started ??= this.#runSessionStart(signal);
+    return this.#started;
+  }
+
+  /** Why a SessionStart hook stopped the session, or null (also before `start`). */
+  get stoppedBy(): string | null {
+    return this.#stoppedBy;
+  }
+
+  #started: Promise<{ stop?: { reason: string } }> | undefined;
+  #stoppedBy: string | null = null;
+
+  async #runSessionStart(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
     const outcome = await this.parts.hooks.sessionStart(
       { ...this.hookContext(), turnId: "", signal },
       { source: this.options.resume ? "resume" : "startup" },
@@ -326,7 +350,13 @@ export class Session {
     for (const content of outcome.additionalContexts) {
       await this.compaction.recordItem({ type: "message", role: "developer", content });
     }
-    return outcome.stop ? { stop: outcome.stop } : {};
+    if (!outcome.stop) return {};
+    this.#stoppedBy = outcome.stop.reason;
+    this.options.events({
+      type: "notice",
+      message: `SessionStart hook stopped the session: ${outcome.stop.reason}`,
+    });
+    return { stop: outcome.stop };
   }
 
   /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
@@ -413,6 +443,10 @@ export class Session {
     }
     this.busy = true;
     try {
+      await this.start(request.signal);
+      if (this.#stoppedBy !== null) {
+        return { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 };
+      }
       return await this.runTurnNow(request);
     } finally {
       this.busy = false;

@@ -39,7 +39,7 @@ import type {
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
+import { permissionRules } from "../hooks/mod.ts";
 import {
   emptyUsage,
   noLifecycleHooks,
@@ -54,14 +54,14 @@ import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { unloadedPlugins, wireHooks } from "./hooks_wiring.ts";
+import { wireHooks } from "./hooks_wiring.ts";
+import { WorkspaceLoads } from "./workspace_loads.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
-import { loadSessionAgents } from "./agent_wiring.ts";
 import { Subagents } from "./subagents.ts";
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
@@ -69,6 +69,11 @@ import type { InputPlace, RequestParts } from "./request_parts.ts";
 export interface SessionOptions {
   platform: Platform;
   loaded: LoadedConfig;
+  /**
+   * What the workspace loaded — plugins, hooks, agents, permission rules, the MCP catalog — reused
+   * (#26 item 2: the Workspace is the one loader). Absent: the session loads them the same way.
+   */
+  loads?: WorkspaceLoads;
   events: EventSink;
   approver: Approver;
   /** A person can answer prompts on the terminal (approvals, elicitations). */
@@ -202,7 +207,9 @@ export class Session {
     }
     // Built once: the tools, the loop, MCP and the hooks all read this object at call time.
     const settings = SessionSettings.fromConfig(loaded);
+    const loads = options.loads ?? new WorkspaceLoads(platform, loaded);
     const mcp = new McpHolder({
+      catalogWith: (pluginServers) => loads.catalogWith(pluginServers),
       platform,
       loaded,
       events,
@@ -213,7 +220,7 @@ export class Session {
       settings,
     });
     try {
-      return await Session.build(options, { transcript, model, mcp, settings, lastUsage: meter.last });
+      return await Session.build(options, { transcript, model, mcp, settings, loads, lastUsage: meter.last });
     } catch (error) {
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
@@ -225,11 +232,12 @@ export class Session {
 
   private static async build(
     options: SessionOptions,
-    { transcript, model, mcp, settings, lastUsage }: {
+    { transcript, model, mcp, settings, loads, lastUsage }: {
       transcript: Transcript;
       model: ModelClient;
       mcp: McpHolder;
       settings: SessionSettings;
+      loads: WorkspaceLoads;
       lastUsage: () => Usage | null;
     },
   ): Promise<Session> {
@@ -239,7 +247,7 @@ export class Session {
     removeLeftoverPlaceholders(loaded.paths.home);
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
-      Capabilities.load({ platform, loaded, events, mcp }),
+      Capabilities.load({ platform, loaded, events, mcp, loads }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();
     const profile = await resolvePermissionProfile(config, settings.cwd, {
@@ -261,12 +269,11 @@ export class Session {
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
     });
-    const hooks = options.preview ? noLifecycleHooks : await wireHooks({
+    const hooks = options.preview ? noLifecycleHooks : wireHooks({
       platform,
       loaded,
       events,
-      pluginSources: capabilities.pluginLoad.contributions.hookSources,
-      unloadedPlugins: unloadedPlugins(capabilities.pluginLoad),
+      loadedHooks: await loads.hooks(),
       sandbox,
       profile,
       threadId: transcript.meta.id,
@@ -277,10 +284,10 @@ export class Session {
         runAgent: (request) => session!.parts.subagents!.answerForHook(request),
       },
     });
-    const rules = loadPermissionRules(platform.fs, loaded);
+    const rules = loads.permissionRules();
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
-    const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
+    const agentLoad = await loads.agents();
     if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
     const instructions = config.instructions
       ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
@@ -654,6 +661,7 @@ export class Session {
     ).catch(() => {});
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
+    this.parts.capabilities.close();
     await this.parts.capabilities.mcp.shutdown();
   }
 

@@ -1,7 +1,8 @@
 import * as nodePath from "node:path";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import {
   type Approver,
+  checkGitRepo,
   checkResumeId,
   noTtyApprover,
   type Session,
@@ -37,6 +38,8 @@ interface ExecOptions extends CommonOptions {
   maxSteps?: string;
   outputLastMessage?: string;
   skill?: string[];
+  skipGitRepoCheck?: boolean;
+  fullAuto?: boolean;
 }
 
 /** `trellis exec [PROMPT|-]` and `trellis exec resume <id|--last> [PROMPT]`. */
@@ -86,7 +89,25 @@ function execOptions(command: Command): Command {
     .addOption(approvalOption("untrusted | on-request | on-failure | never"))
     .option("--max-steps <n>", "stop after this many model samplings", "50")
     .option("-o, --output-last-message <file>", "also write the final message to <file>")
-    .option("--skill <name|path>", "inject this skill's SKILL.md into the turn; repeatable", collect);
+    .option("--skill <name|path>", "inject this skill's SKILL.md into the turn; repeatable", collect)
+    .option("--skip-git-repo-check", "allow running outside a git repository (Codex's flag)")
+    // Hidden as in Codex, which dropped it: scripts written for older Codex still run (#25 item 3).
+    .addOption(new Option("--full-auto", "same as --sandbox workspace-write (deprecated)").hideHelp());
+}
+
+/**
+ * `--full-auto` as the last Codex that accepted it read it: the workspace-write sandbox, with its
+ * deprecation warning. Beside a different `-s` it is a contradiction, refused before anything runs.
+ */
+function applyFullAuto(ctx: CliContext, options: ExecOptions): void {
+  if (!options.fullAuto) return;
+  if (options.sandbox !== undefined && options.sandbox !== "workspace-write") {
+    throw new UsageError(
+      `Cannot use --full-auto with --sandbox ${options.sandbox}: --full-auto means --sandbox workspace-write`,
+    );
+  }
+  options.sandbox = "workspace-write";
+  ctx.err("warning: `--full-auto` is deprecated; use `--sandbox workspace-write` instead.\n");
 }
 
 async function runExec(
@@ -99,6 +120,7 @@ async function runExec(
     throw new UsageError(`Cannot use --max-steps "${options.maxSteps}": expected a positive whole number`);
   }
   if (options.outputLastMessage) await checkOutputFile(ctx, options.outputLastMessage);
+  applyFullAuto(ctx, options);
   const overrides = sessionOverrides(options);
   const ws = await ctx.workspace({ ...options, config: overrides });
   // The check `trellis resume` makes too, before anything of the session is built.
@@ -106,6 +128,8 @@ async function runExec(
     await checkResumeId(ctx.platform.fs, nodePath.join(ws.loaded.paths.home, "sessions"), args.resume);
   }
   const prompt = await readPrompt(ctx, args.prompt);
+  // After config and prompt, before any session: where `codex exec` makes the same check.
+  if (!options.skipGitRepoCheck) checkGitRepo(ctx.platform.fs, ws.loaded.paths.cwd);
   // A person can answer on the terminal when stdin is one and is not where the prompt came from.
   const canAsk = ctx.platform.isTerminal("stdin") && !promptFromStdin(args.prompt);
   const terminal = execTerminal(ctx, { json: Boolean(options.json), answers: canAsk });

@@ -7,6 +7,7 @@
 export type TrellisErrorCode =
   | "usage"
   | "git_repo_check"
+  | "output_schema"
   | "config_parse"
   | "config_invalid"
   | "config_edit"

@@ -4,7 +4,10 @@ import {
   type Approver,
   checkGitRepo,
   checkResumeId,
+  loadOutputSchema,
   noTtyApprover,
+  type OutputSchema,
+  repairPrompt,
   type Session,
   ttyApprover,
   type TurnResult,
@@ -39,6 +42,7 @@ interface ExecOptions extends CommonOptions {
   outputLastMessage?: string;
   skill?: string[];
   skipGitRepoCheck?: boolean;
+  outputSchema?: string;
   fullAuto?: boolean;
 }
 
@@ -91,6 +95,10 @@ function execOptions(command: Command): Command {
     .option("-o, --output-last-message <file>", "also write the final message to <file>")
     .option("--skill <name|path>", "inject this skill's SKILL.md into the turn; repeatable", collect)
     .option("--skip-git-repo-check", "allow running outside a git repository (Codex's flag)")
+    .option(
+      "--output-schema <file>",
+      "a JSON Schema the final answer must match (one repair request, else exit 1)",
+    )
     // Hidden as in Codex, which dropped it: scripts written for older Codex still run (#25 item 3).
     .addOption(new Option("--full-auto", "same as --sandbox workspace-write (deprecated)").hideHelp());
 }
@@ -121,6 +129,10 @@ async function runExec(
   }
   if (options.outputLastMessage) await checkOutputFile(ctx, options.outputLastMessage);
   applyFullAuto(ctx, options);
+  // Read and compiled before anything runs: a file that is not a schema is a usage error (exit 2).
+  const schema = options.outputSchema
+    ? await loadOutputSchema(ctx.platform.fs, nodePath.resolve(ctx.platform.cwd(), options.outputSchema))
+    : undefined;
   const overrides = sessionOverrides(options);
   const ws = await ctx.workspace({ ...options, config: overrides });
   // The check `trellis resume` makes too, before anything of the session is built.
@@ -148,6 +160,8 @@ async function runExec(
   ctx.stdoutClosed.addEventListener("abort", stopOnClosedStdout, { once: true });
   const removeSigint = ctx.platform.onSignal("SIGINT", () => controller.abort());
   let result: TurnResult;
+  // What is still wrong with the final answer after the one repair request, if anything.
+  let mismatch: string | null = null;
   try {
     const session = await openSession(ctx, Boolean(options.json), ws, {
       platform: terminal.platform,
@@ -156,12 +170,20 @@ async function runExec(
       // Elicitation forms too; `exec --json` declines them (its stdout is for a program).
       interactive: canAsk && !options.json,
       resume: args.resume,
+      ...(schema ? { outputSchema: schema.schema } : {}),
     });
     try {
       const start = await session.start(controller.signal);
       result = start.stop
         ? { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 }
         : await session.runTurn({ prompt, maxSteps, signal: controller.signal, skills: options.skill ?? [] });
+      if (schema && result.status === "completed") {
+        ({ result, mismatch } = await matchSchema(
+          schema,
+          result,
+          (repair) => session.runTurn({ prompt: repair, maxSteps, signal: controller.signal }),
+        ));
+      }
       if (start.stop) {
         terminal.events({
           type: "notice",
@@ -176,11 +198,35 @@ async function runExec(
     removeSigint();
     ctx.stdoutClosed.removeEventListener("abort", stopOnClosedStdout);
   }
+  if (schema && mismatch !== null) {
+    await ctx.flush();
+    throw new TrellisError(
+      "output_schema",
+      `The final answer does not match --output-schema "${options.outputSchema}" after one repair request: ${mismatch}`,
+      { file: schema.file },
+    );
+  }
   if (options.outputLastMessage && result.lastMessage !== null) {
     await writeOutputFile(ctx, options.outputLastMessage, result.lastMessage + "\n");
   }
   await ctx.flush();
   ctx.exitCode = ctx.stdoutClosed.aborted ? EXIT_STDOUT_CLOSED : exitCodeOf(result);
+}
+
+/**
+ * The final answer against `--output-schema`: a mismatch gets one repair request — a user message
+ * saying what was wrong — and what is still wrong after it is the turn's failure (exit 1).
+ */
+async function matchSchema(
+  schema: OutputSchema,
+  first: TurnResult,
+  repair: (prompt: string) => Promise<TurnResult>,
+): Promise<{ result: TurnResult; mismatch: string | null }> {
+  const problem = schema.check(first.lastMessage ?? "");
+  if (problem === null) return { result: first, mismatch: null };
+  const result = await repair(repairPrompt(schema, problem));
+  if (result.status !== "completed") return { result, mismatch: null };
+  return { result, mismatch: schema.check(result.lastMessage ?? "") };
 }
 
 /** What a process killed by SIGPIPE reports (128 + 13), as `yes | head` does: quiet, but not success. */

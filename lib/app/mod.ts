@@ -32,6 +32,9 @@ export type {
   TurnOutcome,
 } from "./embedding.ts";
 export { Workspace } from "./workspace.ts";
+export { checkGitRepo, NOT_IN_GIT_REPO } from "./git_repo_check.ts";
+export { loadOutputSchema, repairPrompt } from "./output_schema.ts";
+export type { OutputSchema } from "./output_schema.ts";
 export { agentDetail, agentRow } from "./agent_listing.ts";
 export type { AgentDetail, AgentRow } from "./agent_listing.ts";
 export type { AgentDefinition, LoadedAgents } from "../agents/mod.ts";

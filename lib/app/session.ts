@@ -48,7 +48,7 @@ import {
   TrellisError,
 } from "../shared/mod.ts";
 import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
-import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
+import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
 import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
@@ -76,6 +76,8 @@ export interface SessionOptions {
   loads?: WorkspaceLoads;
   events: EventSink;
   approver: Approver;
+  /** `exec --output-schema` (#25 item 3): the schema every turn request carries to the model. */
+  outputSchema?: Record<string, unknown>;
   /** A person can answer prompts on the terminal (approvals, elicitations). */
   interactive?: boolean;
   /** Session id to continue, or "--last". */
@@ -197,7 +199,9 @@ export class Session {
     // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
     const options = { ...given, events: withTodoListItems(given.events) };
     const { platform, loaded, events } = options;
-    const meter = meterUsage(withHostedTools(modelFor(options), hostedTools(loaded.config)));
+    const meter = meterUsage(
+      withOutputSchema(withHostedTools(modelFor(options), hostedTools(loaded.config)), options.outputSchema),
+    );
     const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);

@@ -1,0 +1,113 @@
+import { digestHex, type FileSystem } from "../platform/mod.ts";
+import type { CheckpointStore } from "./checkpoint_store.ts";
+import type { CheckpointRecord } from "./records.ts";
+
+/** One file a rewind puts back: to its content before the turn (`blob`), or removed (null). */
+export interface FileRestore {
+  path: string;
+  blob: string | null;
+  mode: number;
+  /** The turn whose first change of it is undone. */
+  turn: number;
+}
+
+/** What a rewind to before turn `to` would do, and what it cannot do. */
+export interface RewindPlan {
+  to: number;
+  /** Files to put back (their content differs from the checkpoint's now). */
+  restore: FileRestore[];
+  /**
+   * Files changed since the agent (or a rewind) left them — by you, an editor, another program:
+   * kept as they are unless `force`.
+   */
+  editedSince: string[];
+  /** Shell commands of those turns whose changes are not restorable (no `checkpoints.shell = "snapshot"`). */
+  shellCommands: { turn: number; command: string; cwd: string }[];
+}
+
+export interface RewindOutcome extends RewindPlan {
+  /** Paths written back or removed. */
+  restored: string[];
+  /** Of `editedSince`, those left as they are (all of them unless forced). */
+  kept: string[];
+}
+
+/** The digest of what is at `path` now (null: nothing; "special": not a regular file). */
+function currentHash(fs: FileSystem, path: string): string | null {
+  const info = fs.sync.lstat(path);
+  if (!info) return null;
+  if (!info.isFile) return "special";
+  return fs.sync.digestFile(path, "sha256");
+}
+
+/**
+ * Files back to their state before turn `to`: for each file a turn ≥ `to` changed, the state before
+ * the first of those changes. A file whose bytes differ from what was last left there was edited
+ * since: named, and kept unless `force`.
+ */
+export function planRewind(fs: FileSystem, records: readonly CheckpointRecord[], to: number): RewindPlan {
+  const target = new Map<string, FileRestore>();
+  const left = new Map<string, string | null>();
+  const shellCommands: RewindPlan["shellCommands"] = [];
+  for (const record of records) {
+    if (record.kind === "after") left.set(record.path, record.hash);
+    if (record.turn < to) continue;
+    if (record.kind === "before" && !target.has(record.path)) {
+      target.set(record.path, { path: record.path, blob: record.blob, mode: record.mode, turn: record.turn });
+    }
+    if (record.kind === "shell" && !record.snapshot) {
+      shellCommands.push({ turn: record.turn, command: record.command, cwd: record.cwd });
+    }
+  }
+  const restore: FileRestore[] = [];
+  const editedSince: string[] = [];
+  for (const entry of target.values()) {
+    const now = currentHash(fs, entry.path);
+    if (now === entry.blob) continue; // already as it was
+    if (left.has(entry.path) && left.get(entry.path) !== now) editedSince.push(entry.path);
+    restore.push(entry);
+  }
+  return { to, restore, editedSince, shellCommands };
+}
+
+/**
+ * Carries out a plan. Every blob is read and checked first, so a missing or corrupt one stops the
+ * rewind before any file is touched; each file is then written to a temp file and renamed over
+ * (never half-written), and what the rewind left is recorded, so the next rewind knows it.
+ */
+export async function applyRewind(
+  fs: FileSystem,
+  store: CheckpointStore,
+  plan: RewindPlan,
+  options: { force?: boolean } = {},
+): Promise<RewindOutcome> {
+  const edited = new Set(plan.editedSince);
+  const chosen = plan.restore.filter((r) => options.force || !edited.has(r.path));
+  const contents = new Map<string, Uint8Array>();
+  for (const entry of chosen) {
+    if (entry.blob !== null) contents.set(entry.path, await store.readBlob(entry.blob, entry.path));
+  }
+  const restored: string[] = [];
+  for (const entry of chosen) {
+    const data = contents.get(entry.path);
+    if (data) {
+      await fs.writeFileAtomic(entry.path, data, { mode: entry.mode });
+    } else {
+      const info = fs.sync.lstat(entry.path);
+      if (info && !info.isDirectory) await fs.remove(entry.path);
+    }
+    restored.push(entry.path);
+    await store.append({
+      kind: "after",
+      turn: plan.to - 1,
+      path: entry.path,
+      hash: data ? digestHex("sha256", data) : null,
+      by: "rewind",
+    });
+  }
+  return {
+    ...plan,
+    restored,
+    kept: options.force ? [] : plan.editedSince,
+  };
+}

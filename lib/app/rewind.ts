@@ -85,7 +85,7 @@ export async function rewindSession(request: RewindRequest): Promise<SessionRewi
     const records = await store.records();
     const plan = planRewind(fs, records, to);
     const wantFiles = request.files !== false;
-    const empty = { ...plan, restore: [], editedSince: [], restored: [], kept: [] };
+    const empty = { ...plan, restore: [], editedSince: [], restored: [], kept: [], failed: [] };
     const base = {
       sessionId,
       files: wantFiles,
@@ -93,10 +93,14 @@ export async function rewindSession(request: RewindRequest): Promise<SessionRewi
       dryRun: request.dryRun === true,
     };
     if (request.dryRun) {
-      return { ...base, ...(wantFiles ? { ...plan, restored: [], kept: plan.editedSince } : empty) };
+      return {
+        ...base,
+        ...(wantFiles ? { ...plan, restored: [], failed: [], kept: plan.editedSince } : empty),
+      };
     }
     const outcome = wantFiles ? await applyRewind(fs, store, plan, { force: request.force }) : empty;
-    if (!request.conversation) return { ...base, ...outcome };
+    // A file that could not be put back keeps the conversation too: run again once it can be.
+    if (!request.conversation || outcome.failed.length) return { ...base, ...outcome, conversation: false };
     const transcript = path.join(home, "sessions", `${sessionId}.jsonl`);
     const saved = path.join(store.dir, `transcript-before-rewind-${Date.now()}.jsonl`);
     const old = await fs.readTextFile(transcript);

@@ -28,6 +28,8 @@ export interface RewindPlan {
 export interface RewindOutcome extends RewindPlan {
   /** Paths written back or removed. */
   restored: string[];
+  /** Paths that could not be put back (each left exactly as it was), with why. */
+  failed: { path: string; reason: string }[];
   /** Of `editedSince`, those left as they are (all of them unless forced). */
   kept: string[];
 }
@@ -88,13 +90,25 @@ export async function applyRewind(
     if (entry.blob !== null) contents.set(entry.path, await store.readBlob(entry.blob, entry.path));
   }
   const restored: string[] = [];
+  const failed: RewindOutcome["failed"] = [];
   for (const entry of chosen) {
     const data = contents.get(entry.path);
-    if (data) {
-      await fs.writeFileAtomic(entry.path, data, { mode: entry.mode });
-    } else {
-      const info = fs.sync.lstat(entry.path);
-      if (info && !info.isDirectory) await fs.remove(entry.path);
+    try {
+      if (data) {
+        // A temp file renamed over: an interrupted rewind leaves each file old or new, never half.
+        await fs.writeFileAtomic(entry.path, data, { mode: entry.mode });
+      } else {
+        const info = fs.sync.lstat(entry.path);
+        if (info?.isDirectory) {
+          failed.push({ path: entry.path, reason: "a directory is there now" });
+          continue;
+        }
+        if (info) await fs.remove(entry.path);
+      }
+    } catch (error) {
+      // One file that cannot be written (a directory in its place, a full disk) stops only itself.
+      failed.push({ path: entry.path, reason: (error as { code?: string }).code ?? String(error) });
+      continue;
     }
     restored.push(entry.path);
     await store.append({
@@ -108,6 +122,7 @@ export async function applyRewind(
   return {
     ...plan,
     restored,
+    failed,
     kept: options.force ? [] : plan.editedSince,
   };
 }

@@ -21,6 +21,11 @@ export function rewindReport(o: SessionRewindOutcome): string[] {
   if (o.restore.length === 0 && o.shellCommands.length === 0 && o.files !== false) {
     lines.push("  no file to put back");
   }
+  for (const f of o.failed) {
+    lines.push(
+      `  could not put back ${f.path} (${f.reason}): left as it was; run the rewind again once it can be written`,
+    );
+  }
   for (const p of o.kept) {
     lines.push(`  kept ${p}: it was edited since the agent left it (your edit stays; --force puts it back)`);
   }

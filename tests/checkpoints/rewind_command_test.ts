@@ -224,3 +224,65 @@ Deno.test("#25 item 2: checkpoints expire with the session: its transcript gone,
   assert.equal(fresh.code, 0, fresh.stderr);
   assert.equal(exists(`${home}/checkpoints/${id}`), false);
 });
+
+Deno.test("#25 item 2 bad input: a file that cannot be written back stops only itself, left whole; a second run finishes", async () => {
+  const { ws, id, rewind, home } = await threeTurns();
+  // A directory where a.txt was: the temp-then-rename cannot replace it.
+  await Deno.remove(`${ws}/a.txt`);
+  await fs.mkdir(`${ws}/a.txt`);
+  await Deno.writeTextFile(`${ws}/a.txt/inside`, "keep me\n");
+  const run = await rewind([id, "--to", "1", "--conversation", "--force"]);
+  assert.equal(run.code, 1);
+  assert.match(run.stdout, /could not put back .*a\.txt .*left as it was/);
+  assert.match(run.stderr, /The conversation was not rewound/);
+  assert.equal(await read(`${ws}/a.txt/inside`), "keep me\n");
+  assert.equal(exists(`${ws}/b.txt`), false); // the neighbour was put back
+  assert.match(await read(`${home}/sessions/${id}.jsonl`), /run shell/);
+  // No temp file left beside anything.
+  assert.deepEqual([...Deno.readDirSync(ws)].map((e) => e.name).filter((n) => n.includes(".tmp-")), []);
+  await Deno.remove(`${ws}/a.txt`, { recursive: true });
+  const again = await rewind([id, "--to", "1", "--force"]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(await read(`${ws}/a.txt`), "one\n");
+});
+
+Deno.test("#25 item 2: on a terminal rewind shows the plan and asks; n changes nothing, y rewinds", async () => {
+  const { ws, id, env } = await threeTurns();
+  const no = await runCliCaptured(["rewind", id, "--to", "1"], { env, cwd: ws, tty: true, stdin: "n" });
+  assert.equal(no.code, 0, no.stderr);
+  assert.match(
+    no.stdout,
+    /Would rewind session .* to before turn 1:[\s\S]*would restore .*a\.txt[\s\S]*Rewind\? \[y\/N\] Nothing rewound\./,
+  );
+  assert.equal(await read(`${ws}/a.txt`), "three\n");
+  const yes = await runCliCaptured(["rewind", id, "--to", "1"], { env, cwd: ws, tty: true, stdin: "y" });
+  assert.equal(yes.code, 0, yes.stderr);
+  assert.equal(await read(`${ws}/a.txt`), "one\n");
+});
+
+Deno.test('#25 item 2: checkpoints.shell = "snapshot" keeps what a shell command changed, so rewind puts it back', async () => {
+  const { ws, id, rewind } = await threeTurns(['checkpoints.shell="snapshot"']);
+  assert.equal(await read(`${ws}/c.txt`), "shell\n");
+  const run = await rewind([id, "--to", "3"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stdout, /not restorable/);
+  assert.equal(exists(`${ws}/c.txt`), false);
+  // The neighbour: the file tools' changes of earlier turns are untouched by a rewind to turn 3.
+  assert.equal(await read(`${ws}/a.txt`), "three\n");
+  assert.equal(exists(`${ws}/b.txt`), true);
+});
+
+Deno.test("#25 item 2: [checkpoints] enabled = false records nothing; a bad shell value is a config error", async () => {
+  const { home, id, rewind, ws } = await threeTurns(["checkpoints.enabled=false"]);
+  assert.equal(exists(`${home}/checkpoints/${id}`), false);
+  const run = await rewind([id, "--to", "1"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /no file to put back/);
+  assert.equal(await read(`${ws}/a.txt`), "three\n");
+  const bad = await runCliCaptured(["exec", "-c", 'checkpoints.shell="always"', "hi"], {
+    env: (await makeSandboxHome()).env,
+    cwd: ws,
+  });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /checkpoints\.shell/);
+});

@@ -80,6 +80,12 @@ export function registerRewindCommand(program: Command, ctx: CliContext): void {
         }
       }
       const outcome = await rewindSession({ ...request, dryRun: flags.dryRun === true });
+      if (outcome.failed.length) {
+        ctx.exitCode = 1;
+        if (request.conversation) {
+          ctx.err("The conversation was not rewound: some files could not be put back.\n");
+        }
+      }
       if (flags.json) return await ctx.out(JSON.stringify(outcomeJson(outcome)) + "\n");
       await ctx.out(terminalText(rewindReport(outcome).join("\n")) + "\n");
     });
@@ -92,6 +98,7 @@ function outcomeJson(o: SessionRewindOutcome) {
     dry_run: o.dryRun,
     restored: o.dryRun ? o.restore.map((r) => r.path) : o.restored,
     kept_edited: o.kept,
+    failed: o.failed,
     not_restorable: o.shellCommands,
     conversation: o.conversation,
     ...(o.savedTranscript ? { saved_transcript: o.savedTranscript } : {}),

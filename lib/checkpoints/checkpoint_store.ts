@@ -43,7 +43,7 @@ export class CheckpointStore {
     const file = this.blobFile(hash);
     if (!this.fs.sync.exists(file)) {
       this.ensureDirs();
-      await this.fs.writeFileAtomic(file, data, { mode: 0o600 });
+      this.fs.sync.writeFileAtomic(file, data, { mode: 0o600 });
     }
     return hash;
   }
@@ -72,10 +72,11 @@ export class CheckpointStore {
     return data;
   }
 
-  async append(record: CheckpointRecord): Promise<void> {
+  async append(...records: CheckpointRecord[]): Promise<void> {
+    if (records.length === 0) return;
     this.ensureDirs();
     this.handle ??= this.fs.openAppend(this.recordsFile);
-    await (await this.handle).append(JSON.stringify(record) + "\n");
+    await (await this.handle).append(records.map((r) => JSON.stringify(r) + "\n").join(""));
   }
 
   async records(): Promise<CheckpointRecord[]> {

@@ -5,8 +5,19 @@
 export type CheckpointRecord =
   /** A file's state before its first change in `turn`: `blob` names its content (null: no file). */
   | { kind: "before"; turn: number; path: string; blob: string | null; mode: number }
-  /** What the agent (or a rewind) left at `path`: its content's digest (null: no file). */
-  | { kind: "after"; turn: number; path: string; hash: string | null; by?: "tool" | "rewind" | "shell" }
+  /**
+   * What the agent (or a rewind) left at `path`: its content's digest (null: no file), or — for a
+   * file tool's write, where hashing 1 MB again would double a checkpoint's cost — the file's inode,
+   * size and mtime just after the write (any later write, in place or by rename, changes them).
+   */
+  | {
+    kind: "after";
+    turn: number;
+    path: string;
+    hash?: string | null;
+    stat?: FileStamp;
+    by?: "tool" | "rewind" | "shell";
+  }
   /** A shell command ran in `turn`; `snapshot`: the files it changed were recorded as above. */
   | { kind: "shell"; turn: number; command: string; cwd: string; snapshot: boolean };
 
@@ -22,4 +33,11 @@ export function parseRecords(text: string): CheckpointRecord[] {
     }
   }
   return out;
+}
+
+/** Enough of a file's metadata to tell it was written again. */
+export interface FileStamp {
+  ino: number;
+  size: number;
+  mtimeMs: number;
 }

@@ -34,12 +34,28 @@ export interface RewindOutcome extends RewindPlan {
   kept: string[];
 }
 
+const PARALLEL_WRITES = 16;
+
 /** The digest of what is at `path` now (null: nothing; "special": not a regular file). */
 function currentHash(fs: FileSystem, path: string): string | null {
   const info = fs.sync.lstat(path);
   if (!info) return null;
   if (!info.isFile) return "special";
   return fs.sync.digestFile(path, "sha256");
+}
+
+/** Whether `path` is as the agent or a rewind left it (`now`: its digest now). */
+function stillAsLeft(
+  fs: FileSystem,
+  left: CheckpointRecord & { kind: "after" },
+  now: string | null,
+): boolean {
+  if (!left.stat) return (left.hash ?? null) === now;
+  const info = fs.sync.lstat(left.path);
+  return Boolean(
+    info?.isFile && (info.ino ?? 0) === left.stat.ino && info.size === left.stat.size &&
+      info.mtimeMs === left.stat.mtimeMs,
+  );
 }
 
 /**
@@ -49,10 +65,10 @@ function currentHash(fs: FileSystem, path: string): string | null {
  */
 export function planRewind(fs: FileSystem, records: readonly CheckpointRecord[], to: number): RewindPlan {
   const target = new Map<string, FileRestore>();
-  const left = new Map<string, string | null>();
+  const left = new Map<string, CheckpointRecord & { kind: "after" }>();
   const shellCommands: RewindPlan["shellCommands"] = [];
   for (const record of records) {
-    if (record.kind === "after") left.set(record.path, record.hash);
+    if (record.kind === "after") left.set(record.path, record);
     if (record.turn < to) continue;
     if (record.kind === "before" && !target.has(record.path)) {
       target.set(record.path, { path: record.path, blob: record.blob, mode: record.mode, turn: record.turn });
@@ -66,7 +82,8 @@ export function planRewind(fs: FileSystem, records: readonly CheckpointRecord[],
   for (const entry of target.values()) {
     const now = currentHash(fs, entry.path);
     if (now === entry.blob) continue; // already as it was
-    if (left.has(entry.path) && left.get(entry.path) !== now) editedSince.push(entry.path);
+    const last = left.get(entry.path);
+    if (last && !stillAsLeft(fs, last, now)) editedSince.push(entry.path);
     restore.push(entry);
   }
   return { to, restore, editedSince, shellCommands };
@@ -85,13 +102,15 @@ export async function applyRewind(
 ): Promise<RewindOutcome> {
   const edited = new Set(plan.editedSince);
   const chosen = plan.restore.filter((r) => options.force || !edited.has(r.path));
+  // Every blob read and checked before any file is written: a bad one stops the whole rewind.
   const contents = new Map<string, Uint8Array>();
-  for (const entry of chosen) {
+  await Promise.all(chosen.map(async (entry) => {
     if (entry.blob !== null) contents.set(entry.path, await store.readBlob(entry.blob, entry.path));
-  }
+  }));
   const restored: string[] = [];
   const failed: RewindOutcome["failed"] = [];
-  for (const entry of chosen) {
+  const left: CheckpointRecord[] = [];
+  const restoreOne = async (entry: FileRestore) => {
     const data = contents.get(entry.path);
     try {
       if (data) {
@@ -101,24 +120,29 @@ export async function applyRewind(
         const info = fs.sync.lstat(entry.path);
         if (info?.isDirectory) {
           failed.push({ path: entry.path, reason: "a directory is there now" });
-          continue;
+          return;
         }
         if (info) await fs.remove(entry.path);
       }
     } catch (error) {
       // One file that cannot be written (a directory in its place, a full disk) stops only itself.
       failed.push({ path: entry.path, reason: (error as { code?: string }).code ?? String(error) });
-      continue;
+      return;
     }
     restored.push(entry.path);
-    await store.append({
+    left.push({
       kind: "after",
       turn: plan.to - 1,
       path: entry.path,
       hash: data ? digestHex("sha256", data) : null,
       by: "rewind",
     });
+  };
+  // A few files at a time: each write is several system calls that wait on the thread pool.
+  for (let at = 0; at < chosen.length; at += PARALLEL_WRITES) {
+    await Promise.all(chosen.slice(at, at + PARALLEL_WRITES).map(restoreOne));
   }
+  await store.append(...left);
   return {
     ...plan,
     restored,

@@ -57,8 +57,11 @@ export class SessionCheckpoints implements FileChangeRecorder {
 
   async afterChange(path: string, written: Uint8Array | string | null): Promise<void> {
     if (this.turn === 0) return;
-    const hash = written === null ? null : digestHex("sha256", written);
-    await this.options.store.append({ kind: "after", turn: this.turn, path, hash, by: "tool" });
+    const info = written === null ? null : this.options.fs.sync.lstat(path);
+    const left = info?.isFile
+      ? { stat: { ino: info.ino ?? 0, size: info.size, mtimeMs: info.mtimeMs } }
+      : { hash: written === null ? null : digestHex("sha256", written) };
+    await this.options.store.append({ kind: "after", turn: this.turn, path, ...left, by: "tool" });
   }
 
   async aroundCommand<T>(command: string, cwd: string, run: () => Promise<T>): Promise<T> {

@@ -92,6 +92,19 @@ const nodeSyncFileSystem: SyncFileSystem = {
   },
   writeFile: (path, data, options = {}) =>
     nodeFs.writeFileSync(path, data, { mode: fileMode(path, options.mode ?? 0o644) }),
+  writeFileAtomic(path, data, options = {}) {
+    const temp = nodePath.join(
+      nodePath.dirname(path),
+      `.${nodePath.basename(path)}.tmp-${process.pid}-${Date.now()}-${tempCounter++}`,
+    );
+    try {
+      nodeFs.writeFileSync(temp, data, { flag: "wx", mode: fileMode(path, options.mode ?? 0o644) });
+      nodeFs.renameSync(temp, path);
+    } catch (error) {
+      nodeFs.rmSync(temp, { force: true });
+      throw error;
+    }
+  },
   copyFile(from, to, options = {}) {
     nodeFs.copyFileSync(from, to);
     nodeFs.chmodSync(to, fileMode(to, options.mode ?? 0o644)!);

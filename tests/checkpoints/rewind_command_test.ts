@@ -108,14 +108,15 @@ Deno.test("#25 item 2: --last picks this directory's newest session", async () =
 
 Deno.test("#25 item 2 bad input: a file you edited since is named and kept unless --force", async () => {
   const { ws, id, rewind } = await threeTurns();
-  await Deno.writeTextFile(`${ws}/a.txt`, "my own edit\n");
+  // In place and of the same size as the agent's "three\n": seen all the same (inode, size, mtime).
+  await Deno.writeTextFile(`${ws}/a.txt`, "THREE\n");
   const run = await rewind([id, "--to", "1"]);
   assert.equal(run.code, 0, run.stderr);
   assert.match(
     run.stdout,
     /kept .*a\.txt: it was edited since the agent left it \(your edit stays; --force puts it back\)/,
   );
-  assert.equal(await read(`${ws}/a.txt`), "my own edit\n");
+  assert.equal(await read(`${ws}/a.txt`), "THREE\n");
   // The neighbour: b.txt, untouched since the agent wrote it, is rewound all the same.
   assert.equal(exists(`${ws}/b.txt`), false);
   const forced = await rewind([id, "--to", "1", "--force"]);

@@ -287,3 +287,41 @@ Deno.test("#25 item 2: [checkpoints] enabled = false records nothing; a bad shel
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /checkpoints\.shell/);
 });
+
+Deno.test("#25 item 2: a sandboxed shell command cannot read the checkpoints (they are masked like sessions/)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const ws = `${root}/ws`;
+  await fs.mkdir(`${ws}/.git`);
+  await Deno.writeTextFile(`${ws}/a.txt`, "SECRET-BEFORE\n");
+  const dir = `${env.TRELLIS_HOME}/checkpoints`;
+  const script: FixtureScript = {
+    steps: [
+      { tool_calls: [{ name: "write_file", arguments: { path: "a.txt", content: "after\n" } }] },
+      {
+        tool_calls: [{
+          name: "shell",
+          arguments: { command: `cat ${dir}/*/objects/* ; ls ${dir} ; echo done` },
+        }],
+      },
+      { text: "ok" },
+    ],
+  };
+  const server = await startFixtureModelServer({ script });
+  const run = await runCliCaptured([
+    "exec",
+    "-c",
+    "model_provider=fixture",
+    "-c",
+    `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
+    "-c",
+    "skills.bundled.enabled=false",
+    "go",
+  ], { env, cwd: ws });
+  await server.close();
+  assert.equal(run.code, 0, run.stderr);
+  const output = JSON.stringify(server.requests[2]);
+  assert.match(output, /done/); // the command ran, inside the sandbox
+  assert.doesNotMatch(output, /SECRET-BEFORE/);
+  // The neighbour: the checkpoint is there, outside the sandbox.
+  assert.equal(exists(dir), true);
+});

@@ -37,15 +37,26 @@ export class CheckpointStore {
     return path.join(this.dir, "objects", hash);
   }
 
-  /** Stores `data` (once per content) and returns its digest. */
-  async putBlob(data: Uint8Array): Promise<string> {
+  /**
+   * Stores `data` (once per content) and returns its digest. With `linkFrom` — the file `data` was
+   * just read from, which a rename is about to replace — the blob is a hard link to it and no byte is
+   * copied; across file systems (or where links fail) the bytes are written.
+   */
+  putBlob(data: Uint8Array, linkFrom?: string): Promise<string> {
     const hash = digestHex("sha256", data);
     const file = this.blobFile(hash);
-    if (!this.fs.sync.exists(file)) {
-      this.ensureDirs();
-      this.fs.sync.writeFileAtomic(file, data, { mode: 0o600 });
+    if (this.fs.sync.exists(file)) return Promise.resolve(hash);
+    this.ensureDirs();
+    if (linkFrom) {
+      try {
+        this.fs.sync.linkAtomic(linkFrom, file);
+        return Promise.resolve(hash);
+      } catch {
+        // EXDEV (the workspace on another file system), a file system without links: copy instead.
+      }
     }
-    return hash;
+    this.fs.sync.writeFileAtomic(file, data, { mode: 0o600 });
+    return Promise.resolve(hash);
   }
 
   /** A blob's bytes, checked against its name: a missing or altered blob is an error naming it. */
@@ -59,7 +70,7 @@ export class CheckpointStore {
     if (!HASH.test(hash)) throw missing();
     let data: Uint8Array;
     try {
-      data = await this.fs.readFile(file);
+      data = this.fs.sync.readFile(file);
     } catch {
       throw missing();
     }

@@ -34,14 +34,17 @@ export interface RewindOutcome extends RewindPlan {
   kept: string[];
 }
 
-const PARALLEL_WRITES = 16;
+const WHOLE_READ_BYTES = 8 * 1024 * 1024;
 
 /** The digest of what is at `path` now (null: nothing; "special": not a regular file). */
 function currentHash(fs: FileSystem, path: string): string | null {
   const info = fs.sync.lstat(path);
   if (!info) return null;
   if (!info.isFile) return "special";
-  return fs.sync.digestFile(path, "sha256");
+  // Read whole when small (one read, one hash); in chunks past that, so memory stays bounded.
+  return info.size <= WHOLE_READ_BYTES
+    ? digestHex("sha256", fs.sync.readFile(path))
+    : fs.sync.digestFile(path, "sha256");
 }
 
 /** Whether `path` is as the agent or a rewind left it (`now`: its digest now). */
@@ -115,7 +118,7 @@ export async function applyRewind(
     try {
       if (data) {
         // A temp file renamed over: an interrupted rewind leaves each file old or new, never half.
-        await fs.writeFileAtomic(entry.path, data, { mode: entry.mode });
+        fs.sync.writeFileAtomic(entry.path, data, { mode: entry.mode });
       } else {
         const info = fs.sync.lstat(entry.path);
         if (info?.isDirectory) {
@@ -134,14 +137,12 @@ export async function applyRewind(
       kind: "after",
       turn: plan.to - 1,
       path: entry.path,
-      hash: data ? digestHex("sha256", data) : null,
+      hash: entry.blob, // the blob's name is its digest, checked when it was read
       by: "rewind",
     });
   };
-  // A few files at a time: each write is several system calls that wait on the thread pool.
-  for (let at = 0; at < chosen.length; at += PARALLEL_WRITES) {
-    await Promise.all(chosen.slice(at, at + PARALLEL_WRITES).map(restoreOne));
-  }
+  // Blocking writes, one after another: a 10 KB file costs less than a thread-pool round trip.
+  for (const entry of chosen) await restoreOne(entry);
   await store.append(...left);
   return {
     ...plan,

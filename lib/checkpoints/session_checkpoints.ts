@@ -43,7 +43,8 @@ export class SessionCheckpoints implements FileChangeRecorder {
     const { fs, store } = this.options;
     const info = current === null ? null : fs.sync.lstat(path);
     let blob: string | null = null;
-    if (info?.isFile) blob = await store.putBlob(current ?? await fs.readFile(path));
+    // The file tools replace a file by rename, so the old inode can become the blob itself.
+    if (info?.isFile) blob = await store.putBlob(current ?? await fs.readFile(path), path);
     // Marked only once the state is safe: a failed read leaves the next change to try again.
     this.touched.add(path);
     await store.append({

@@ -98,7 +98,23 @@ const nodeSyncFileSystem: SyncFileSystem = {
       `.${nodePath.basename(path)}.tmp-${process.pid}-${Date.now()}-${tempCounter++}`,
     );
     try {
-      nodeFs.writeFileSync(temp, data, { flag: "wx", mode: fileMode(path, options.mode ?? 0o644) });
+      const mode = fileMode(path, options.mode ?? 0o644)!;
+      nodeFs.writeFileSync(temp, data, { flag: "wx", mode });
+      // The mode given to open is filtered by the umask; the caller asked for exactly this one.
+      nodeFs.chmodSync(temp, mode);
+      nodeFs.renameSync(temp, path);
+    } catch (error) {
+      nodeFs.rmSync(temp, { force: true });
+      throw error;
+    }
+  },
+  linkAtomic(existing, path) {
+    const temp = nodePath.join(
+      nodePath.dirname(path),
+      `.${nodePath.basename(path)}.tmp-${process.pid}-${Date.now()}-${tempCounter++}`,
+    );
+    nodeFs.linkSync(existing, temp);
+    try {
       nodeFs.renameSync(temp, path);
     } catch (error) {
       nodeFs.rmSync(temp, { force: true });

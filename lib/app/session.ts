@@ -596,6 +596,8 @@ export class Session {
         await reopened.close();
         this.transcript.items.splice(0, this.transcript.items.length, ...reopened.items);
         this.turnsStarted = request.to - 1;
+        // The history was replaced: the model's last report no longer describes it (estimate again).
+        this.compaction.meter.reset();
       }
       return outcome;
     } finally {

@@ -80,3 +80,7 @@ export type { InputPlace, RequestParts } from "./request_parts.ts";
 export { runDoctor } from "./doctor/doctor.ts";
 export type { DoctorOptions } from "./doctor/doctor.ts";
 export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";
+// Checkpoints and rewind (#25 item 2): the one operation `trellis rewind`, `/rewind` and ACP call.
+export { rewindPoints, rewindSession } from "./rewind.ts";
+export type { RewindPoint, RewindRequest, SessionRewindOutcome } from "./rewind.ts";
+export type { LiveRewindRequest } from "./session.ts";

@@ -39,7 +39,7 @@ import type {
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
+import { type HookEngine, loadPermissionRules, permissionRules } from "../hooks/mod.ts";
 import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
 import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
@@ -57,6 +57,7 @@ import { type Attachment, attachmentMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { loadSessionAgents } from "./agent_wiring.ts";
 import { Subagents } from "./subagents.ts";
+import { prepareChild } from "./agent_child.ts";
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
 
@@ -255,7 +256,10 @@ export class Session {
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
     });
+    const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
+    if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
     const hooks = options.preview ? noLifecycleHooks : await wireHooks({
+      keepEngine: agentLoad.agents.some((a) => a.hooks !== undefined),
       platform,
       loaded,
       events,
@@ -274,8 +278,6 @@ export class Session {
     const rules = loadPermissionRules(platform.fs, loaded);
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
-    const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
-    if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
     const instructions = config.instructions
       ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
       : options.baseInstructions ?? BASE_INSTRUCTIONS;
@@ -297,6 +299,23 @@ export class Session {
       ephemeral: Boolean(options.preview),
       agents: agentLoad.agents,
       limits: agentLimits(config),
+      prepare: (definition, agentId) =>
+        prepareChild(
+          {
+            loaded,
+            fs: platform.fs,
+            env: platform.env,
+            events,
+            approver: options.approver,
+            approvalPolicy: () => settings.approvalPolicy,
+            modelName: () => settings.model,
+            skills: async () => (await capabilities.skillsSnapshot()).snapshot,
+            mcp: capabilities.mcp,
+            hooks: "addScopedHooks" in hooks ? hooks as HookEngine : null,
+          },
+          definition,
+          agentId,
+        ),
     });
     session = new Session(options, {
       threadId: transcript.meta.id,

@@ -25,7 +25,7 @@ import { type Diagnostic, discardEvents, type EventSink } from "../shared/mod.ts
 import { createSkillsService, type SkillsInput, type SkillsSnapshot } from "../skills/mod.ts";
 import { skillsInputFor } from "./capabilities.ts";
 import type { LoadedAgents } from "../agents/mod.ts";
-import { loadSessionAgents } from "./agent_wiring.ts";
+import { agentScopedHooks, loadSessionAgents } from "./agent_wiring.ts";
 import { keepHomePrivate } from "./private_home.ts";
 import { unloadedPlugins, userHttpAllowlist } from "./hooks_wiring.ts";
 import { type McpCommandOptions, type McpCommandRuntime, openMcpCommand } from "./mcp_command.ts";
@@ -172,14 +172,22 @@ export class Workspace {
 
   /** Every hook handler — config layers, Claude Code settings, plugins — with its trust status (HK-3). */
   hooks(): Promise<LoadedHooks> {
-    this.#hooks ??= this.plugins().then((load) =>
-      loadHooks({
+    this.#hooks ??= this.plugins().then(async (load) => {
+      const configured = await loadHooks({
         loaded: this.loaded,
         platform: this.platform,
         pluginSources: load.contributions.hookSources,
         unloadedPlugins: unloadedPlugins(load),
-      })
-    );
+      });
+      // Agents' frontmatter hooks (#22 item 4) are listed and trusted by key like a file's.
+      const scoped = agentScopedHooks(this.loaded, (await this.agents()).agents);
+      return {
+        ...configured,
+        handlers: [...configured.handlers, ...scoped.handlers],
+        diagnostics: [...configured.diagnostics, ...scoped.diagnostics],
+        needsReview: configured.needsReview + scoped.needsReview,
+      };
+    });
     return this.#hooks;
   }
 

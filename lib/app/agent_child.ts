@@ -2,12 +2,12 @@ import * as path from "node:path";
 import { agentHookSource, childPermissions, resolveAgentModel, WRITING_HOOK_NAMES } from "../agents/mod.ts";
 import type { AgentDefinition } from "../agents/mod.ts";
 import type { LoadedConfig } from "../config/mod.ts";
-import { type HookEngine, loadScopedHooks } from "../hooks/mod.ts";
+import { type HookEngine, type HookHandlerInfo, loadScopedHooks } from "../hooks/mod.ts";
 import type { Approver } from "../loop/mod.ts";
 import { type McpServerConfig, type McpStepSnapshot, readMcpServerEntry } from "../mcp/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { readSkillBody, skillMessage, type SkillsSnapshot } from "../skills/mod.ts";
-import type { ConversationItem, EventSink, ToolDefinition } from "../shared/mod.ts";
+import type { ConversationItem, EventSink, LifecycleHooks, ToolDefinition } from "../shared/mod.ts";
 import type { McpHolder } from "./mcp_wiring.ts";
 
 /** What one child runs with, beyond the parent's: decided from its frontmatter at spawn. */
@@ -21,6 +21,8 @@ export interface ChildSetup {
   injected: ConversationItem[];
   /** The child's step tools: the parent's (less what `plan` drops) plus its own MCP servers'. */
   stepTools(parentTools: ToolDefinition[]): { tools: ToolDefinition[]; release: () => void };
+  /** The hooks the child runs under when they are not the session's (a session without hooks). */
+  hooks?: LifecycleHooks;
   /** Stops its own MCP servers and ends its hooks' scope. */
   release(): Promise<void>;
 }
@@ -37,8 +39,10 @@ export interface ChildFactoryEnv {
   modelName: () => string;
   skills: () => Promise<SkillsSnapshot>;
   mcp: McpHolder;
-  /** The session's hook engine; null when it has none (agent hooks then have nowhere to run). */
+  /** The session's hook engine; null when it has none (an agent's hooks then get an engine of their own). */
   hooks: HookEngine | null;
+  /** An engine over these handlers alone, for an agent with hooks in a session without any. */
+  engineFor: (handlers: HookHandlerInfo[]) => HookEngine;
 }
 
 /** `dontAsk`: a call that would prompt is denied without asking anyone (Claude Code's meaning). */
@@ -85,13 +89,14 @@ export async function prepareChild(
   const definition: AgentDefinition = base.tools && widened.length > 0
     ? { ...base, tools: [...base.tools, ...widened] }
     : base;
-  const endHooks = scopeHooks(env, base, agentId, warn);
+  const scoped = scopeHooks(env, base, agentId, warn);
   return {
     definition,
     modelName: model.model,
     approvalPolicy: () => permissions().approvalPolicy,
     approver: mode === "dontAsk" ? denyingApprover : env.approver,
     injected,
+    ...(scoped.hooks ? { hooks: scoped.hooks } : {}),
     stepTools(parentTools) {
       const snapshot: McpStepSnapshot | null = own ? own.captureStep() : null;
       const tools = [...parentTools, ...snapshot?.tools ?? []].filter((t) =>
@@ -100,7 +105,7 @@ export async function prepareChild(
       return { tools, release: () => snapshot?.release() };
     },
     async release() {
-      endHooks();
+      scoped.end();
       await own?.shutdown().catch(() => {});
     },
   };
@@ -157,15 +162,14 @@ function scopeHooks(
   definition: AgentDefinition,
   agentId: string,
   warn: (message: string) => void,
-): () => void {
+): { end: () => void; hooks?: HookEngine } {
+  const none = { end: () => {} };
   const source = agentHookSource(definition);
-  if (!source) return () => {};
+  if (!source) return none;
   const scoped = loadScopedHooks({ loaded: env.loaded, source });
   for (const d of scoped.diagnostics) warn(d.message);
-  if (scoped.handlers.length === 0) return () => {};
-  if (!env.hooks) {
-    warn(`Agent "${definition.name}": its hooks cannot run (this session has no hook engine)`);
-    return () => {};
-  }
-  return env.hooks.addScopedHooks(scoped.handlers, { agentId });
+  if (scoped.handlers.length === 0) return none;
+  if (env.hooks) return { end: env.hooks.addScopedHooks(scoped.handlers, { agentId }) };
+  const engine = env.engineFor(scoped.handlers);
+  return { end: () => void engine.close().catch(() => {}), hooks: engine };
 }

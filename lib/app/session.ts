@@ -48,7 +48,7 @@ import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { unloadedPlugins, wireHooks } from "./hooks_wiring.ts";
+import { hookEngineFor, unloadedPlugins, wireHooks } from "./hooks_wiring.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
@@ -58,6 +58,12 @@ import { meterUsage } from "./usage_meter.ts";
 import { loadSessionAgents } from "./agent_wiring.ts";
 import { Subagents } from "./subagents.ts";
 import { prepareChild } from "./agent_child.ts";
+
+/** A promise made at its first call and shared by every later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => made ??= make();
+}
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
 
@@ -256,10 +262,7 @@ export class Session {
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
     });
-    const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
-    if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
-    const hooks = options.preview ? noLifecycleHooks : await wireHooks({
-      keepEngine: agentLoad.agents.some((a) => a.hooks !== undefined),
+    const hookWiring: Parameters<typeof wireHooks>[0] = {
       platform,
       loaded,
       events,
@@ -274,7 +277,8 @@ export class Session {
         callMcpTool: (request) => mcp.callToolForHook(request, settings.cwd),
         runAgent: (request) => session!.parts.subagents!.answerForHook(request),
       },
-    });
+    };
+    const hooks = options.preview ? noLifecycleHooks : await wireHooks(hookWiring);
     const rules = loadPermissionRules(platform.fs, loaded);
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
@@ -297,7 +301,12 @@ export class Session {
       threadId: transcript.meta.id,
       store: new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions")),
       ephemeral: Boolean(options.preview),
-      agents: agentLoad.agents,
+      // Read at the first step offering the Agent tool, never at start (#22 figure); notes then.
+      agents: once(async () => {
+        const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
+        if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
+        return agentLoad.agents;
+      }),
       limits: agentLimits(config),
       prepare: (definition, agentId) =>
         prepareChild(
@@ -312,6 +321,7 @@ export class Session {
             skills: async () => (await capabilities.skillsSnapshot()).snapshot,
             mcp: capabilities.mcp,
             hooks: "addScopedHooks" in hooks ? hooks as HookEngine : null,
+            engineFor: hookEngineFor(hookWiring),
           },
           definition,
           agentId,
@@ -664,7 +674,7 @@ export class Session {
 
   private async captureTools(): ReturnType<Capabilities["captureStep"]> {
     const step = await this.parts.capabilities.captureStep(this.parts.builtins);
-    const agent = this.parts.subagents?.tool(0);
+    const agent = await this.parts.subagents?.tool(0);
     return agent ? { ...step, tools: [...step.tools, agent] } : step;
   }
 

@@ -42,7 +42,11 @@ export interface SubagentEnv {
   threadId: string;
   store: TranscriptStore;
   ephemeral: boolean;
-  agents: AgentDefinition[];
+  /**
+   * The session's definitions, read at the first step that offers the Agent tool, not at session
+   * start (#22 figure: a start with 200 definitions costs what one with none does).
+   */
+  agents: () => Promise<AgentDefinition[]>;
   limits: AgentLimits;
   /** Applies a definition's frontmatter to one spawn (lib/app/agent_child.ts); absent: the parent's all through. */
   prepare?: (definition: AgentDefinition, agentId: string) => Promise<ChildSetup>;
@@ -68,8 +72,8 @@ export class Subagents {
   constructor(private readonly env: SubagentEnv) {}
 
   /** The Agent tool for a thread at `depth` (the session is depth 0). */
-  tool(depth = 0): ToolDefinition {
-    return agentTool(this.env.agents, (request, ctx) => this.spawn(request, ctx, depth));
+  async tool(depth = 0): Promise<ToolDefinition> {
+    return agentTool(await this.env.agents(), (request, ctx) => this.spawn(request, ctx, depth));
   }
 
   /**
@@ -125,7 +129,7 @@ export class Subagents {
     depth: number,
     override: { hooks?: LifecycleHooks } = {},
   ): Promise<{ answer: ToolResult; result?: TurnResult }> {
-    const env = override.hooks ? { ...this.env, hooks: override.hooks } : this.env;
+    let env = override.hooks ? { ...this.env, hooks: override.hooks } : this.env;
     const { definition } = request;
     if (depth >= env.limits.maxDepth) {
       return {
@@ -152,6 +156,8 @@ export class Subagents {
       setup = env.prepare && !override.hooks
         ? await env.prepare(definition, agentId)
         : plainSetup(env, definition);
+      // An agent's own hooks in a session without any: the child's engine holds them alone.
+      if (setup.hooks) env = { ...env, hooks: setup.hooks };
     } catch (error) {
       this.running--;
       throw error;
@@ -245,7 +251,7 @@ export class Subagents {
   /** The child's step catalog: the parent's tools as its definition allows, and its own Agent tool. */
   private async childTools(setup: ChildSetup, depth: number): Promise<StepToolCatalog> {
     const step = await this.env.captureTools();
-    const own = setup.stepTools([...step.tools, this.tool(depth)]);
+    const own = setup.stepTools([...step.tools, await this.tool(depth)]);
     const { tools } = selectAgentTools(setup.definition, own.tools);
     return {
       ...step,

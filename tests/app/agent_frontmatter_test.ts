@@ -253,3 +253,21 @@ You read.
   // The hooked child's read fires its PreToolUse; the sibling's identical read does not.
   assert.deepEqual(trusted.lines, ["SubagentStop hooked", "hooked pre Read"]);
 });
+
+Deno.test("#22 figure: definitions are read at the first step offering Agent, not at session open; a broken one is named then, once", async () => {
+  const s = await open({ steps: [{ text: "one" }, { text: "two" }] }, {
+    broken: "---\nname: [unclosed\n---\nx\n",
+  });
+  try {
+    const named = () =>
+      s.events.filter((e) => e.type === "warning" && e.message.includes("broken.md")).length;
+    assert.equal(named(), 0, "nothing read at open");
+    await s.session.runTurn({ prompt: "a", maxSteps: 2, signal: new AbortController().signal });
+    assert.equal(named(), 1);
+    assert.ok(names(s.bodies[0]).includes("Agent"));
+    await s.session.runTurn({ prompt: "b", maxSteps: 2, signal: new AbortController().signal });
+    assert.equal(named(), 1, "named once, not at every step");
+  } finally {
+    await s.close();
+  }
+});

@@ -57,7 +57,7 @@ export { IMAGE_EXTENSIONS } from "../tools/mod.ts";
 export type { UserAnswer, UserQuestion, UserQuestioner } from "../shared/mod.ts";
 export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
-export { skillsInputFor } from "./capabilities.ts";
+export { skillsInputFor } from "./skills_input.ts";
 export { resolveContextWindow } from "./context_window.ts";
 export type { McpCommandOptions, McpCommandRuntime } from "./mcp_command.ts";
 export { mcpSandboxCheck } from "./mcp_sandbox_check.ts";

@@ -39,8 +39,14 @@ import type {
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { type HookEngine, loadPermissionRules, permissionRules } from "../hooks/mod.ts";
-import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
+import { type HookEngine, permissionRules } from "../hooks/mod.ts";
+import {
+  emptyUsage,
+  noLifecycleHooks,
+  type PermissionRules,
+  type ToolDefinition,
+  TrellisError,
+} from "../shared/mod.ts";
 import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
@@ -48,14 +54,14 @@ import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { hookEngineFor, unloadedPlugins, wireHooks } from "./hooks_wiring.ts";
+import { hookEngineFor, wireHooks } from "./hooks_wiring.ts";
+import { WorkspaceLoads } from "./workspace_loads.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
-import { loadSessionAgents } from "./agent_wiring.ts";
 import { Subagents } from "./subagents.ts";
 import { prepareChild } from "./agent_child.ts";
 
@@ -70,6 +76,11 @@ import type { InputPlace, RequestParts } from "./request_parts.ts";
 export interface SessionOptions {
   platform: Platform;
   loaded: LoadedConfig;
+  /**
+   * What the workspace loaded — plugins, hooks, agents, permission rules, the MCP catalog — reused
+   * (#26 item 2: the Workspace is the one loader). Absent: the session loads them the same way.
+   */
+  loads?: WorkspaceLoads;
   events: EventSink;
   approver: Approver;
   /** A person can answer prompts on the terminal (approvals, elicitations). */
@@ -203,7 +214,9 @@ export class Session {
     }
     // Built once: the tools, the loop, MCP and the hooks all read this object at call time.
     const settings = SessionSettings.fromConfig(loaded);
+    const loads = options.loads ?? new WorkspaceLoads(platform, loaded);
     const mcp = new McpHolder({
+      catalogWith: (pluginServers) => loads.catalogWith(pluginServers),
       platform,
       loaded,
       events,
@@ -214,7 +227,7 @@ export class Session {
       settings,
     });
     try {
-      return await Session.build(options, { transcript, model, mcp, settings, lastUsage: meter.last });
+      return await Session.build(options, { transcript, model, mcp, settings, loads, lastUsage: meter.last });
     } catch (error) {
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
@@ -226,11 +239,12 @@ export class Session {
 
   private static async build(
     options: SessionOptions,
-    { transcript, model, mcp, settings, lastUsage }: {
+    { transcript, model, mcp, settings, loads, lastUsage }: {
       transcript: Transcript;
       model: ModelClient;
       mcp: McpHolder;
       settings: SessionSettings;
+      loads: WorkspaceLoads;
       lastUsage: () => Usage | null;
     },
   ): Promise<Session> {
@@ -240,7 +254,7 @@ export class Session {
     removeLeftoverPlaceholders(loaded.paths.home);
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
-      Capabilities.load({ platform, loaded, events, mcp }),
+      Capabilities.load({ platform, loaded, events, mcp, loads }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();
     const profile = await resolvePermissionProfile(config, settings.cwd, {
@@ -266,8 +280,7 @@ export class Session {
       platform,
       loaded,
       events,
-      pluginSources: capabilities.pluginLoad.contributions.hookSources,
-      unloadedPlugins: unloadedPlugins(capabilities.pluginLoad),
+      loadedHooks: await loads.hooks(),
       sandbox,
       profile,
       threadId: transcript.meta.id,
@@ -278,8 +291,8 @@ export class Session {
         runAgent: (request) => session!.parts.subagents!.answerForHook(request),
       },
     };
-    const hooks = options.preview ? noLifecycleHooks : await wireHooks(hookWiring);
-    const rules = loadPermissionRules(platform.fs, loaded);
+    const hooks = options.preview ? noLifecycleHooks : wireHooks(hookWiring);
+    const rules = loads.permissionRules();
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
     const instructions = config.instructions
@@ -303,7 +316,7 @@ export class Session {
       ephemeral: Boolean(options.preview),
       // Read at the first step offering the Agent tool, never at start (#22 figure); notes then.
       agents: once(async () => {
-        const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
+        const agentLoad = await loads.agents();
         if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
         return agentLoad.agents;
       }),
@@ -346,8 +359,26 @@ export class Session {
     return session;
   }
 
-  /** SessionStart hooks (HK-12): their contexts are recorded before the first turn. */
-  async start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+  /**
+   * SessionStart hooks (HK-12), run once: their contexts are recorded before the first turn. A
+   * front end may call it early (to show the hooks' output before the first prompt); `runTurn`
+   * calls it otherwise. A hook's "stop" is handled here, once, for every front end (#26 item 2):
+   * one notice names the reason, and every turn of the stopped session ends `stopped` unrun.
+   */
+  start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+    this.#started ??= this.#runSessionStart(signal);
+    return this.#started;
+  }
+
+  /** Why a SessionStart hook stopped the session, or null (also before `start`). */
+  get stoppedBy(): string | null {
+    return this.#stoppedBy;
+  }
+
+  #started: Promise<{ stop?: { reason: string } }> | undefined;
+  #stoppedBy: string | null = null;
+
+  async #runSessionStart(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
     const outcome = await this.parts.hooks.sessionStart(
       { ...this.hookContext(), turnId: "", signal },
       { source: this.options.resume ? "resume" : "startup" },
@@ -355,7 +386,13 @@ export class Session {
     for (const content of outcome.additionalContexts) {
       await this.compaction.recordItem({ type: "message", role: "developer", content });
     }
-    return outcome.stop ? { stop: outcome.stop } : {};
+    if (!outcome.stop) return {};
+    this.#stoppedBy = outcome.stop.reason;
+    this.options.events({
+      type: "notice",
+      message: `SessionStart hook stopped the session: ${outcome.stop.reason}`,
+    });
+    return { stop: outcome.stop };
   }
 
   /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
@@ -442,6 +479,10 @@ export class Session {
     }
     this.busy = true;
     try {
+      await this.start(request.signal);
+      if (this.#stoppedBy !== null) {
+        return { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 };
+      }
       return await this.runTurnNow(request);
     } finally {
       this.busy = false;
@@ -649,6 +690,7 @@ export class Session {
     ).catch(() => {});
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
+    this.parts.capabilities.close();
     await this.parts.capabilities.mcp.shutdown();
   }
 

@@ -10,14 +10,7 @@ import {
   type Workspace,
   type WorkspaceSessionOptions,
 } from "../../app/mod.ts";
-import {
-  describeError,
-  emptyUsage,
-  type EventSink,
-  isTrellisError,
-  TrellisError,
-  UsageError,
-} from "../../shared/mod.ts";
+import { describeError, type EventSink, isTrellisError, TrellisError, UsageError } from "../../shared/mod.ts";
 import {
   approvalOption,
   type CliContext,
@@ -134,16 +127,13 @@ async function runExec(
       resume: args.resume,
     });
     try {
-      const start = await session.start(controller.signal);
-      result = start.stop
-        ? { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 }
-        : await session.runTurn({ prompt, maxSteps, signal: controller.signal, skills: options.skill ?? [] });
-      if (start.stop) {
-        terminal.events({
-          type: "notice",
-          message: `SessionStart hook stopped the session: ${start.stop.reason}`,
-        });
-      }
+      // A SessionStart hook's stop is the session's to handle: the turn ends `stopped`, said once.
+      result = await session.runTurn({
+        prompt,
+        maxSteps,
+        signal: controller.signal,
+        skills: options.skill ?? [],
+      });
     } finally {
       await session.close();
     }

@@ -1,5 +1,11 @@
 import * as path from "node:path";
-import { agentHookSource, childPermissions, resolveAgentModel, WRITING_HOOK_NAMES } from "../agents/mod.ts";
+import {
+  agentHookSource,
+  childPermissions,
+  resolveAgentModel,
+  selectAgentTools,
+  WRITING_HOOK_NAMES,
+} from "../agents/mod.ts";
 import type { AgentDefinition } from "../agents/mod.ts";
 import type { LoadedConfig } from "../config/mod.ts";
 import { type HookEngine, type HookHandlerInfo, loadScopedHooks } from "../hooks/mod.ts";
@@ -41,6 +47,8 @@ export interface ChildFactoryEnv {
   mcp: McpHolder;
   /** The session's hook engine; null when it has none (an agent's hooks then get an engine of their own). */
   hooks: HookEngine | null;
+  /** Agents whose unknown `tools` entries were named already: once per session, not per spawn. */
+  warnedTools: Set<string>;
   /** An engine over these handlers alone, for an agent with hooks in a session without any. */
   engineFor: (handlers: HookHandlerInfo[]) => HookEngine;
 }
@@ -99,9 +107,21 @@ export async function prepareChild(
     ...(scoped.hooks ? { hooks: scoped.hooks } : {}),
     stepTools(parentTools) {
       const snapshot: McpStepSnapshot | null = own ? own.captureStep() : null;
-      const tools = [...parentTools, ...snapshot?.tools ?? []].filter((t) =>
-        !(readOnly && WRITING_HOOK_NAMES.has(t.hookName))
-      );
+      const all = [...parentTools, ...snapshot?.tools ?? []];
+      if (!env.warnedTools.has(base.name)) {
+        env.warnedTools.add(base.name);
+        const { unmatched } = selectAgentTools(definition, all);
+        if (unmatched.length > 0) {
+          warn(
+            `Agent "${base.name}"${base.path ? ` (${base.path})` : ""}: ${
+              unmatched.map((t) => `\`${t}\``).join(", ")
+            } in tools/disallowedTools name${
+              unmatched.length === 1 ? "s" : ""
+            } no tool this session has; ignored`,
+          );
+        }
+      }
+      const tools = all.filter((t) => !(readOnly && WRITING_HOOK_NAMES.has(t.hookName)));
       return { tools, release: () => snapshot?.release() };
     },
     async release() {

@@ -300,6 +300,7 @@ export class Session {
       : options.baseInstructions ?? BASE_INSTRUCTIONS;
     // Late-bound: the engine reads the session's settings and hook context at each spawn.
     let session: Session | undefined = undefined;
+    const warnedTools = new Set<string>();
     const subagents = new Subagents({
       model,
       modelName: () => settings.model,
@@ -335,6 +336,7 @@ export class Session {
             mcp: capabilities.mcp,
             hooks: "addScopedHooks" in hooks ? hooks as HookEngine : null,
             engineFor: hookEngineFor(hookWiring),
+            warnedTools,
           },
           definition,
           agentId,

@@ -271,3 +271,23 @@ Deno.test("#22 figure: definitions are read at the first step offering Agent, no
     await s.close();
   }
 });
+
+Deno.test("#22 bad input: tools no tool answers to are named once per session with the file; the known ones still apply", async () => {
+  const s = await open({
+    steps: [{ tool_calls: [agentCall("odd", "ODD-1"), agentCall("odd", "ODD-2")] }, { text: "done" }],
+    replies: [{ when_input_contains: "ODD-", text: "ok" }],
+  }, { odd: "---\nname: odd\ndescription: Odd tools.\ntools: Read, Teleport, mcp__nowhere\n---\nx\n" });
+  try {
+    await s.session.runTurn({ prompt: "go", maxSteps: 3, signal: new AbortController().signal });
+    const named = s.events.filter((e) => e.type === "warning" && e.message.includes("Teleport"));
+    assert.equal(named.length, 1, "once, though the agent ran twice");
+    assert.match(
+      (named[0] as { message: string }).message,
+      /Agent "odd" \(.*odd\.md\): `Teleport`, `mcp__nowhere` in tools\/disallowedTools name no tool this session has; ignored/,
+    );
+    const child = s.bodies.find((b) => has(b, "ODD-1"))!;
+    assert.deepEqual(names(child), ["read_file", "view_image"]);
+  } finally {
+    await s.close();
+  }
+});

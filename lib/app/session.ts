@@ -26,6 +26,7 @@ import {
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import {
   detectSandbox,
+  type FileSystem,
   type Platform,
   removeLeftoverPlaceholders,
   type SandboxStatus,
@@ -194,6 +195,17 @@ export class Session {
 
   get threadId(): string {
     return this.parts.threadId;
+  }
+
+  /** Each agent type's system prompt, for counting a child's context (#22 item 6). */
+  async agentInstructions(): Promise<(agentType: string) => string | undefined> {
+    const agents = await this.parts.subagents?.definitions() ?? [];
+    return (type) => agents.find((a) => a.name === type)?.prompt;
+  }
+
+  /** Where this session's transcripts, and its subagents' (`<thread>-agentN.jsonl`), are written. */
+  get transcriptFolder(): { fs: FileSystem; dir: string } {
+    return { fs: this.options.platform.fs, dir: path.join(this.options.loaded.paths.home, "sessions") };
   }
 
   get transcript(): Transcript {

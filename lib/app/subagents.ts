@@ -71,6 +71,11 @@ export class Subagents {
 
   constructor(private readonly env: SubagentEnv) {}
 
+  /** The session's agent definitions (read on first use). */
+  definitions(): Promise<AgentDefinition[]> {
+    return this.env.agents();
+  }
+
   /** The Agent tool for a thread at `depth` (the session is depth 0). */
   async tool(depth = 0): Promise<ToolDefinition> {
     return agentTool(await this.env.agents(), (request, ctx) => this.spawn(request, ctx, depth));

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Session } from "../../lib/app/mod.ts";
+import { Session, sessionContextLedger } from "../../lib/app/mod.ts";
+import { contextLedgerLines } from "../../lib/cli/context_ledger_table.ts";
 import { loadConfig } from "../../lib/config/mod.ts";
 import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
@@ -287,6 +288,28 @@ Deno.test("#22 bad input: tools no tool answers to are named once per session wi
     );
     const child = s.bodies.find((b) => has(b, "ODD-1"))!;
     assert.deepEqual(names(child), ["read_file", "view_image"]);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("#22 item 6: /context's ledger lists each subagent's own context, counted from its transcript, outside the total", async () => {
+  const s = await open({
+    steps: [{ tool_calls: [agentCall("counted", "COUNT-ME")] }, { text: "done" }],
+    replies: [{ when_input_contains: "COUNT-ME", text: "A child answer of some length." }],
+  }, { counted: `---\nname: counted\ndescription: Counted.\n---\n${"Instruction words. ".repeat(200)}\n` });
+  try {
+    await s.session.runTurn({ prompt: "go", maxSteps: 3, signal: new AbortController().signal });
+    const ledger = await sessionContextLedger(s.session, { preview: false });
+    assert.equal(ledger.agents.length, 1);
+    const [child] = ledger.agents;
+    assert.equal(child.agentType, "counted");
+    assert.match(child.agentId, new RegExp(`^${s.session.threadId}-agent1$`));
+    // Its instructions (~600 tokens) and history are counted; the parent's total does not hold them.
+    assert.ok(child.tokens > 400, String(child.tokens));
+    assert.ok(ledger.rows.every((r) => !r.name.includes("counted")));
+    const lines = contextLedgerLines(ledger).join("\n");
+    assert.match(lines, /subagents \(each its own context window.*\n\s+\d[\d,]*\s+\S+\s+counted .*-agent1/);
   } finally {
     await s.close();
   }

@@ -75,7 +75,7 @@ export type { ImportItem, ImportOutcome, ImportPlan, ImportSource, ImportSources
 export { sessionContextLedger } from "./session_context_ledger.ts";
 export type { EncodingImport } from "./token_counter.ts";
 export { buildContextLedger, formatTokens } from "./context_ledger.ts";
-export type { ContextLedger, LedgerRow, LedgerSource } from "./context_ledger.ts";
+export type { AgentContextRow, ContextLedger, LedgerRow, LedgerSource } from "./context_ledger.ts";
 export type { InputPlace, RequestParts } from "./request_parts.ts";
 export { runDoctor } from "./doctor/doctor.ts";
 export type { DoctorOptions } from "./doctor/doctor.ts";

@@ -26,6 +26,7 @@ import {
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import {
   detectSandbox,
+  type FileSystem,
   type Platform,
   removeLeftoverPlaceholders,
   type SandboxStatus,
@@ -39,7 +40,7 @@ import type {
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { permissionRules } from "../hooks/mod.ts";
+import { type HookEngine, permissionRules } from "../hooks/mod.ts";
 import {
   emptyUsage,
   noLifecycleHooks,
@@ -55,7 +56,7 @@ import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { wireHooks } from "./hooks_wiring.ts";
+import { hookEngineFor, wireHooks } from "./hooks_wiring.ts";
 import { WorkspaceLoads } from "./workspace_loads.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
@@ -64,6 +65,13 @@ import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { Subagents } from "./subagents.ts";
+import { prepareChild } from "./agent_child.ts";
+
+/** A promise made at its first call and shared by every later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => made ??= make();
+}
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
 import { openCheckpoints } from "./checkpoint_wiring.ts";
@@ -206,6 +214,17 @@ export class Session {
     return this.parts.threadId;
   }
 
+  /** Each agent type's system prompt, for counting a child's context (#22 item 6). */
+  async agentInstructions(): Promise<(agentType: string) => string | undefined> {
+    const agents = await this.parts.subagents?.definitions() ?? [];
+    return (type) => agents.find((a) => a.name === type)?.prompt;
+  }
+
+  /** Where this session's transcripts, and its subagents' (`<thread>-agentN.jsonl`), are written. */
+  get transcriptFolder(): { fs: FileSystem; dir: string } {
+    return { fs: this.options.platform.fs, dir: path.join(this.options.loaded.paths.home, "sessions") };
+  }
+
   get transcript(): Transcript {
     return this.parts.transcript;
   }
@@ -296,7 +315,7 @@ export class Session {
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
     });
-    const hooks = options.preview ? noLifecycleHooks : wireHooks({
+    const hookWiring: Parameters<typeof wireHooks>[0] = {
       platform,
       loaded,
       events,
@@ -310,17 +329,17 @@ export class Session {
         callMcpTool: (request) => mcp.callToolForHook(request, settings.cwd),
         runAgent: (request) => session!.parts.subagents!.answerForHook(request),
       },
-    });
+    };
+    const hooks = options.preview ? noLifecycleHooks : wireHooks(hookWiring);
     const rules = loads.permissionRules();
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
-    const agentLoad = await loads.agents();
-    if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
     const instructions = config.instructions
       ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
       : options.baseInstructions ?? BASE_INSTRUCTIONS;
     // Late-bound: the engine reads the session's settings and hook context at each spawn.
     let session: Session | undefined = undefined;
+    const warnedTools = new Set<string>();
     const subagents = new Subagents({
       model,
       modelName: () => settings.model,
@@ -335,8 +354,32 @@ export class Session {
       threadId: transcript.meta.id,
       store: new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions")),
       ephemeral: Boolean(options.preview),
-      agents: agentLoad.agents,
+      // Read at the first step offering the Agent tool, never at start (#22 figure); notes then.
+      agents: once(async () => {
+        const agentLoad = await loads.agents();
+        if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
+        return agentLoad.agents;
+      }),
       limits: agentLimits(config),
+      prepare: (definition, agentId) =>
+        prepareChild(
+          {
+            loaded,
+            fs: platform.fs,
+            env: platform.env,
+            events,
+            approver: options.approver,
+            approvalPolicy: () => settings.approvalPolicy,
+            modelName: () => settings.model,
+            skills: async () => (await capabilities.skillsSnapshot()).snapshot,
+            mcp: capabilities.mcp,
+            hooks: "addScopedHooks" in hooks ? hooks as HookEngine : null,
+            engineFor: hookEngineFor(hookWiring),
+            warnedTools,
+          },
+          definition,
+          agentId,
+        ),
     });
     session = new Session(options, {
       threadId: transcript.meta.id,
@@ -762,7 +805,7 @@ export class Session {
 
   private async captureTools(): ReturnType<Capabilities["captureStep"]> {
     const step = await this.parts.capabilities.captureStep(this.parts.builtins);
-    const agent = this.parts.subagents?.tool(0);
+    const agent = await this.parts.subagents?.tool(0);
     return agent ? { ...step, tools: [...step.tools, agent] } : step;
   }
 

@@ -8,6 +8,7 @@ import {
   type McpPromptListing,
   type McpRuntime,
   type McpRuntimeOptions,
+  type McpServerConfig,
   type McpServerOverview,
   mcpServerOverview,
   mcpServersFromConfig,
@@ -43,6 +44,8 @@ export interface McpWiringOptions {
    * call (`/approvals`, `/model`). Absent (a `trellis mcp` command): fixed, from `loaded`.
    */
   settings?: SessionSettings;
+  /** Servers an ACP client passed in `session/new` (#25 item 1), beside the configured ones. */
+  clientServers?: McpServerConfig[];
 }
 
 /**
@@ -113,7 +116,11 @@ export class McpHolder {
   /** Resolves the catalog for these plugin servers and starts (or refreshes) the runtime. */
   async apply(pluginServers: PluginMcpServer[], options: { initial: boolean }): Promise<void> {
     const { platform, loaded, events } = this.options;
-    const { catalog, diagnostics } = mcpServersFromConfig(loaded, { platform, pluginServers });
+    const { catalog, diagnostics } = mcpServersFromConfig(loaded, {
+      platform,
+      pluginServers,
+      ...(this.options.clientServers?.length ? { extensionServers: this.options.clientServers } : {}),
+    });
     reportDiagnostics(events, diagnostics);
     this.serverNames = catalog.servers.map((r) => r.config.name);
     const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;

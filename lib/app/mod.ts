@@ -77,3 +77,5 @@ export type { InputPlace, RequestParts } from "./request_parts.ts";
 export { runDoctor } from "./doctor/doctor.ts";
 export type { DoctorOptions } from "./doctor/doctor.ts";
 export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";
+export { serveAcpAgent } from "./acp_host.ts";
+export type { AcpServeAgentOptions } from "./acp_host.ts";

@@ -19,6 +19,7 @@ import {
 import {
   type ElicitationResponder,
   type McpPromptListing,
+  type McpServerConfig,
   type McpServerOverview,
   noUiElicitationResponder,
   ttyElicitationResponder,
@@ -34,6 +35,7 @@ import type {
   ConversationItem,
   EventSink,
   HookTurnContext,
+  ImageInput,
   LifecycleHooks,
   ModelRequest,
   Usage,
@@ -41,7 +43,12 @@ import type {
 } from "../shared/mod.ts";
 import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
 import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
-import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
+import {
+  createBuiltinTools,
+  DEFAULT_EVERYDAY_SETTINGS,
+  type EditorFiles,
+  resolvePermissionProfile,
+} from "../tools/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
 import { withTodoListItems } from "./todo_list_events.ts";
@@ -53,7 +60,7 @@ import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
-import { type Attachment, attachmentMessage } from "./attachments.ts";
+import { type Attachment, attachmentMessage, imageMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { loadSessionAgents } from "./agent_wiring.ts";
 import { Subagents } from "./subagents.ts";
@@ -89,6 +96,13 @@ export interface SessionOptions {
   baseInstructions?: string;
   /** Answers request_user_input (the interactive mode); absent: the tool refuses (#23 item 3). */
   questioner?: UserQuestioner;
+  /**
+   * An editor's buffers and terminal for the built-in tools (`trellis acp`, #25 item 1): every
+   * path and sandbox check still runs first.
+   */
+  editor?: EditorFiles;
+  /** MCP servers the ACP client passed (`session/new`), beside the configured ones (origin `acp`). */
+  clientMcpServers?: McpServerConfig[];
 }
 
 export interface TurnRequest {
@@ -99,6 +113,8 @@ export interface TurnRequest {
   skills?: string[];
   /** Files attached with `@path`: sent after the prompt, each in an `<attached_file>` message. */
   attachments?: Attachment[];
+  /** Images the prompt carries inline (an ACP client's image blocks, #25 item 1). */
+  images?: ImageInput[];
 }
 
 /** What `/status` shows of a session. */
@@ -205,6 +221,7 @@ export class Session {
       approver: options.approver,
       preview: options.preview,
       settings,
+      ...(options.clientMcpServers?.length ? { clientServers: options.clientMcpServers } : {}),
     });
     try {
       return await Session.build(options, { transcript, model, mcp, settings, lastUsage: meter.last });
@@ -254,6 +271,7 @@ export class Session {
       sandbox,
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
+      ...(options.editor ? { editor: options.editor } : {}),
     });
     const hooks = options.preview ? noLifecycleHooks : await wireHooks({
       platform,
@@ -485,6 +503,7 @@ export class Session {
           maxBytes: DEFAULT_EVERYDAY_SETTINGS.imageMaxBytes,
           events,
         }),
+        ...(request.images ?? []).map(imageMessage),
       ],
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,

@@ -47,8 +47,11 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       if (denied) return denied;
       let text: string;
       try {
-        const bytes = await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES });
-        text = utf8.decode(bytes);
+        // An editor's unsaved buffer is what the model saw through read_file: edit that (#25 item 1).
+        const buffer = await env.editor?.readTextFile?.(target.path, ctx.signal) ?? null;
+        text = buffer ?? utf8.decode(
+          await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES }),
+        );
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
       }
@@ -65,12 +68,16 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       if (ctx.signal.aborted) return { status: "aborted", output: `Cannot edit "${args.path}": aborted` };
       const info = await env.platform.fs.stat(target.path);
       try {
-        await env.platform.fs.writeFileAtomic(target.path, updated, {
-          mode: info ? info.mode & 0o7777 : 0o644,
-        });
+        if (env.editor?.writeTextFile) await env.editor.writeTextFile(target.path, updated);
+        else {
+          await env.platform.fs.writeFileAtomic(target.path, updated, {
+            mode: info ? info.mode & 0o7777 : 0o644,
+          });
+        }
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
       }
+      env.editor?.fileChanged?.({ callId: ctx.callId, path: target.path, oldText: text, newText: updated });
       const what = count === 1 ? "1 replacement" : `${count} replacements`;
       return { status: "success", output: `Edited ${target.path} (${what})` };
     },

@@ -41,28 +41,34 @@ import type {
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
-import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
+import { permissionRules } from "../hooks/mod.ts";
+import {
+  emptyUsage,
+  noLifecycleHooks,
+  type PermissionRules,
+  type ToolDefinition,
+  TrellisError,
+} from "../shared/mod.ts";
 import {
   createBuiltinTools,
   DEFAULT_EVERYDAY_SETTINGS,
   type EditorFiles,
   resolvePermissionProfile,
 } from "../tools/mod.ts";
-import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
+import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
 import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { unloadedPlugins, wireHooks } from "./hooks_wiring.ts";
+import { wireHooks } from "./hooks_wiring.ts";
+import { WorkspaceLoads } from "./workspace_loads.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage, imageMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
-import { loadSessionAgents } from "./agent_wiring.ts";
 import { Subagents } from "./subagents.ts";
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
@@ -70,8 +76,15 @@ import type { InputPlace, RequestParts } from "./request_parts.ts";
 export interface SessionOptions {
   platform: Platform;
   loaded: LoadedConfig;
+  /**
+   * What the workspace loaded — plugins, hooks, agents, permission rules, the MCP catalog — reused
+   * (#26 item 2: the Workspace is the one loader). Absent: the session loads them the same way.
+   */
+  loads?: WorkspaceLoads;
   events: EventSink;
   approver: Approver;
+  /** `exec --output-schema` (#25 item 3): the schema every turn request carries to the model. */
+  outputSchema?: Record<string, unknown>;
   /** A person can answer prompts on the terminal (approvals, elicitations). */
   interactive?: boolean;
   /** Session id to continue, or "--last". */
@@ -202,7 +215,9 @@ export class Session {
     // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
     const options = { ...given, events: withTodoListItems(given.events) };
     const { platform, loaded, events } = options;
-    const meter = meterUsage(withHostedTools(modelFor(options), hostedTools(loaded.config)));
+    const meter = meterUsage(
+      withOutputSchema(withHostedTools(modelFor(options), hostedTools(loaded.config)), options.outputSchema),
+    );
     const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
@@ -212,7 +227,9 @@ export class Session {
     }
     // Built once: the tools, the loop, MCP and the hooks all read this object at call time.
     const settings = SessionSettings.fromConfig(loaded);
+    const loads = options.loads ?? new WorkspaceLoads(platform, loaded);
     const mcp = new McpHolder({
+      catalogWith: (pluginServers) => loads.catalogWith(pluginServers, options.clientMcpServers),
       platform,
       loaded,
       events,
@@ -221,10 +238,9 @@ export class Session {
       approver: options.approver,
       preview: options.preview,
       settings,
-      ...(options.clientMcpServers?.length ? { clientServers: options.clientMcpServers } : {}),
     });
     try {
-      return await Session.build(options, { transcript, model, mcp, settings, lastUsage: meter.last });
+      return await Session.build(options, { transcript, model, mcp, settings, loads, lastUsage: meter.last });
     } catch (error) {
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
@@ -236,11 +252,12 @@ export class Session {
 
   private static async build(
     options: SessionOptions,
-    { transcript, model, mcp, settings, lastUsage }: {
+    { transcript, model, mcp, settings, loads, lastUsage }: {
       transcript: Transcript;
       model: ModelClient;
       mcp: McpHolder;
       settings: SessionSettings;
+      loads: WorkspaceLoads;
       lastUsage: () => Usage | null;
     },
   ): Promise<Session> {
@@ -250,7 +267,7 @@ export class Session {
     removeLeftoverPlaceholders(loaded.paths.home);
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
-      Capabilities.load({ platform, loaded, events, mcp }),
+      Capabilities.load({ platform, loaded, events, mcp, loads }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();
     const profile = await resolvePermissionProfile(config, settings.cwd, {
@@ -273,12 +290,11 @@ export class Session {
       ...everydayToolOptions(config, options.questioner),
       ...(options.editor ? { editor: options.editor } : {}),
     });
-    const hooks = options.preview ? noLifecycleHooks : await wireHooks({
+    const hooks = options.preview ? noLifecycleHooks : wireHooks({
       platform,
       loaded,
       events,
-      pluginSources: capabilities.pluginLoad.contributions.hookSources,
-      unloadedPlugins: unloadedPlugins(capabilities.pluginLoad),
+      loadedHooks: await loads.hooks(),
       sandbox,
       profile,
       threadId: transcript.meta.id,
@@ -289,10 +305,10 @@ export class Session {
         runAgent: (request) => session!.parts.subagents!.answerForHook(request),
       },
     });
-    const rules = loadPermissionRules(platform.fs, loaded);
+    const rules = loads.permissionRules();
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
-    const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
+    const agentLoad = await loads.agents();
     if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
     const instructions = config.instructions
       ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
@@ -335,8 +351,26 @@ export class Session {
     return session;
   }
 
-  /** SessionStart hooks (HK-12): their contexts are recorded before the first turn. */
-  async start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+  /**
+   * SessionStart hooks (HK-12), run once: their contexts are recorded before the first turn. A
+   * front end may call it early (to show the hooks' output before the first prompt); `runTurn`
+   * calls it otherwise. A hook's "stop" is handled here, once, for every front end (#26 item 2):
+   * one notice names the reason, and every turn of the stopped session ends `stopped` unrun.
+   */
+  start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+    this.#started ??= this.#runSessionStart(signal);
+    return this.#started;
+  }
+
+  /** Why a SessionStart hook stopped the session, or null (also before `start`). */
+  get stoppedBy(): string | null {
+    return this.#stoppedBy;
+  }
+
+  #started: Promise<{ stop?: { reason: string } }> | undefined;
+  #stoppedBy: string | null = null;
+
+  async #runSessionStart(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
     const outcome = await this.parts.hooks.sessionStart(
       { ...this.hookContext(), turnId: "", signal },
       { source: this.options.resume ? "resume" : "startup" },
@@ -344,7 +378,13 @@ export class Session {
     for (const content of outcome.additionalContexts) {
       await this.compaction.recordItem({ type: "message", role: "developer", content });
     }
-    return outcome.stop ? { stop: outcome.stop } : {};
+    if (!outcome.stop) return {};
+    this.#stoppedBy = outcome.stop.reason;
+    this.options.events({
+      type: "notice",
+      message: `SessionStart hook stopped the session: ${outcome.stop.reason}`,
+    });
+    return { stop: outcome.stop };
   }
 
   /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
@@ -431,6 +471,10 @@ export class Session {
     }
     this.busy = true;
     try {
+      await this.start(request.signal);
+      if (this.#stoppedBy !== null) {
+        return { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 };
+      }
       return await this.runTurnNow(request);
     } finally {
       this.busy = false;
@@ -639,6 +683,7 @@ export class Session {
     ).catch(() => {});
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
+    this.parts.capabilities.close();
     await this.parts.capabilities.mcp.shutdown();
   }
 

@@ -27,6 +27,7 @@ import {
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import {
   detectSandbox,
+  type FileSystem,
   type Platform,
   removeLeftoverPlaceholders,
   type SandboxStatus,
@@ -41,13 +42,14 @@ import type {
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { permissionRules } from "../hooks/mod.ts";
+import { type HookEngine, permissionRules } from "../hooks/mod.ts";
 import {
   emptyUsage,
   noLifecycleHooks,
   type PermissionRules,
   type ToolDefinition,
   TrellisError,
+  UsageError,
 } from "../shared/mod.ts";
 import {
   createBuiltinTools,
@@ -61,7 +63,7 @@ import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { wireHooks } from "./hooks_wiring.ts";
+import { hookEngineFor, wireHooks } from "./hooks_wiring.ts";
 import { WorkspaceLoads } from "./workspace_loads.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
@@ -70,8 +72,18 @@ import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage, imageMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { Subagents } from "./subagents.ts";
+import { prepareChild } from "./agent_child.ts";
+
+/** A promise made at its first call and shared by every later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => made ??= make();
+}
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
+import { openCheckpoints } from "./checkpoint_wiring.ts";
+import type { SessionCheckpoints } from "../checkpoints/mod.ts";
+import { type RewindPoint, rewindPoints, rewindSession, type SessionRewindOutcome } from "./rewind.ts";
 
 export interface SessionOptions {
   platform: Platform;
@@ -178,6 +190,17 @@ interface SessionParts {
   subagents: Subagents | null;
   stopWatching: () => void;
   lastUsage: () => Usage | null;
+  /** The turn-by-turn file checkpoints (#25 item 2); null when off or a preview. */
+  checkpoints: SessionCheckpoints | null;
+}
+
+/** What `Session.rewind()` is asked (#25 item 2): `trellis rewind`'s flags, for a live session. */
+export interface LiveRewindRequest {
+  to: number;
+  files?: boolean;
+  conversation?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
 }
 
 /**
@@ -205,6 +228,17 @@ export class Session {
 
   get threadId(): string {
     return this.parts.threadId;
+  }
+
+  /** Each agent type's system prompt, for counting a child's context (#22 item 6). */
+  async agentInstructions(): Promise<(agentType: string) => string | undefined> {
+    const agents = await this.parts.subagents?.definitions() ?? [];
+    return (type) => agents.find((a) => a.name === type)?.prompt;
+  }
+
+  /** Where this session's transcripts, and its subagents' (`<thread>-agentN.jsonl`), are written. */
+  get transcriptFolder(): { fs: FileSystem; dir: string } {
+    return { fs: this.options.platform.fs, dir: path.join(this.options.loaded.paths.home, "sessions") };
   }
 
   get transcript(): Transcript {
@@ -282,15 +316,23 @@ export class Session {
     if (!sandbox.available && settings.sandboxed) {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });
     }
+    const checkpoints = options.preview ? null : await openCheckpoints({
+      platform,
+      config,
+      home: loaded.paths.home,
+      sessionId: transcript.meta.id,
+      profile,
+    });
     const builtins = createBuiltinTools({
       platform,
       profile,
       sandbox,
+      ...(checkpoints ? { changes: checkpoints } : {}),
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
       ...(options.editor ? { editor: options.editor } : {}),
     });
-    const hooks = options.preview ? noLifecycleHooks : wireHooks({
+    const hookWiring: Parameters<typeof wireHooks>[0] = {
       platform,
       loaded,
       events,
@@ -304,17 +346,17 @@ export class Session {
         callMcpTool: (request) => mcp.callToolForHook(request, settings.cwd),
         runAgent: (request) => session!.parts.subagents!.answerForHook(request),
       },
-    });
+    };
+    const hooks = options.preview ? noLifecycleHooks : wireHooks(hookWiring);
     const rules = loads.permissionRules();
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
-    const agentLoad = await loads.agents();
-    if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
     const instructions = config.instructions
       ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
       : options.baseInstructions ?? BASE_INSTRUCTIONS;
     // Late-bound: the engine reads the session's settings and hook context at each spawn.
     let session: Session | undefined = undefined;
+    const warnedTools = new Set<string>();
     const subagents = new Subagents({
       model,
       modelName: () => settings.model,
@@ -329,8 +371,32 @@ export class Session {
       threadId: transcript.meta.id,
       store: new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions")),
       ephemeral: Boolean(options.preview),
-      agents: agentLoad.agents,
+      // Read at the first step offering the Agent tool, never at start (#22 figure); notes then.
+      agents: once(async () => {
+        const agentLoad = await loads.agents();
+        if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
+        return agentLoad.agents;
+      }),
       limits: agentLimits(config),
+      prepare: (definition, agentId) =>
+        prepareChild(
+          {
+            loaded,
+            fs: platform.fs,
+            env: platform.env,
+            events,
+            approver: options.approver,
+            approvalPolicy: () => settings.approvalPolicy,
+            modelName: () => settings.model,
+            skills: async () => (await capabilities.skillsSnapshot()).snapshot,
+            mcp: capabilities.mcp,
+            hooks: "addScopedHooks" in hooks ? hooks as HookEngine : null,
+            engineFor: hookEngineFor(hookWiring),
+            warnedTools,
+          },
+          definition,
+          agentId,
+        ),
     });
     session = new Session(options, {
       threadId: transcript.meta.id,
@@ -346,6 +412,7 @@ export class Session {
       subagents,
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
       lastUsage,
+      checkpoints,
     });
     await capabilities.prepareInstallTool((request) => session.confirmInstall(request));
     return session;
@@ -526,6 +593,7 @@ export class Session {
 
   private async runTurnNow(request: TurnRequest): Promise<TurnResult> {
     const turnId = `${this.threadId}-t${++this.turnsStarted}`;
+    this.parts.checkpoints?.beginTurn(this.turnsStarted);
     const { events } = this.options;
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
@@ -591,6 +659,51 @@ export class Session {
         return await approver.request(request);
       },
     };
+  }
+
+  /** This session's turns with what each changed (`/rewind`'s list); none before the first turn. */
+  async rewindPoints(): Promise<RewindPoint[]> {
+    if (!this.transcript.file || this.transcript.unwritten) return [];
+    return await rewindPoints(this.options.platform.fs, this.options.loaded.paths.home, this.threadId);
+  }
+
+  /**
+   * `/rewind` (and the ACP front end's): files back to their state before turn `to`, and with
+   * `conversation` the history too — the next turn is turn `to` again, continuing from before it.
+   * Refused while a turn runs.
+   */
+  async rewind(request: LiveRewindRequest): Promise<SessionRewindOutcome> {
+    if (this.busy) {
+      throw new UsageError("Cannot rewind while a turn or a compaction is running", { field: "busy" });
+    }
+    if (!this.transcript.file || this.transcript.unwritten) {
+      throw new UsageError("Cannot rewind: this session has no turns yet", { field: "to" });
+    }
+    this.busy = true;
+    try {
+      // The transcript is replaced by rename when the conversation is cut: its handle must not outlive it.
+      if (request.conversation && !request.dryRun) await this.transcript.close();
+      const outcome = await rewindSession({
+        fs: this.options.platform.fs,
+        home: this.options.loaded.paths.home,
+        sessionId: this.threadId,
+        ...request,
+      });
+      if (outcome.conversation && !outcome.dryRun) {
+        const reopened = await new TranscriptStore(
+          this.options.platform.fs,
+          path.join(this.options.loaded.paths.home, "sessions"),
+        ).open(this.threadId);
+        await reopened.close();
+        this.transcript.items.splice(0, this.transcript.items.length, ...reopened.items);
+        this.turnsStarted = request.to - 1;
+        // The history was replaced: the model's last report no longer describes it (estimate again).
+        this.compaction.meter.reset();
+      }
+      return outcome;
+    } finally {
+      this.busy = false;
+    }
   }
 
   /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */
@@ -684,6 +797,7 @@ export class Session {
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
     this.parts.capabilities.close();
+    await this.parts.checkpoints?.close();
     await this.parts.capabilities.mcp.shutdown();
   }
 
@@ -709,7 +823,7 @@ export class Session {
 
   private async captureTools(): ReturnType<Capabilities["captureStep"]> {
     const step = await this.parts.capabilities.captureStep(this.parts.builtins);
-    const agent = this.parts.subagents?.tool(0);
+    const agent = await this.parts.subagents?.tool(0);
     return agent ? { ...step, tools: [...step.tools, agent] } : step;
   }
 

@@ -1,5 +1,5 @@
 import type { Platform, SandboxStatus } from "../platform/mod.ts";
-import type { JsonSchema } from "../shared/mod.ts";
+import type { FileChangeRecorder, JsonSchema } from "../shared/mod.ts";
 import type { BuiltinTool } from "./builtin_tool.ts";
 import { DEFAULT_OUTPUT_MAX_BYTES } from "./output_budget.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
@@ -34,6 +34,8 @@ export interface BuiltinToolsOptions {
   viewImage?: boolean;
   /** An editor's files and terminal (`trellis acp`, #25 item 1); absent: the disk, own processes. */
   editor?: EditorFiles;
+  /** The session's checkpoint recorder (#25 item 2): told before each file-tool change. */
+  changes?: FileChangeRecorder;
 }
 
 /**
@@ -98,5 +100,6 @@ export function toolEnv(options: BuiltinToolsOptions): ToolEnv {
       webFetch: { ...DEFAULT_EVERYDAY_SETTINGS.webFetch, ...options.everyday?.webFetch },
     },
     ...(options.editor ? { editor: options.editor } : {}),
+    ...(options.changes ? { changes: options.changes } : {}),
   };
 }

@@ -157,9 +157,13 @@ async function runShell(env: ToolEnv, args: Args, ctx: ToolRunContext): Promise<
   };
   // An editor's terminal (#25 item 1) runs the same argv, sandbox wrapper included.
   const runInEditor = env.editor?.runCommand;
-  const result = runInEditor
-    ? await runHeld(cmd, () => runInEditor({ ...spawn, callId: ctx.callId }))
-    : await runCommand(platform, spawn);
+  const run = () =>
+    runInEditor
+      ? runHeld(cmd, () => runInEditor({ ...spawn, callId: ctx.callId }))
+      : runCommand(platform, spawn);
+  // The turn's checkpoint names the command (or, under `checkpoints.shell = "snapshot"`, keeps the
+  // files it changed): a rewind says what it cannot put back (#25 item 2).
+  const result = env.changes ? await env.changes.aroundCommand(args.command, cwd, run) : await run();
   return formatShellResult(result, { timeoutMs, sandboxed, maxBytes: env.outputMaxBytes });
 }
 

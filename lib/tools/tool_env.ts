@@ -1,5 +1,5 @@
 import type { Platform, SandboxStatus } from "../platform/mod.ts";
-import type { UserQuestioner } from "../shared/mod.ts";
+import type { FileChangeRecorder, UserQuestioner } from "../shared/mod.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
 import type { WebFetchLimits } from "./web_page.ts";
 import type { EditorFiles } from "./editor_files.ts";
@@ -23,4 +23,6 @@ export interface ToolEnv {
   everyday: EverydaySettings;
   /** An editor's files and terminal (`trellis acp`); absent: the disk and the platform's processes. */
   editor?: EditorFiles;
+  /** Records each file's state before the file tools change it (#25 item 2); absent: nothing kept. */
+  changes?: FileChangeRecorder;
 }

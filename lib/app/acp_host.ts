@@ -12,7 +12,7 @@ import { APPROVAL_POLICIES, DEFAULT_MODEL, type LoadedConfig } from "../config/m
 import type { ModelClient, TurnResult } from "../loop/mod.ts";
 import { type McpServerConfig, serverConfigFromTable } from "../mcp/mod.ts";
 import { type Platform, processWebStdio } from "../platform/mod.ts";
-import { describeError, isTrellisError, UsageError } from "../shared/mod.ts";
+import { describeError, type EventSink, isTrellisError, UsageError } from "../shared/mod.ts";
 import { acpApprover } from "./acp_approver.ts";
 import { Session } from "./session.ts";
 
@@ -71,7 +71,11 @@ export function acpHost(options: AcpServeAgentOptions): AcpHost {
 class HostedSession implements AcpSession {
   #started = false;
 
-  private constructor(private readonly session: Session, private readonly loaded: LoadedConfig) {}
+  private constructor(
+    private readonly session: Session,
+    private readonly loaded: LoadedConfig,
+    private readonly events: EventSink,
+  ) {}
 
   static async open(
     options: AcpServeAgentOptions,
@@ -89,7 +93,7 @@ class HostedSession implements AcpSession {
       ...(request.resume ? { resume: request.resume } : {}),
       ...(options.model ? { model: options.model } : {}),
     });
-    return new HostedSession(session, loaded);
+    return new HostedSession(session, loaded, request.events);
   }
 
   get id(): string {
@@ -115,8 +119,10 @@ class HostedSession implements AcpSession {
   async commands(): Promise<AcpCommand[]> {
     const skills = await this.session.skills().catch(() => []);
     const prompts = await this.session.mcpPrompts().catch(() => []);
+    // The checkpoints work (#25 item 2) adds `/rewind` here, answered in prompt() as `/compact` is.
     return [
       { name: "compact", description: "summarize the conversation to free context", hint: "what to keep" },
+      { name: "mcp", description: "the session's MCP servers: state, transport, origin, tools" },
       ...skills.map((s) => ({ name: s.name, description: s.description, hint: "arguments" })),
       ...prompts.map((p) => ({
         name: p.name,
@@ -148,6 +154,10 @@ class HostedSession implements AcpSession {
         }
         return { stopReason: "end_turn" };
       }
+      if (command?.[1] === "mcp" && !command[2]) {
+        this.say(mcpListing(this.session));
+        return { stopReason: "end_turn" };
+      }
       // `/skill args`, `/plugin:command args`, `/mcp__server__prompt args`: what `$name` is in a prompt.
       const prompt = command ? `$${command[1]}${command[2] ? ` ${command[2]}` : ""}` : input.text;
       const result = await this.session.runTurn({
@@ -168,6 +178,14 @@ class HostedSession implements AcpSession {
     }
   }
 
+  /** A message of Trellis's own (a command's answer), shown as the agent's. */
+  private say(text: string): void {
+    this.events({
+      type: "item.completed",
+      item: { id: `acp-${crypto.randomUUID()}`, type: "agent_message", text },
+    });
+  }
+
   setMode(id: string): void {
     this.session.setApprovalPolicy(id);
   }
@@ -179,6 +197,16 @@ class HostedSession implements AcpSession {
   async close(): Promise<void> {
     await this.session.close();
   }
+}
+
+/** `/mcp`: each server with its state, transport, origin (`acp`: the client's) and tool count. */
+function mcpListing(session: Session): string {
+  const servers = session.mcpServers();
+  if (servers.length === 0) return "No MCP servers in this session.";
+  return servers.map((s) =>
+    `${s.name}: ${s.state}${s.error ? ` (${s.error})` : ""}, ${s.transport}, origin ${s.origin}, ` +
+    `${s.offered}/${s.tools} tools offered`
+  ).join("\n");
 }
 
 function turnEnd(result: TurnResult, signal: AbortSignal): AcpTurnEnd {

@@ -32,10 +32,10 @@ export interface BuiltinToolsOptions {
   everydayFace?: EverydayFace;
   /** `tools.view_image` (default true). */
   viewImage?: boolean;
-  /** The session's checkpoint recorder (#25 item 2): told before each file-tool change. */
-  changes?: FileChangeRecorder;
   /** An editor's files and terminal (`trellis acp`, #25 item 1); absent: the disk, own processes. */
   editor?: EditorFiles;
+  /** The session's checkpoint recorder (#25 item 2): told before each file-tool change. */
+  changes?: FileChangeRecorder;
 }
 
 /**
@@ -99,7 +99,7 @@ export function toolEnv(options: BuiltinToolsOptions): ToolEnv {
       ...options.everyday,
       webFetch: { ...DEFAULT_EVERYDAY_SETTINGS.webFetch, ...options.everyday?.webFetch },
     },
-    ...(options.changes ? { changes: options.changes } : {}),
     ...(options.editor ? { editor: options.editor } : {}),
+    ...(options.changes ? { changes: options.changes } : {}),
   };
 }

@@ -46,17 +46,15 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       const denied = deniedUnlessEscalated(target, "edit", ctx.escalated);
       if (denied) return denied;
       let text: string;
-      // The bytes on disk, for the checkpoint; undefined when an editor's buffer was edited (the
-      // recorder then reads the disk itself).
       let bytes: Uint8Array | undefined;
       try {
         // An editor's unsaved buffer is what the model saw through read_file: edit that (#25 item 1).
         const buffer = await env.editor?.readTextFile?.(target.path, ctx.signal) ?? null;
-        if (buffer !== null) text = buffer;
-        else {
-          bytes = await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES });
-          text = utf8.decode(bytes);
-        }
+        // The checkpoint keeps the disk's bytes (#25 item 2): those just read, else its own read.
+        bytes = buffer === null
+          ? await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES })
+          : undefined;
+        text = buffer ?? utf8.decode(bytes!);
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
       }
@@ -74,7 +72,7 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       const info = await env.platform.fs.stat(target.path);
       try {
         // The bytes just read are the checkpoint's (#25 item 2): a 1 MB file is not read twice.
-        await env.changes?.beforeChange(target.path, bytes);
+        await env.changes?.beforeChange(target.path, bytes, { inPlace: Boolean(env.editor?.writeTextFile) });
         if (env.editor?.writeTextFile) await env.editor.writeTextFile(target.path, updated);
         else {
           await env.platform.fs.writeFileAtomic(target.path, updated, {

@@ -21,8 +21,8 @@ export interface ToolEnv {
   sandbox: SandboxStatus;
   outputMaxBytes: number;
   everyday: EverydaySettings;
-  /** Records each file's state before the file tools change it (#25 item 2); absent: nothing kept. */
-  changes?: FileChangeRecorder;
   /** An editor's files and terminal (`trellis acp`); absent: the disk and the platform's processes. */
   editor?: EditorFiles;
+  /** Records each file's state before the file tools change it (#25 item 2); absent: nothing kept. */
+  changes?: FileChangeRecorder;
 }

@@ -56,7 +56,9 @@ async function writeResolved(
   }
   const before = env.editor?.fileChanged && info ? await previousText(env, path, ctx.signal) : null;
   // The file as it is now goes to the turn's checkpoint first (#25 item 2): `rewind` puts it back.
-  await env.changes?.beforeChange(path, info ? undefined : null);
+  await env.changes?.beforeChange(path, info ? undefined : null, {
+    inPlace: Boolean(env.editor?.writeTextFile),
+  });
   // Write to the resolved path: a symlink inside the roots keeps pointing at its updated target.
   if (env.editor?.writeTextFile) await env.editor.writeTextFile(path, args.content);
   else await env.platform.fs.writeFileAtomic(path, args.content, { mode: info ? info.mode & 0o7777 : 0o644 });

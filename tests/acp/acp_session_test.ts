@@ -108,7 +108,7 @@ Deno.test("acp: available_commands_update offers compact and the skills; the cli
     await wait(() => updatesOf(c, "available_commands_update").length > 0);
     const [commands] = updatesOf(c, "available_commands_update");
     const names = commands.availableCommands.map((x) => x.name);
-    assert.ok(names.includes("compact") && names.includes("deploy"), names.join(","));
+    assert.ok(["compact", "mcp", "deploy"].every((n) => names.includes(n)), names.join(","));
     const response = await c.agent.request("session/prompt", {
       sessionId,
       prompt: [{ type: "text", text: "/deploy now" }],
@@ -120,6 +120,13 @@ Deno.test("acp: available_commands_update offers compact and the skills; the cli
     const done = updatesOf(c, "tool_call_update").filter((u) => u.status).at(-1)!;
     assert.equal(done.status, "completed");
     assert.match(JSON.stringify(done.content), /from the editor's server/);
+    // `/mcp` shows the client's server with its origin.
+    const before = updatesOf(c, "agent_message_chunk").length;
+    await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/mcp" }] });
+    const listing = updatesOf(c, "agent_message_chunk").slice(before).map((u) =>
+      (u.content as { text: string }).text
+    );
+    assert.match(listing.join(""), /^fx: ready, stdio, origin acp, \d+\/\d+ tools offered$/);
   } finally {
     await c.close();
     await setup.close();

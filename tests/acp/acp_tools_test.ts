@@ -35,6 +35,13 @@ Deno.test("acp: a read and an edit go through the client's fs, with kinds, locat
       oldText: "unsaved buffer: TODO\n",
       newText: "unsaved buffer: DONE\n",
     });
+    // The turn's checkpoint (#25 item 2) kept the disk's text as it was, though the client wrote
+    // the file in place: a copy, never a hard link that the in-place write would change too.
+    const kept: string[] = [];
+    for await (const entry of Deno.readDir(`${setup.home}/checkpoints/${sessionId}/objects`)) {
+      kept.push(await Deno.readTextFile(`${setup.home}/checkpoints/${sessionId}/objects/${entry.name}`));
+    }
+    assert.deepEqual(kept, ["on disk: TODO\n"]);
     const thought = updatesOf(c, "agent_thought_chunk").map((u) => (u.content as { text: string }).text);
     assert.deepEqual(thought, ["I should look at notes.md before changing it."]);
   } finally {

@@ -70,7 +70,11 @@ Deno.test({
       const stdout = new TextDecoder().decode(out.stdout);
       const stderr = new TextDecoder().decode(out.stderr);
       assert.equal(out.code, 0, `${stdout}\n${stderr}`);
-      assert.equal(await Deno.readTextFile(`${setup.workspace}/notes.md`), "DONE\n");
+      assert.equal(
+        await Deno.readTextFile(`${setup.workspace}/notes.md`),
+        "DONE\n",
+        `${stdout.slice(-3000)}\n${stderr}`,
+      );
       // acpx --format json prints the ACP frames it exchanged, one per line.
       const frames = stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
       const updates = frames.filter((f) => f.method === "session/update").map((f) => f.params.update);

@@ -64,6 +64,7 @@ export type {
   PermissionRequestOutcome,
   PostToolUseOutcome,
   PreToolUseOutcome,
+  PromptExpansion,
   StopOutcome,
   ToolHookInput,
   UserPromptOutcome,

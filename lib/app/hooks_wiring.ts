@@ -32,6 +32,8 @@ export async function wireHooks(options: {
   threadId: string;
   /** Model, subagents and MCP servers for prompt, agent and mcp_tool hooks (#24 item 2). */
   services?: Omit<HookServices, "httpAllowlist">;
+  /** A skill or command declares frontmatter `hooks:`: an engine is built even with none configured. */
+  scopedHooks?: boolean;
 }): Promise<LifecycleHooks> {
   const { platform, loaded, events } = options;
   const loadedHooks = await loadHooks({
@@ -44,7 +46,7 @@ export async function wireHooks(options: {
   const notice = reviewNotice(loadedHooks.needsReview);
   if (notice) events({ type: "notice", message: notice });
   // Nothing to dispatch: the loop then skips building hook payloads for every call.
-  if (loadedHooks.handlers.length === 0) return noLifecycleHooks;
+  if (loadedHooks.handlers.length === 0 && !options.scopedHooks) return noLifecycleHooks;
   const httpAllowlist = userHttpAllowlist(loaded);
   const http = loadedHooks.handlers.filter((h) => h.type === "http" && h.runnable);
   if (http.length > 0 && httpAllowlist === undefined) {

@@ -40,7 +40,14 @@ import type {
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
+import {
+  type HookEngine,
+  loadPermissionRules,
+  loadScopedHooks,
+  permissionRules,
+  reviewNotice,
+} from "../hooks/mod.ts";
+import type { SkillMetadata } from "../skills/mod.ts";
 import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
 import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
@@ -304,6 +311,7 @@ export class Session {
       sandbox,
       profile,
       threadId: transcript.meta.id,
+      scopedHooks: snapshot.enabledSkills().some((s) => s.extra.hooks !== undefined),
       services: {
         // A prompt hook is one model request (#24 item 2): no tools, nothing recorded.
         ask: (request) => askModel(model, request.model ?? settings.model, request),
@@ -577,9 +585,46 @@ export class Session {
   }
 
   private async runTurnIn(turnId: string, request: TurnRequest): Promise<TurnResult> {
-    const { events } = this.options;
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
+    // The selected skills' and commands' frontmatter `hooks:` run for this turn only (#24 item 2).
+    const release = this.activateScopedHooks(context.selected);
+    try {
+      return await this.runTurnWith(turnId, request, context);
+    } finally {
+      release();
+    }
+  }
+
+  /** Judges each skill's frontmatter hooks as a file's (trust by hash) and adds the runnable ones. */
+  private activateScopedHooks(skills: SkillMetadata[]): () => void {
+    const engine = this.parts.hooks as Partial<HookEngine>;
+    const declaring = skills.filter((s) => s.extra.hooks !== undefined);
+    if (!engine.addScopedHooks || declaring.length === 0) return () => {};
+    const handlers = declaring.flatMap((skill) => {
+      const scoped = loadScopedHooks({
+        loaded: this.options.loaded,
+        source: {
+          kind: skill.command ? "command" : "skill",
+          name: skill.name,
+          path: skill.path,
+          hooks: skill.extra.hooks,
+        },
+      });
+      reportDiagnostics(this.options.events, scoped.diagnostics);
+      const notice = reviewNotice(scoped.needsReview);
+      if (notice) this.options.events({ type: "notice", message: `${skill.name}: ${notice}` });
+      return scoped.handlers;
+    });
+    return handlers.length > 0 ? engine.addScopedHooks(handlers) : () => {};
+  }
+
+  private async runTurnWith(
+    turnId: string,
+    request: TurnRequest,
+    context: Awaited<ReturnType<Session["turnContext"]>>,
+  ): Promise<TurnResult> {
+    const { events } = this.options;
     const result = await runTurn({
       turnId,
       model: this.parts.model,

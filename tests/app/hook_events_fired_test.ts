@@ -433,3 +433,71 @@ Deno.test("Notification agent_needs_input fires as request_user_input asks; agen
   assert.deepStrictEqual(notified.map((n) => n.notification_type), ["agent_needs_input", "agent_completed"]);
   assert.match(notified[0].message, /Proceed\?/);
 });
+
+const HOOKED_SKILL = `---
+name: guarded
+description: Reads with a guard
+hooks:
+  PostToolUse:
+    - matcher: Read
+      hooks:
+        - type: command
+          command: cat >> scoped.jsonl; echo >> scoped.jsonl
+          shell: /bin/sh
+---
+GUARDED-BODY
+`;
+
+Deno.test("a skill's frontmatter hooks run while it is selected, once trusted; not in a turn without it, not untrusted (#24 item 2)", async () => {
+  const { loadScopedHooks } = await import("../../lib/hooks/mod.ts");
+  const read = { tool_calls: [{ name: "read_file", arguments: { path: "a.txt" } }] };
+  const script = { steps: [read, { text: "done" }, read, { text: "done" }] };
+  const files = { "a.txt": "alpha\n", ".agents/skills/guarded/SKILL.md": HOOKED_SKILL };
+  // Untrusted: the skill's hook does not run, and a notice says it needs review.
+  const untrusted = await open({ hooks: {}, files, script });
+  try {
+    await untrusted.turn("$guarded read a.txt");
+  } finally {
+    await untrusted.close();
+  }
+  assert.deepStrictEqual(await untrusted.lines("scoped"), []);
+  assert.ok(untrusted.events.some((e) => e.type === "notice" && /guarded: 1 hook/.test(e.message)));
+  // Trusted by its hash (as `trellis hooks trust` records it): it runs in the turn that selects the skill only.
+  const home = await makeSandboxHome();
+  const cwd = `${home.root}/ws`;
+  const loaded = await loadConfig(platform.fs, { cwd, env: (name) => home.env[name] });
+  const path = `${cwd}/.agents/skills/guarded/SKILL.md`;
+  await platform.fs.mkdir(`${cwd}/.agents/skills/guarded`);
+  await platform.fs.writeTextFile(path, HOOKED_SKILL);
+  const scoped = loadScopedHooks({
+    loaded,
+    source: {
+      kind: "skill",
+      name: "guarded",
+      path: await platform.fs.realPath(path),
+      hooks: {
+        PostToolUse: [{
+          matcher: "Read",
+          hooks: [{
+            type: "command",
+            command: "cat >> scoped.jsonl; echo >> scoped.jsonl",
+            shell: "/bin/sh",
+          }],
+        }],
+      },
+    },
+  });
+  const state = scoped.handlers.map((h) =>
+    `[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = "${h.hash}"\n`
+  )
+    .join("");
+  const trusted = await open({ hooks: {}, files, script, userToml: state, home });
+  try {
+    await trusted.turn("$guarded read a.txt");
+    await trusted.turn("read a.txt without the skill");
+  } finally {
+    await trusted.close();
+  }
+  const ran = await trusted.lines("scoped");
+  assert.deepStrictEqual(ran.map((r) => [r.hook_event_name, r.tool_name]), [["PostToolUse", "Read"]]);
+});

@@ -501,3 +501,36 @@ Deno.test("a skill's frontmatter hooks run while it is selected, once trusted; n
   const ran = await trusted.lines("scoped");
   assert.deepStrictEqual(ran.map((r) => [r.hook_event_name, r.tool_name]), [["PostToolUse", "Read"]]);
 });
+
+Deno.test("an mcp_tool guard naming a server that is not connected blocks the call under on_failure=block; without it the call runs (#24 bad input)", async () => {
+  const gone = { type: "mcp_tool", server: "gone", tool: "scan" };
+  const read = { tool_calls: [{ name: "read_file", arguments: { path: "a.txt" } }] };
+  const outputOf = (s: { bodies: Record<string, unknown>[] }) =>
+    JSON.stringify(
+      (s.bodies.at(-1)!.input as { type: string; output?: string }[])
+        .find((i) => i.type === "function_call_output")?.output,
+    );
+  const guarded = await open({
+    hooks: { PreToolUse: [{ matcher: "Read", hooks: [{ ...gone, on_failure: "block" }] }] },
+    files: { "a.txt": "ALPHA-TEXT\n" },
+    script: { steps: [read, { text: "done" }] },
+  });
+  try {
+    await guarded.turn();
+  } finally {
+    await guarded.close();
+  }
+  assert.doesNotMatch(outputOf(guarded), /ALPHA-TEXT/);
+  assert.match(outputOf(guarded), /gone/);
+  const lenient = await open({
+    hooks: { PreToolUse: [{ matcher: "Read", hooks: [gone] }] },
+    files: { "a.txt": "ALPHA-TEXT\n" },
+    script: { steps: [read, { text: "done" }] },
+  });
+  try {
+    await lenient.turn();
+  } finally {
+    await lenient.close();
+  }
+  assert.match(outputOf(lenient), /ALPHA-TEXT/);
+});

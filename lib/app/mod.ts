@@ -84,3 +84,5 @@ export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";
 export { rewindPoints, rewindSession } from "./rewind.ts";
 export type { RewindPoint, RewindRequest, SessionRewindOutcome } from "./rewind.ts";
 export type { LiveRewindRequest } from "./session.ts";
+export { serveAcpAgent } from "./acp_host.ts";
+export type { AcpServeAgentOptions } from "./acp_host.ts";

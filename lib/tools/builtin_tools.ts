@@ -17,6 +17,7 @@ import {
   type EverydayFace,
 } from "./everyday_tools.ts";
 import type { EverydaySettings, ToolEnv } from "./tool_env.ts";
+import type { EditorFiles } from "./editor_files.ts";
 
 export interface BuiltinToolsOptions {
   platform: Platform;
@@ -33,6 +34,8 @@ export interface BuiltinToolsOptions {
   viewImage?: boolean;
   /** The session's checkpoint recorder (#25 item 2): told before each file-tool change. */
   changes?: FileChangeRecorder;
+  /** An editor's files and terminal (`trellis acp`, #25 item 1); absent: the disk, own processes. */
+  editor?: EditorFiles;
 }
 
 /**
@@ -97,5 +100,6 @@ export function toolEnv(options: BuiltinToolsOptions): ToolEnv {
       webFetch: { ...DEFAULT_EVERYDAY_SETTINGS.webFetch, ...options.everyday?.webFetch },
     },
     ...(options.changes ? { changes: options.changes } : {}),
+    ...(options.editor ? { editor: options.editor } : {}),
   };
 }

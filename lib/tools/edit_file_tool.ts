@@ -46,10 +46,17 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       const denied = deniedUnlessEscalated(target, "edit", ctx.escalated);
       if (denied) return denied;
       let text: string;
-      let bytes: Uint8Array;
+      // The bytes on disk, for the checkpoint; undefined when an editor's buffer was edited (the
+      // recorder then reads the disk itself).
+      let bytes: Uint8Array | undefined;
       try {
-        bytes = await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES });
-        text = utf8.decode(bytes);
+        // An editor's unsaved buffer is what the model saw through read_file: edit that (#25 item 1).
+        const buffer = await env.editor?.readTextFile?.(target.path, ctx.signal) ?? null;
+        if (buffer !== null) text = buffer;
+        else {
+          bytes = await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES });
+          text = utf8.decode(bytes);
+        }
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
       }
@@ -68,13 +75,17 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       try {
         // The bytes just read are the checkpoint's (#25 item 2): a 1 MB file is not read twice.
         await env.changes?.beforeChange(target.path, bytes);
-        await env.platform.fs.writeFileAtomic(target.path, updated, {
-          mode: info ? info.mode & 0o7777 : 0o644,
-        });
+        if (env.editor?.writeTextFile) await env.editor.writeTextFile(target.path, updated);
+        else {
+          await env.platform.fs.writeFileAtomic(target.path, updated, {
+            mode: info ? info.mode & 0o7777 : 0o644,
+          });
+        }
         await env.changes?.afterChange(target.path, updated);
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
       }
+      env.editor?.fileChanged?.({ callId: ctx.callId, path: target.path, oldText: text, newText: updated });
       const what = count === 1 ? "1 replacement" : `${count} replacements`;
       return { status: "success", output: `Edited ${target.path} (${what})` };
     },

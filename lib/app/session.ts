@@ -42,6 +42,7 @@ import type {
 import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
 import { noLifecycleHooks, type PermissionRules, type ToolDefinition, TrellisError } from "../shared/mod.ts";
 import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
+import { openTelemetry, type Telemetry } from "../telemetry/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
 import { withTodoListItems } from "./todo_list_events.ts";
@@ -59,6 +60,12 @@ import { loadSessionAgents } from "./agent_wiring.ts";
 import { Subagents } from "./subagents.ts";
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
+
+/** The version on exported telemetry (the CLI's own, lib/cli/version.ts, which app cannot import). */
+const TELEMETRY_VERSION = "0.1.0";
+
+/** Each open session's `[otel]` export, when configured. */
+const sessionTelemetry = new WeakMap<Session, Telemetry>();
 
 export interface SessionOptions {
   platform: Platform;
@@ -186,10 +193,18 @@ export class Session {
 
   static async open(given: SessionOptions): Promise<Session> {
     // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
-    const options = { ...given, events: withTodoListItems(given.events) };
+    // `[otel]` (#25 item 4): null, and no SDK loaded, unless an exporter is configured.
+    const telemetry = await openTelemetry(given.loaded.config.otel, {
+      serviceVersion: TELEMETRY_VERSION,
+      model: given.loaded.config.model ?? "",
+      warn: (message) => given.events({ type: "warning", message }),
+    });
+    const todo = withTodoListItems(given.events);
+    const options = { ...given, events: telemetry ? telemetry.events(todo) : todo };
     const { platform, loaded, events } = options;
+    const base = telemetry ? telemetry.model(modelFor(options)) : modelFor(options);
     const meter = meterUsage(
-      withOutputSchema(withHostedTools(modelFor(options), hostedTools(loaded.config)), options.outputSchema),
+      withOutputSchema(withHostedTools(base, hostedTools(loaded.config)), options.outputSchema),
     );
     const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
@@ -211,8 +226,17 @@ export class Session {
       settings,
     });
     try {
-      return await Session.build(options, { transcript, model, mcp, settings, lastUsage: meter.last });
+      const session = await Session.build(options, {
+        transcript,
+        model,
+        mcp,
+        settings,
+        lastUsage: meter.last,
+      });
+      if (telemetry) sessionTelemetry.set(session, telemetry);
+      return session;
     } catch (error) {
+      await telemetry?.shutdown();
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
       await mcp.shutdown().catch(() => {});
@@ -471,6 +495,7 @@ export class Session {
     const { events } = this.options;
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
+    sessionTelemetry.get(this)?.prompt(request.prompt);
     const result = await runTurn({
       turnId,
       model: this.parts.model,
@@ -625,6 +650,8 @@ export class Session {
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
     await this.parts.capabilities.mcp.shutdown();
+    // Last: the session span covers the whole session; a hung collector gets a moment, no more.
+    await sessionTelemetry.get(this)?.shutdown();
   }
 
   private turnContext(prompt: string, skills: string[]) {

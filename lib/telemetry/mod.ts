@@ -1,0 +1,31 @@
+/**
+ * OpenTelemetry export (`[otel]`, #25 item 4). This door costs nothing when `[otel]` sets no
+ * exporter: the OpenTelemetry SDK is imported (dynamically) only when one is configured, so start-up
+ * without it is unchanged. Spans and metrics are built from the session's own event stream and
+ * model calls, handed to the SDK's batch processors, and exported off the turn's path.
+ */
+import type { OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
+export type { ModelClient, OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
+
+/** Codex's rule: traces go to `trace_exporter`, else to `exporter`; metrics only to `metrics_exporter`. */
+export function otelTargets(settings: OtelSettings | undefined): {
+  traces: OtelExporter | undefined;
+  metrics: OtelExporter | undefined;
+} {
+  const exporting = (e: OtelExporter | undefined) => e !== undefined && typeof e === "object" ? e : undefined;
+  return {
+    traces: exporting(settings?.trace_exporter ?? settings?.exporter),
+    metrics: exporting(settings?.metrics_exporter),
+  };
+}
+
+/** The session's telemetry, or null (and no SDK loaded) when `[otel]` exports nothing. */
+export async function openTelemetry(
+  settings: OtelSettings | undefined,
+  info: TelemetryInfo,
+): Promise<Telemetry | null> {
+  const targets = otelTargets(settings);
+  if (!targets.traces && !targets.metrics) return null;
+  const { startOtel } = await import("./otel_sdk.ts");
+  return startOtel(settings ?? {}, targets, info);
+}

@@ -7,16 +7,17 @@
 import type { OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
 export type { ModelClient, OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
 
-/** Codex's rule: traces go to `trace_exporter`, else to `exporter`; metrics only to `metrics_exporter`. */
+/**
+ * Codex 0.171's rule: each signal has its own endpoint — traces go only to `trace_exporter`, metrics
+ * only to `metrics_exporter`; `exporter` is the log exporter and never implies traces (a /v1/logs
+ * endpoint would get spans). Trellis exports no log events yet, so `exporter` alone exports nothing.
+ */
 export function otelTargets(settings: OtelSettings | undefined): {
   traces: OtelExporter | undefined;
   metrics: OtelExporter | undefined;
 } {
   const exporting = (e: OtelExporter | undefined) => e !== undefined && typeof e === "object" ? e : undefined;
-  return {
-    traces: exporting(settings?.trace_exporter ?? settings?.exporter),
-    metrics: exporting(settings?.metrics_exporter),
-  };
+  return { traces: exporting(settings?.trace_exporter), metrics: exporting(settings?.metrics_exporter) };
 }
 
 /** The session's telemetry, or null (and no SDK loaded) when `[otel]` exports nothing. */

@@ -5,8 +5,7 @@ import {
   type HookHandlerInfo,
   type HookServices,
   HTTP_ALLOWLIST_KEY,
-  loadHooks,
-  type PluginHookSource,
+  type LoadedHooks,
   reviewNotice,
 } from "../hooks/mod.ts";
 import type { PluginLoadResult } from "../plugins/mod.ts";
@@ -16,30 +15,23 @@ import { confinedPolicy, type PermissionProfile } from "../tools/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 
 /**
- * Discovers hooks (trust decided per handler, HK-3), reports what needs review, and builds the
- * engine the loop calls. Hooks run as the user, as in Claude Code and Codex (HK-6); confinement in
- * `shell`'s sandbox profile is opt-in (see `hookConfinement`).
+ * Builds the engine the loop calls from the hooks the workspace loaded (trust decided per handler,
+ * HK-3; loading is the Workspace's, #26 item 2) and reports what needs review. Hooks run as the
+ * user, as in Claude Code and Codex (HK-6); confinement in `shell`'s sandbox profile is opt-in
+ * (see `hookConfinement`).
  */
-export async function wireHooks(options: {
+export function wireHooks(options: {
   platform: Platform;
   loaded: LoadedConfig;
   events: EventSink;
-  pluginSources: PluginHookSource[];
-  /** Enabled plugins that did not load: a trusted hook of one is warned about by name. */
-  unloadedPlugins?: { pluginId: string; reason: string }[];
+  loadedHooks: LoadedHooks;
   sandbox: SandboxStatus;
   profile: PermissionProfile;
   threadId: string;
   /** Model, subagents and MCP servers for prompt, agent and mcp_tool hooks (#24 item 2). */
   services?: Omit<HookServices, "httpAllowlist">;
-}): Promise<LifecycleHooks> {
-  const { platform, loaded, events } = options;
-  const loadedHooks = await loadHooks({
-    loaded,
-    platform,
-    pluginSources: options.pluginSources,
-    unloadedPlugins: options.unloadedPlugins ?? [],
-  });
+}): LifecycleHooks {
+  const { platform, loaded, events, loadedHooks } = options;
   reportDiagnostics(events, loadedHooks.diagnostics);
   const notice = reviewNotice(loadedHooks.needsReview);
   if (notice) events({ type: "notice", message: notice });

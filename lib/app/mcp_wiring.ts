@@ -10,7 +10,6 @@ import {
   type McpRuntimeOptions,
   type McpServerOverview,
   mcpServerOverview,
-  mcpServersFromConfig,
   type McpStepSnapshot,
   type PluginMcpServer,
   promptArguments,
@@ -19,7 +18,7 @@ import {
 } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import type { McpToolAnswer } from "../hooks/mod.ts";
-import { type ConversationItem, type EventSink, UsageError } from "../shared/mod.ts";
+import { type ConversationItem, type Diagnostic, type EventSink, UsageError } from "../shared/mod.ts";
 import { approvalRequest, type Approver, approves, type ModelClient } from "../loop/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { samplingHandler } from "./sampling_handler.ts";
@@ -102,18 +101,25 @@ export async function loadToolPins(platform: Platform, home: string, events: Eve
 
 /**
  * Owns the thread's MCP runtime: none until the catalog has a server (so a turn without MCP never
- * loads the SDK), refreshed best-effort when plugins change the catalog (MCP-8, PL-11).
+ * loads the SDK), refreshed best-effort when plugins change the catalog (MCP-8, PL-11). The
+ * catalog comes from the workspace's loads (`catalogWith`), never resolved here (#26 item 2).
  */
 export class McpHolder {
   private runtime: McpRuntime | null = null;
   private serverNames: string[] = [];
 
-  constructor(private readonly options: McpWiringOptions) {}
+  constructor(
+    private readonly options: McpWiringOptions & {
+      catalogWith: (
+        pluginServers: PluginMcpServer[],
+      ) => { catalog: ResolvedCatalog; diagnostics: Diagnostic[] };
+    },
+  ) {}
 
   /** Resolves the catalog for these plugin servers and starts (or refreshes) the runtime. */
   async apply(pluginServers: PluginMcpServer[], options: { initial: boolean }): Promise<void> {
     const { platform, loaded, events } = this.options;
-    const { catalog, diagnostics } = mcpServersFromConfig(loaded, { platform, pluginServers });
+    const { catalog, diagnostics } = this.options.catalogWith(pluginServers);
     reportDiagnostics(events, diagnostics);
     this.serverNames = catalog.servers.map((r) => r.config.name);
     const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;

@@ -60,7 +60,7 @@ export { IMAGE_EXTENSIONS } from "../tools/mod.ts";
 export type { UserAnswer, UserQuestion, UserQuestioner } from "../shared/mod.ts";
 export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
-export { skillsInputFor } from "./capabilities.ts";
+export { skillsInputFor } from "./skills_input.ts";
 export { resolveContextWindow } from "./context_window.ts";
 export type { McpCommandOptions, McpCommandRuntime } from "./mcp_command.ts";
 export { mcpSandboxCheck } from "./mcp_sandbox_check.ts";
@@ -80,3 +80,7 @@ export type { InputPlace, RequestParts } from "./request_parts.ts";
 export { runDoctor } from "./doctor/doctor.ts";
 export type { DoctorOptions } from "./doctor/doctor.ts";
 export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";
+// Checkpoints and rewind (#25 item 2): the one operation `trellis rewind`, `/rewind` and ACP call.
+export { rewindPoints, rewindSession } from "./rewind.ts";
+export type { RewindPoint, RewindRequest, SessionRewindOutcome } from "./rewind.ts";
+export type { LiveRewindRequest } from "./session.ts";

@@ -35,6 +35,7 @@ export type {
 } from "./tool_contract.ts";
 export type { UserAnswer, UserQuestion, UserQuestioner } from "./user_questions.ts";
 export type { ApprovalSubject, CommandSandbox, NamedFileState, SessionScope } from "./approval_subject.ts";
+export type { FileChangeRecorder } from "./file_changes.ts";
 export { terminalText } from "./terminal_text.ts";
 export { closestWord } from "./closest_word.ts";
 export { jsonErrorAt, parseJsoncText, parseJsonText } from "./json_text.ts";

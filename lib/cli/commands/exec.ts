@@ -14,14 +14,7 @@ import {
   type Workspace,
   type WorkspaceSessionOptions,
 } from "../../app/mod.ts";
-import {
-  describeError,
-  emptyUsage,
-  type EventSink,
-  isTrellisError,
-  TrellisError,
-  UsageError,
-} from "../../shared/mod.ts";
+import { describeError, type EventSink, isTrellisError, TrellisError, UsageError } from "../../shared/mod.ts";
 import {
   approvalOption,
   type CliContext,
@@ -173,22 +166,19 @@ async function runExec(
       ...(schema ? { outputSchema: schema.schema } : {}),
     });
     try {
-      const start = await session.start(controller.signal);
-      result = start.stop
-        ? { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 }
-        : await session.runTurn({ prompt, maxSteps, signal: controller.signal, skills: options.skill ?? [] });
+      // A SessionStart hook's stop is the session's to handle: the turn ends `stopped`, said once.
+      result = await session.runTurn({
+        prompt,
+        maxSteps,
+        signal: controller.signal,
+        skills: options.skill ?? [],
+      });
       if (schema && result.status === "completed") {
         ({ result, mismatch } = await matchSchema(
           schema,
           result,
           (repair) => session.runTurn({ prompt: repair, maxSteps, signal: controller.signal }),
         ));
-      }
-      if (start.stop) {
-        terminal.events({
-          type: "notice",
-          message: `SessionStart hook stopped the session: ${start.stop.reason}`,
-        });
       }
     } finally {
       await session.close();

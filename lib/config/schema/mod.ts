@@ -10,6 +10,7 @@ import { pluginsSections } from "./plugins.ts";
 import { skillsSections } from "./skills.ts";
 import { toolsSections } from "./tools.ts";
 import { otelSections } from "./otel.ts";
+import { checkpointsSections } from "./checkpoints.ts";
 
 const SECTIONS = {
   ...coreSections,
@@ -22,6 +23,7 @@ const SECTIONS = {
   ...agentsSections,
   ...toolsSections,
   ...otelSections,
+  ...checkpointsSections,
 };
 type Sections = typeof SECTIONS;
 

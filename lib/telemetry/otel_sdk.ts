@@ -101,7 +101,7 @@ export async function startOtel(
       spanProcessors: [
         new BatchSpanProcessor({
           exporter: await spanExporter(targets.traces),
-          scheduledDelayMillis: 1_000,
+          scheduledDelayMillis: 5_000, // the SDK default: fewer encodes on a busy session
           exportTimeoutMillis: EXPORT_TIMEOUT_MS,
         }),
       ],

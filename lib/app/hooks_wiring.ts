@@ -2,6 +2,7 @@ import type { LoadedConfig } from "../config/mod.ts";
 import * as path from "node:path";
 import {
   createHookEngine,
+  type HookEngine,
   type HookHandlerInfo,
   type HookServices,
   HTTP_ALLOWLIST_KEY,
@@ -31,32 +32,43 @@ export function wireHooks(options: {
   /** Model, subagents and MCP servers for prompt, agent and mcp_tool hooks (#24 item 2). */
   services?: Omit<HookServices, "httpAllowlist">;
 }): LifecycleHooks {
-  const { platform, loaded, events, loadedHooks } = options;
+  const { events, loadedHooks } = options;
   reportDiagnostics(events, loadedHooks.diagnostics);
   const notice = reviewNotice(loadedHooks.needsReview);
   if (notice) events({ type: "notice", message: notice });
   // Nothing to dispatch: the loop then skips building hook payloads for every call.
   if (loadedHooks.handlers.length === 0) return noLifecycleHooks;
-  const httpAllowlist = userHttpAllowlist(loaded);
-  const http = loadedHooks.handlers.filter((h) => h.type === "http" && h.runnable);
-  if (http.length > 0 && httpAllowlist === undefined) {
-    // One warning, whatever the number of http hooks; each run then fails by name (a blocking guard blocks).
-    events({
-      type: "warning",
-      message: `${http.length} http hook(s) will not run: set ${HTTP_ALLOWLIST_KEY} in your own config ` +
-        `(${path.join(loaded.paths.home, "config.toml")}) to the URLs they may call`,
-      subject: "hooks.allowed_http_hook_urls",
+  return hookEngineFor(options)(loadedHooks.handlers);
+}
+
+/**
+ * An engine over some handlers with the session's confinement, services and http allowlist: the
+ * session's own, and an agent's frontmatter hooks in a session that has none (#22 item 4).
+ */
+export function hookEngineFor(options: Parameters<typeof wireHooks>[0]) {
+  const { platform, loaded, events } = options;
+  return (handlers: HookHandlerInfo[]): HookEngine => {
+    const httpAllowlist = userHttpAllowlist(loaded);
+    const http = handlers.filter((h) => h.type === "http" && h.runnable);
+    if (http.length > 0 && httpAllowlist === undefined) {
+      // One warning, whatever the number of http hooks; each run then fails by name (a blocking guard blocks).
+      events({
+        type: "warning",
+        message: `${http.length} http hook(s) will not run: set ${HTTP_ALLOWLIST_KEY} in your own config ` +
+          `(${path.join(loaded.paths.home, "config.toml")}) to the URLs they may call`,
+        subject: "hooks.allowed_http_hook_urls",
+      });
+    }
+    return createHookEngine({
+      handlers: handlers,
+      platform,
+      events,
+      home: loaded.paths.home,
+      threadId: options.threadId,
+      confine: hookConfinement(loaded, options.sandbox, options.profile, platform.envAll()),
+      services: { ...options.services, ...(httpAllowlist ? { httpAllowlist } : {}) },
     });
-  }
-  return createHookEngine({
-    handlers: loadedHooks.handlers,
-    platform,
-    events,
-    home: loaded.paths.home,
-    threadId: options.threadId,
-    confine: hookConfinement(loaded, options.sandbox, options.profile, platform.envAll()),
-    services: { ...options.services, ...(httpAllowlist ? { httpAllowlist } : {}) },
-  });
+  };
 }
 
 /**

@@ -8,11 +8,13 @@ import {
   type McpPromptListing,
   type McpRuntime,
   type McpRuntimeOptions,
+  type McpServerConfig,
   type McpServerOverview,
   mcpServerOverview,
   type McpStepSnapshot,
   type PluginMcpServer,
   promptArguments,
+  resolveCatalog,
   type ResolvedCatalog,
   ToolPins,
 } from "../mcp/mod.ts";
@@ -186,6 +188,32 @@ export class McpHolder {
     } finally {
       step.release();
     }
+  }
+
+  /**
+   * Servers only one subagent sees (#22 item 1, frontmatter `mcpServers` inline entries): a runtime
+   * of their own, built with the session's options — the same pins, confinement, sampling and
+   * elicitation — started for that child and shut down with it. `scope` decides the default
+   * pinning as for any server: a project's or plugin's agent blocks changed tools, the user's warns.
+   */
+  async startScoped(
+    configs: McpServerConfig[],
+    where: { source: string; scope: "user" | "project" | "plugin" },
+  ): Promise<{ captureStep: () => McpStepSnapshot; shutdown: () => Promise<void> }> {
+    const { platform, loaded, events } = this.options;
+    const registrations = configs.map((config) => {
+      config.toolPinning = where.scope === "user" ? "warn" : "block";
+      return { tier: "extension" as const, source: where.source, scope: where.scope, config };
+    });
+    const catalog = resolveCatalog(registrations, [], []);
+    const pins = await loadToolPins(platform, loaded.paths.home, events);
+    const runtime = createMcpRuntime(mcpRuntimeOptions(this.options, catalog, pins));
+    runtime.start();
+    const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;
+    await runtime.awaitStartup({ graceMs }).catch((error) =>
+      events({ type: "warning", message: (error as Error).message })
+    );
+    return { captureStep: () => runtime.captureStep(), shutdown: () => runtime.shutdown() };
   }
 
   /** Each running server's state, transport, origin and tools against their pins (`/mcp`). */

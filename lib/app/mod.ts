@@ -75,11 +75,13 @@ export type { ImportItem, ImportOutcome, ImportPlan, ImportSource, ImportSources
 export { sessionContextLedger } from "./session_context_ledger.ts";
 export type { EncodingImport } from "./token_counter.ts";
 export { buildContextLedger, formatTokens } from "./context_ledger.ts";
-export type { ContextLedger, LedgerRow, LedgerSource } from "./context_ledger.ts";
+export type { AgentContextRow, ContextLedger, LedgerRow, LedgerSource } from "./context_ledger.ts";
 export type { InputPlace, RequestParts } from "./request_parts.ts";
 export { runDoctor } from "./doctor/doctor.ts";
 export type { DoctorOptions } from "./doctor/doctor.ts";
 export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";
+export { serveAcpAgent } from "./acp_host.ts";
+export type { AcpServeAgentOptions } from "./acp_host.ts";
 // Checkpoints and rewind (#25 item 2): the one operation `trellis rewind`, `/rewind` and ACP call.
 export { rewindPoints, rewindSession } from "./rewind.ts";
 export type { RewindPoint, RewindRequest, SessionRewindOutcome } from "./rewind.ts";

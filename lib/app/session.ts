@@ -19,6 +19,7 @@ import {
 import {
   type ElicitationResponder,
   type McpPromptListing,
+  type McpServerConfig,
   type McpServerOverview,
   noUiElicitationResponder,
   ttyElicitationResponder,
@@ -26,6 +27,7 @@ import {
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import {
   detectSandbox,
+  type FileSystem,
   type Platform,
   removeLeftoverPlaceholders,
   type SandboxStatus,
@@ -34,12 +36,13 @@ import type {
   ConversationItem,
   EventSink,
   HookTurnContext,
+  ImageInput,
   LifecycleHooks,
   ModelRequest,
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { permissionRules } from "../hooks/mod.ts";
+import { type HookEngine, permissionRules } from "../hooks/mod.ts";
 import {
   emptyUsage,
   noLifecycleHooks,
@@ -48,7 +51,12 @@ import {
   TrellisError,
   UsageError,
 } from "../shared/mod.ts";
-import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
+import {
+  createBuiltinTools,
+  DEFAULT_EVERYDAY_SETTINGS,
+  type EditorFiles,
+  resolvePermissionProfile,
+} from "../tools/mod.ts";
 import { openTelemetry, type Telemetry } from "../telemetry/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
@@ -56,15 +64,22 @@ import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { wireHooks } from "./hooks_wiring.ts";
+import { hookEngineFor, wireHooks } from "./hooks_wiring.ts";
 import { WorkspaceLoads } from "./workspace_loads.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
-import { type Attachment, attachmentMessage } from "./attachments.ts";
+import { type Attachment, attachmentMessage, imageMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { Subagents } from "./subagents.ts";
+import { prepareChild } from "./agent_child.ts";
+
+/** A promise made at its first call and shared by every later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => made ??= make();
+}
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
 import { openCheckpoints } from "./checkpoint_wiring.ts";
@@ -113,6 +128,13 @@ export interface SessionOptions {
   baseInstructions?: string;
   /** Answers request_user_input (the interactive mode); absent: the tool refuses (#23 item 3). */
   questioner?: UserQuestioner;
+  /**
+   * An editor's buffers and terminal for the built-in tools (`trellis acp`, #25 item 1): every
+   * path and sandbox check still runs first.
+   */
+  editor?: EditorFiles;
+  /** MCP servers the ACP client passed (`session/new`), beside the configured ones (origin `acp`). */
+  clientMcpServers?: McpServerConfig[];
 }
 
 export interface TurnRequest {
@@ -123,6 +145,8 @@ export interface TurnRequest {
   skills?: string[];
   /** Files attached with `@path`: sent after the prompt, each in an `<attached_file>` message. */
   attachments?: Attachment[];
+  /** Images the prompt carries inline (an ACP client's image blocks, #25 item 1). */
+  images?: ImageInput[];
 }
 
 /** What `/status` shows of a session. */
@@ -213,6 +237,17 @@ export class Session {
     return this.parts.threadId;
   }
 
+  /** Each agent type's system prompt, for counting a child's context (#22 item 6). */
+  async agentInstructions(): Promise<(agentType: string) => string | undefined> {
+    const agents = await this.parts.subagents?.definitions() ?? [];
+    return (type) => agents.find((a) => a.name === type)?.prompt;
+  }
+
+  /** Where this session's transcripts, and its subagents' (`<thread>-agentN.jsonl`), are written. */
+  get transcriptFolder(): { fs: FileSystem; dir: string } {
+    return { fs: this.options.platform.fs, dir: path.join(this.options.loaded.paths.home, "sessions") };
+  }
+
   get transcript(): Transcript {
     return this.parts.transcript;
   }
@@ -243,7 +278,7 @@ export class Session {
     const settings = SessionSettings.fromConfig(loaded);
     const loads = options.loads ?? new WorkspaceLoads(platform, loaded);
     const mcp = new McpHolder({
-      catalogWith: (pluginServers) => loads.catalogWith(pluginServers),
+      catalogWith: (pluginServers) => loads.catalogWith(pluginServers, options.clientMcpServers),
       platform,
       loaded,
       events,
@@ -320,8 +355,9 @@ export class Session {
       ...(checkpoints ? { changes: checkpoints } : {}),
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
+      ...(options.editor ? { editor: options.editor } : {}),
     });
-    const hooks = options.preview ? noLifecycleHooks : wireHooks({
+    const hookWiring: Parameters<typeof wireHooks>[0] = {
       platform,
       loaded,
       events,
@@ -335,17 +371,17 @@ export class Session {
         callMcpTool: (request) => mcp.callToolForHook(request, settings.cwd),
         runAgent: (request) => session!.parts.subagents!.answerForHook(request),
       },
-    });
+    };
+    const hooks = options.preview ? noLifecycleHooks : wireHooks(hookWiring);
     const rules = loads.permissionRules();
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
-    const agentLoad = await loads.agents();
-    if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
     const instructions = config.instructions
       ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
       : options.baseInstructions ?? BASE_INSTRUCTIONS;
     // Late-bound: the engine reads the session's settings and hook context at each spawn.
     let session: Session | undefined = undefined;
+    const warnedTools = new Set<string>();
     const subagents = new Subagents({
       model,
       modelName: () => settings.model,
@@ -360,8 +396,32 @@ export class Session {
       threadId: transcript.meta.id,
       store: new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions")),
       ephemeral: Boolean(options.preview),
-      agents: agentLoad.agents,
+      // Read at the first step offering the Agent tool, never at start (#22 figure); notes then.
+      agents: once(async () => {
+        const agentLoad = await loads.agents();
+        if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
+        return agentLoad.agents;
+      }),
       limits: agentLimits(config),
+      prepare: (definition, agentId) =>
+        prepareChild(
+          {
+            loaded,
+            fs: platform.fs,
+            env: platform.env,
+            events,
+            approver: options.approver,
+            approvalPolicy: () => settings.approvalPolicy,
+            modelName: () => settings.model,
+            skills: async () => (await capabilities.skillsSnapshot()).snapshot,
+            mcp: capabilities.mcp,
+            hooks: "addScopedHooks" in hooks ? hooks as HookEngine : null,
+            engineFor: hookEngineFor(hookWiring),
+            warnedTools,
+          },
+          definition,
+          agentId,
+        ),
     });
     session = new Session(options, {
       threadId: transcript.meta.id,
@@ -581,6 +641,7 @@ export class Session {
           maxBytes: DEFAULT_EVERYDAY_SETTINGS.imageMaxBytes,
           events,
         }),
+        ...(request.images ?? []).map(imageMessage),
       ],
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,
@@ -790,7 +851,7 @@ export class Session {
 
   private async captureTools(): ReturnType<Capabilities["captureStep"]> {
     const step = await this.parts.capabilities.captureStep(this.parts.builtins);
-    const agent = this.parts.subagents?.tool(0);
+    const agent = await this.parts.subagents?.tool(0);
     return agent ? { ...step, tools: [...step.tools, agent] } : step;
   }
 

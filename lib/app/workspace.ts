@@ -22,6 +22,7 @@ import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, discardEvents, type EventSink } from "../shared/mod.ts";
 import type { SkillsInput, SkillsSnapshot } from "../skills/mod.ts";
 import type { LoadedAgents } from "../agents/mod.ts";
+import { agentScopedHooks } from "./agent_wiring.ts";
 import { WorkspaceLoads } from "./workspace_loads.ts";
 import { keepHomePrivate } from "./private_home.ts";
 import { userHttpAllowlist } from "./hooks_wiring.ts";
@@ -59,6 +60,8 @@ export type WorkspaceSessionOptions = Omit<SessionOptions, "platform" | "loaded"
 export class Workspace {
   /** The one loader of plugins, hooks, skills, agents, rules and the MCP catalog (#26 item 2). */
   readonly #loads: WorkspaceLoads;
+  /** `hooks()`: the loaded hooks plus agents' frontmatter hooks, for listing and trust. */
+  #listedHooks?: Promise<LoadedHooks>;
 
   private constructor(readonly platform: Platform, readonly loaded: LoadedConfig) {
     keepHomePrivate(loaded.paths);
@@ -154,7 +157,19 @@ export class Workspace {
 
   /** Every hook handler — config layers, Claude Code settings, plugins — with its trust status (HK-3). */
   hooks(): Promise<LoadedHooks> {
-    return this.#loads.hooks();
+    // Agents' frontmatter hooks (#22 item 4) are listed and trusted by key like a file's; a session
+    // registers them only while their agent runs (lib/app/agent_child.ts), never with these.
+    return this.#listedHooks ??= Promise.all([this.#loads.hooks(), this.#loads.agents()]).then(
+      ([configured, agents]) => {
+        const scoped = agentScopedHooks(this.loaded, agents.agents);
+        return {
+          ...configured,
+          handlers: [...configured.handlers, ...scoped.handlers],
+          diagnostics: [...configured.diagnostics, ...scoped.diagnostics],
+          needsReview: configured.needsReview + scoped.needsReview,
+        };
+      },
+    );
   }
 
   /** The permission rules a session here would enforce, and those it ignores (`permissions list`). */

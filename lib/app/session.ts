@@ -59,6 +59,7 @@ import {
   type EditorFiles,
   resolvePermissionProfile,
 } from "../tools/mod.ts";
+import { openTelemetry, type Telemetry } from "../telemetry/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
 import {
@@ -93,6 +94,12 @@ import type { InputPlace, RequestParts } from "./request_parts.ts";
 import { openCheckpoints } from "./checkpoint_wiring.ts";
 import type { SessionCheckpoints } from "../checkpoints/mod.ts";
 import { type RewindPoint, rewindPoints, rewindSession, type SessionRewindOutcome } from "./rewind.ts";
+
+/** The version on exported telemetry (the CLI's own, lib/cli/version.ts, which app cannot import). */
+const TELEMETRY_VERSION = "0.1.0";
+
+/** Each open session's `[otel]` export, when configured. */
+const sessionTelemetry = new WeakMap<Session, Telemetry>();
 
 export interface SessionOptions {
   platform: Platform;
@@ -278,18 +285,26 @@ export class Session {
       void done.then(() => pending.delete(done));
     };
     // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
+    // `[otel]` (#25 item 4): null, and no SDK loaded, unless an exporter is configured.
+    const telemetry = await openTelemetry(given.loaded.config.otel, {
+      serviceVersion: TELEMETRY_VERSION,
+      model: given.loaded.config.model ?? "",
+      warn: (message) => given.events({ type: "warning", message }),
+    });
     const todo = withTodoListItems(given.events);
+    const sink: EventSink = (event) => {
+      todo(event);
+      agentDone(event);
+    };
     const options: SessionOptions = {
       ...given,
-      events: (event) => {
-        todo(event);
-        agentDone(event);
-      },
+      events: telemetry ? telemetry.events(sink) : sink,
       ...(given.questioner ? { questioner: notifyingQuestioner(given.questioner, attention) } : {}),
     };
     const { platform, loaded, events } = options;
+    const base = telemetry ? telemetry.model(modelFor(options)) : modelFor(options);
     const meter = meterUsage(
-      withOutputSchema(withHostedTools(modelFor(options), hostedTools(loaded.config)), options.outputSchema),
+      withOutputSchema(withHostedTools(base, hostedTools(loaded.config)), options.outputSchema),
     );
     const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
@@ -322,8 +337,10 @@ export class Session {
         lastUsage: meter.last,
       });
       built.attention = { ...attention, pending };
+      if (telemetry) sessionTelemetry.set(built, telemetry);
       return built;
     } catch (error) {
+      await telemetry?.shutdown();
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
       await mcp.shutdown().catch(() => {});
@@ -756,6 +773,7 @@ export class Session {
     context: Awaited<ReturnType<Session["turnContext"]>>,
   ): Promise<TurnResult> {
     const { events } = this.options;
+    sessionTelemetry.get(this)?.prompt(request.prompt);
     const result = await runTurn({
       turnId,
       model: this.parts.model,
@@ -962,6 +980,8 @@ export class Session {
     this.parts.capabilities.close();
     await this.parts.checkpoints?.close();
     await this.parts.capabilities.mcp.shutdown();
+    // Last: the session span covers the whole session; a hung collector gets a moment, no more.
+    await sessionTelemetry.get(this)?.shutdown();
   }
 
   private turnContext(prompt: string, skills: string[]) {

@@ -41,7 +41,6 @@ export const CODEX_UNUSED_KEYS: ReadonlySet<string> = new Set([
   "notice",
   "notify",
   "oss_provider",
-  "otel",
   "personality",
   "preferred_auth_method",
   "responses_originator_header_internal_override",

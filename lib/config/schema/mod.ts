@@ -9,6 +9,7 @@ import { permissionsSections } from "./permissions.ts";
 import { pluginsSections } from "./plugins.ts";
 import { skillsSections } from "./skills.ts";
 import { toolsSections } from "./tools.ts";
+import { otelSections } from "./otel.ts";
 import { checkpointsSections } from "./checkpoints.ts";
 
 const SECTIONS = {
@@ -21,6 +22,7 @@ const SECTIONS = {
   ...compatSections,
   ...agentsSections,
   ...toolsSections,
+  ...otelSections,
   ...checkpointsSections,
 };
 type Sections = typeof SECTIONS;

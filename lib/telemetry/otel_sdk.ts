@@ -1,0 +1,309 @@
+/**
+ * The OpenTelemetry JS SDK behind `[otel]` (#25 item 4), imported only when an exporter is set.
+ * Spans go through a BatchSpanProcessor and metrics through a periodic reader: the turn only records
+ * in memory; encoding and sending happen on the SDK's timers, and a collector that refuses or hangs
+ * costs the turn nothing. At shutdown the last batch gets a short wait, never more.
+ */
+import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BatchSpanProcessor, type SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+} from "@opentelemetry/sdk-metrics";
+import {
+  describeError,
+  type EventSink,
+  type ModelStreamEvent,
+  type TrellisEventBody,
+} from "../shared/mod.ts";
+import type { ModelClient, OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
+
+/** The most a session's end waits for the last spans and metrics to leave (a hung collector). */
+const SHUTDOWN_WAIT_MS = 1_000;
+/** One export's cap: a collector slower than this loses that batch, not the session's time. */
+const EXPORT_TIMEOUT_MS = 5_000;
+/** Codex's default `environment`. */
+const DEFAULT_ENVIRONMENT = "dev";
+
+type Http = NonNullable<Exclude<OtelExporter, string>["otlp-http"]>;
+type Grpc = NonNullable<Exclude<OtelExporter, string>["otlp-grpc"]>;
+
+async function spanExporter(target: Exclude<OtelExporter, string>): Promise<SpanExporter> {
+  if (target["otlp-http"]) {
+    const http: Http = target["otlp-http"];
+    const options = { url: http.endpoint, headers: http.headers ?? {}, timeoutMillis: EXPORT_TIMEOUT_MS };
+    if (http.protocol === "json") {
+      const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
+      return new OTLPTraceExporter(options);
+    }
+    const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-proto");
+    return new OTLPTraceExporter(options);
+  }
+  const grpc: Grpc = target["otlp-grpc"]!;
+  const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-grpc");
+  return new OTLPTraceExporter({
+    url: grpc.endpoint,
+    timeoutMillis: EXPORT_TIMEOUT_MS,
+    ...grpcMetadata(grpc),
+  });
+}
+
+async function metricExporter(target: Exclude<OtelExporter, string>): Promise<PushMetricExporter> {
+  if (target["otlp-http"]) {
+    const http: Http = target["otlp-http"];
+    const options = { url: http.endpoint, headers: http.headers ?? {}, timeoutMillis: EXPORT_TIMEOUT_MS };
+    if (http.protocol === "json") {
+      const { OTLPMetricExporter } = await import("@opentelemetry/exporter-metrics-otlp-http");
+      return new OTLPMetricExporter(options);
+    }
+    const { OTLPMetricExporter } = await import("@opentelemetry/exporter-metrics-otlp-proto");
+    return new OTLPMetricExporter(options);
+  }
+  const grpc: Grpc = target["otlp-grpc"]!;
+  const { OTLPMetricExporter } = await import("@opentelemetry/exporter-metrics-otlp-grpc");
+  return new OTLPMetricExporter({
+    url: grpc.endpoint,
+    timeoutMillis: EXPORT_TIMEOUT_MS,
+    ...grpcMetadata(grpc),
+  });
+}
+
+function grpcMetadata(grpc: Grpc): Record<string, unknown> {
+  // gRPC headers travel as grpc-js Metadata; not sent yet (README: Not supported yet).
+  void grpc;
+  return {};
+}
+
+function settle<T>(promise: Promise<T>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wait = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise.then(() => {}, () => {}), wait]).finally(() => clearTimeout(timer));
+}
+
+export async function startOtel(
+  settings: OtelSettings,
+  targets: { traces: OtelExporter | undefined; metrics: OtelExporter | undefined },
+  info: TelemetryInfo,
+): Promise<Telemetry> {
+  const resource = resourceFromAttributes({
+    "service.name": "trellis",
+    "service.version": info.serviceVersion,
+    env: settings.environment ?? DEFAULT_ENVIRONMENT,
+    "deployment.environment.name": settings.environment ?? DEFAULT_ENVIRONMENT,
+  });
+  const tracerProvider = targets.traces && typeof targets.traces === "object"
+    ? new TracerProvider({
+      resource,
+      spanProcessors: [
+        new BatchSpanProcessor({
+          exporter: await spanExporter(targets.traces),
+          scheduledDelayMillis: 5_000, // the SDK default: fewer encodes on a busy session
+          exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+        }),
+      ],
+    })
+    : undefined;
+  const meterProvider = targets.metrics && typeof targets.metrics === "object"
+    ? new MeterProvider({
+      resource,
+      readers: [
+        new PeriodicExportingMetricReader({
+          exporter: await metricExporter(targets.metrics),
+          exportIntervalMillis: 60_000,
+          exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+        }),
+      ],
+    })
+    : undefined;
+  const tracer = tracerProvider?.getTracer("trellis", info.serviceVersion);
+  const meter = meterProvider?.getMeter("trellis", info.serviceVersion);
+  const tokens = meter?.createCounter("trellis.tokens", { description: "tokens used, by token.type" });
+  const errors = meter?.createCounter("trellis.errors", { description: "failures, by error.source" });
+  const turnDuration = meter?.createHistogram("trellis.turn.duration", { unit: "ms" });
+  const modelDuration = meter?.createHistogram("trellis.model_request.duration", { unit: "ms" });
+  const toolDuration = meter?.createHistogram("trellis.tool_call.duration", { unit: "ms" });
+
+  const extra = settings.span_attributes ?? {};
+  const start = (name: string, parent: Context, attributes: Record<string, string | number | boolean> = {}) =>
+    tracer?.startSpan(name, { kind: SpanKind.INTERNAL, attributes: { ...extra, ...attributes } }, parent);
+  const session = start("trellis.session", context.active(), { model: info.model });
+  const sessionContext = session ? trace.setSpan(context.active(), session) : context.active();
+  let turn: { span: Span | undefined; context: Context; started: number; id: string } | null = null;
+  let prompt: string | null = null;
+  const open = new Map<string, { span: Span | undefined; started: number; tool?: string }>();
+  const parent = () => turn?.context ?? sessionContext;
+
+  const fail = (span: Span | undefined, source: string, message: string) => {
+    span?.setStatus({ code: SpanStatusCode.ERROR, message });
+    errors?.add(1, { "error.source": source });
+  };
+
+  const observe = (event: TrellisEventBody) => {
+    switch (event.type) {
+      case "thread.started":
+        session?.setAttribute("thread.id", event.thread_id);
+        return;
+      case "turn.started": {
+        const attributes: Record<string, string> = { "turn.id": event.turn_id };
+        if (settings.log_user_prompt && prompt !== null) attributes["user.prompt"] = prompt;
+        const span = start("trellis.turn", sessionContext, attributes);
+        turn = {
+          span,
+          context: span ? trace.setSpan(sessionContext, span) : sessionContext,
+          started: performance.now(),
+          id: event.turn_id,
+        };
+        return;
+      }
+      case "turn.completed":
+      case "turn.failed": {
+        if (!turn) return;
+        const span = turn.span;
+        if (event.type === "turn.completed") {
+          const u = event.usage;
+          span?.setAttributes({
+            "usage.input_tokens": u.input_tokens,
+            "usage.cached_input_tokens": u.cached_input_tokens,
+            "usage.output_tokens": u.output_tokens,
+            "usage.reasoning_output_tokens": u.reasoning_output_tokens,
+            steps: event.steps,
+          });
+          tokens?.add(u.input_tokens - u.cached_input_tokens, { "token.type": "input" });
+          tokens?.add(u.cached_input_tokens, { "token.type": "cached_input" });
+          tokens?.add(u.output_tokens - u.reasoning_output_tokens, { "token.type": "output" });
+          tokens?.add(u.reasoning_output_tokens, { "token.type": "reasoning_output" });
+        } else fail(span, "turn", event.error.message);
+        turnDuration?.record(performance.now() - turn.started, {
+          status: event.type === "turn.completed" ? "completed" : "failed",
+        });
+        span?.end();
+        turn = null;
+        return;
+      }
+      case "item.started": {
+        const item = event.item as {
+          id: string;
+          type: string;
+          name?: string;
+          call_id?: string;
+          server?: string;
+        };
+        if (item.call_id === undefined || open.has(item.id)) return;
+        const mcp = item.type === "mcp_tool_call";
+        const attributes: Record<string, string> = {
+          "tool.name": item.name ?? "",
+          "tool.call_id": item.call_id,
+        };
+        if (mcp && item.server) attributes["mcp.server"] = item.server;
+        const span = start(mcp ? "trellis.mcp_call" : "trellis.tool_call", parent(), attributes);
+        open.set(item.id, { span, started: performance.now(), tool: item.name ?? "" });
+        return;
+      }
+      case "item.completed": {
+        const item = event.item as { id: string; call_status?: string };
+        const entry = open.get(item.id);
+        if (!entry) return;
+        open.delete(item.id);
+        const status = item.call_status ?? "completed";
+        entry.span?.setAttribute("tool.status", status);
+        if (status === "failed") fail(entry.span, "tool", `the call ${status}`);
+        toolDuration?.record(performance.now() - entry.started, { "tool.name": entry.tool ?? "", status });
+        entry.span?.end();
+        return;
+      }
+      case "hook.started":
+        open.set(`hook:${event.run_id}`, {
+          span: start("trellis.hook", parent(), { "hook.event": event.event, "hook.source": event.source }),
+          started: performance.now(),
+        });
+        return;
+      case "hook.completed": {
+        const entry = open.get(`hook:${event.run_id}`);
+        if (!entry) return;
+        open.delete(`hook:${event.run_id}`);
+        entry.span?.setAttribute("hook.status", event.status);
+        if (event.status === "failed") fail(entry.span, "hook", "the hook failed");
+        entry.span?.end();
+        return;
+      }
+      case "agent.started":
+        open.set(`agent:${event.agent_id}`, {
+          span: start("trellis.subagent", parent(), {
+            "agent.id": event.agent_id,
+            "agent.type": event.agent_type,
+            "tool.call_id": event.call_id,
+          }),
+          started: performance.now(),
+        });
+        return;
+      case "agent.completed": {
+        const entry = open.get(`agent:${event.agent_id}`);
+        if (!entry) return;
+        open.delete(`agent:${event.agent_id}`);
+        entry.span?.setAttribute("agent.status", event.status);
+        if (event.status !== "completed") fail(entry.span, "subagent", `the subagent ${event.status}`);
+        entry.span?.end();
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  return {
+    events: (sink: EventSink): EventSink => (event) => {
+      // The consumer first: what a person or program reads never waits on telemetry.
+      sink(event);
+      try {
+        observe(event);
+      } catch (error) {
+        info.warn(`OpenTelemetry: ${describeError(error)}`);
+      }
+    },
+    model: (client: ModelClient): ModelClient => ({
+      ...client,
+      stream: (request, signal) => traced(client.stream(request, signal), request.model),
+    }),
+    prompt(text) {
+      prompt = text;
+    },
+    async shutdown() {
+      for (const entry of open.values()) entry.span?.end();
+      open.clear();
+      turn?.span?.end();
+      session?.end();
+      await Promise.all([
+        tracerProvider ? settle(tracerProvider.shutdown(), SHUTDOWN_WAIT_MS) : undefined,
+        meterProvider ? settle(meterProvider.shutdown(), SHUTDOWN_WAIT_MS) : undefined,
+      ]);
+    },
+  };
+
+  async function* traced(stream: AsyncIterable<ModelStreamEvent>, model: string) {
+    const span = start("trellis.model_request", parent(), { model });
+    const started = performance.now();
+    let status = "completed";
+    try {
+      for await (const event of stream) {
+        if (event.type === "completed") {
+          span?.setAttributes({
+            "usage.input_tokens": event.usage.inputTokens,
+            "usage.output_tokens": event.usage.outputTokens,
+          });
+        }
+        yield event;
+      }
+    } catch (error) {
+      status = "failed";
+      fail(span, "model", describeError(error));
+      throw error;
+    } finally {
+      modelDuration?.record(performance.now() - started, { model, status });
+      span?.end();
+    }
+  }
+}

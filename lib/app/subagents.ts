@@ -16,7 +16,7 @@ import type {
   ToolRunContext,
 } from "../shared/mod.ts";
 import { noLifecycleHooks, TrellisError } from "../shared/mod.ts";
-import type { ChildSetup } from "./agent_child.ts";
+import { type ChildSetup, childTurnHooks } from "./agent_child.ts";
 
 /** An agent hook's child did not finish: the hook's run fails with this reason. */
 export class AgentHookError extends TrellisError {
@@ -214,7 +214,7 @@ export class Subagents {
           prompt,
           injected,
           captureTools: () => this.childTools(setup, depth + 1),
-          hooks: env.hooks,
+          hooks: childTurnHooks(env.hooks),
           hookContext,
           approver: setup.approver,
           approvalPolicy: setup.approvalPolicy,

@@ -314,3 +314,77 @@ Deno.test("#22 item 6: /context's ledger lists each subagent's own context, coun
     await s.close();
   }
 });
+
+Deno.test("#22 item 4: with the session's own hooks, an agent's hooks join for its events only; Stop fires for the parent, never a child", async () => {
+  const { root, env } = await makeSandboxHome();
+  const log = `${root}/log.txt`;
+  const cwd = `${root}/ws`;
+  await platform.fs.mkdir(cwd);
+  await platform.fs.writeTextFile(`${cwd}/a.md`, "A\n");
+  await platform.fs.mkdir(`${env.TRELLIS_HOME}/agents`);
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/agents/hooked.md`,
+    `---\nname: hooked\ndescription: Hooked.\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n` +
+      `          command: "jq -r '\\"agent-hook \\" + .agent_type' >> ${log}"\n---\nRead.\n`,
+  );
+  const user = (event: string) => [{
+    hooks: [{ type: "command", command: `jq -r '"${event} " + (.agent_type // "parent")' >> ${log}` }],
+  }];
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/hooks.json`,
+    JSON.stringify({ hooks: { PreToolUse: user("PreToolUse"), Stop: user("Stop") } }),
+  );
+  const trust = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../../main.ts", import.meta.url).pathname, "hooks", "trust", "--all"],
+    env,
+    cwd,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.ok(trust.success, new TextDecoder().decode(trust.stderr));
+  const server = await startFixtureModelServer({
+    script: {
+      steps: [
+        { tool_calls: [agentCall("hooked", "HOOKED-CHILD"), agentCall("general-purpose", "SIBLING")] },
+        {
+          text: "done",
+        },
+      ],
+      replies: [
+        { when_input_contains: "function_call_output", text: "read it" },
+        {
+          when_input_contains: "HOOKED-CHILD",
+          tool_calls: [{ name: "read_file", arguments: { path: "a.md" } }],
+        },
+        { when_input_contains: "SIBLING", tool_calls: [{ name: "read_file", arguments: { path: "a.md" } }] },
+      ],
+    },
+  });
+  const loaded = await loadConfig(platform.fs, {
+    cwd,
+    env: (name) => env[name],
+    overrides: [
+      "model_provider=fixture",
+      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
+      "model_providers.fixture.request_max_retries=0",
+      "skills.bundled.enabled=false",
+    ],
+  });
+  const session = await Session.open({ platform, loaded, events: () => {}, approver: noTtyApprover });
+  try {
+    await session.runTurn({ prompt: "go", maxSteps: 3, signal: new AbortController().signal });
+  } finally {
+    await session.close();
+    await server.close();
+  }
+  const lines = (await platform.fs.readTextFile(log)).trim().split("\n").sort();
+  // The parent's two Agent calls fire its PreToolUse; each child's read fires it with its type.
+  assert.deepEqual(lines, [
+    "PreToolUse general-purpose",
+    "PreToolUse hooked",
+    "PreToolUse parent",
+    "PreToolUse parent",
+    "Stop parent",
+    "agent-hook hooked",
+  ]);
+});

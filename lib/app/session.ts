@@ -65,6 +65,7 @@ import { type Attachment, attachmentMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { Subagents } from "./subagents.ts";
 import { prepareChild } from "./agent_child.ts";
+import { forkSkills } from "./skill_forks.ts";
 
 /** A promise made at its first call and shared by every later one. */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -560,7 +561,14 @@ export class Session {
       prompt: request.prompt,
       preamble: context.preamble,
       injected: [
-        ...context.injected,
+        ...(this.parts.subagents
+          ? await forkSkills(context.injected, context.selected, {
+            fs: this.options.platform.fs,
+            fork: (r) => this.parts.subagents!.forkForSkill(r),
+            signal: request.signal,
+            events,
+          })
+          : context.injected),
         ...(request.attachments ?? []).filter((a) => a.kind !== "image").map(attachmentMessage),
         ...await promptImageMessages(request.prompt, request.attachments ?? [], {
           fs: this.options.platform.fs,

@@ -71,6 +71,36 @@ export class Subagents {
 
   constructor(private readonly env: SubagentEnv) {}
 
+  /**
+   * A skill with `context: fork` (#22 item 5): its body is the prompt of a subagent of its `agent:`
+   * type (default general-purpose), run as an Agent call would be — hooks, limits, transcript — and
+   * its answer comes back for the parent's context. An unknown type is the answer's error.
+   */
+  async forkForSkill(
+    request: { agentType: string; skill: string; prompt: string; signal: AbortSignal },
+  ): Promise<ToolResult> {
+    const definition = (await this.env.agents()).find((a) => a.name === request.agentType);
+    if (!definition) {
+      return {
+        output: `Agent type "${request.agentType}" not found for skill ${request.skill}`,
+        status: "error",
+      };
+    }
+    const ctx: ToolRunContext = {
+      callId: `skill-fork-${++this.spawned}`,
+      cwd: this.env.cwd,
+      signal: request.signal,
+      emit: this.env.events,
+      escalated: false,
+    };
+    return (await this.run(
+      { definition, description: `skill ${request.skill}`, prompt: request.prompt },
+      ctx,
+      0,
+    ))
+      .answer;
+  }
+
   /** The session's agent definitions (read on first use). */
   definitions(): Promise<AgentDefinition[]> {
     return this.env.agents();

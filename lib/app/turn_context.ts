@@ -2,7 +2,13 @@ import type { ToolDefinition } from "../shared/mod.ts";
 import type { ConversationItem, EventSink } from "../shared/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
-import { detectImplicitUse, implicitUseKey, renderSkillsCatalog, selectSkills } from "../skills/mod.ts";
+import {
+  detectImplicitUse,
+  implicitUseKey,
+  renderSkillsCatalog,
+  selectSkills,
+  type SkillMetadata,
+} from "../skills/mod.ts";
 import type { Capabilities } from "./capabilities.ts";
 import { INSTRUCTIONS_HEADING, projectInstructionsMessage } from "./project_instructions_message.ts";
 
@@ -14,6 +20,8 @@ export interface TurnContext {
   preamble: ConversationItem[];
   /** Selected skill bodies, recorded after the prompt (SK-11). */
   injected: ConversationItem[];
+  /** The skills those bodies are of (a `context: fork` one runs in a subagent, skill_forks.ts). */
+  selected: SkillMetadata[];
   /** Implicit skill-use detection on each finished call (SK-13), de-duplicated per turn. */
   onCall: (tool: ToolDefinition, args: string) => void;
 }
@@ -94,7 +102,7 @@ export async function prepareTurnContext(options: {
   };
   // `$mcp__server__prompt args` mentions: the prompts' messages follow the user's (issue #14).
   const prompts = await capabilities.mcp.expandPromptMentions(options.prompt);
-  return { preamble, injected: [...prompts, ...selection.items], onCall };
+  return { preamble, injected: [...prompts, ...selection.items], selected: selection.selected, onCall };
 }
 
 /**

@@ -26,6 +26,12 @@ async function open(script: FixtureScript, agents: Record<string, string>, overr
     `${env.HOME}/.agents/skills/house-style/SKILL.md`,
     "---\nname: house-style\ndescription: The house style.\n---\nHOUSE-STYLE-BODY: tabs, never spaces.\n",
   );
+  // A skill that runs apart (context: fork), selected only where a test mentions $forked.
+  await platform.fs.mkdir(`${env.HOME}/.agents/skills/forked`);
+  await platform.fs.writeTextFile(
+    `${env.HOME}/.agents/skills/forked/SKILL.md`,
+    "---\nname: forked\ndescription: Runs apart.\ncontext: fork\nagent: scout\n---\nFORK-BODY: survey the repo.\n",
+  );
   const server = await startFixtureModelServer({ script });
   const loaded = await loadConfig(platform.fs, {
     cwd,
@@ -387,4 +393,30 @@ Deno.test("#22 item 4: with the session's own hooks, an agent's hooks join for i
     "Stop parent",
     "agent-hook hooked",
   ]);
+});
+
+Deno.test("#22 item 5: a skill with context: fork runs in a subagent of its agent: type; the parent gets the answer, not the body", async () => {
+  const s = await open({
+    steps: [{ text: "parent saw it" }],
+    replies: [{ when_input_contains: "FORK-BODY", text: "FORKED-ANSWER from the child" }],
+  }, { scout: "---\nname: scout\ndescription: Scouts.\ntools: Read\n---\nSCOUT-PROMPT\n" });
+  try {
+    const result = await s.session.runTurn({
+      prompt: "use $forked and $house-style",
+      maxSteps: 2,
+      signal: new AbortController().signal,
+    });
+    assert.equal(result.status, "completed");
+    const child = s.bodies.find((b) => has(b, "FORK-BODY"))!;
+    assert.equal(child.instructions, "SCOUT-PROMPT");
+    assert.deepEqual(names(child), ["read_file", "view_image"]);
+    const parent = s.bodies.find((b) => has(b, "use $forked"))!;
+    assert.ok(has(parent, "FORKED-ANSWER from the child"));
+    assert.ok(!has(parent, "FORK-BODY"), "the forked skill's body stays out of the parent's context");
+    // The neighbour: a skill without context: fork is injected whole, as before.
+    assert.ok(has(parent, "HOUSE-STYLE-BODY"));
+    assert.ok(s.events.some((e) => e.type === "agent.started" && e.agent_type === "scout"));
+  } finally {
+    await s.close();
+  }
 });

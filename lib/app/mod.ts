@@ -32,6 +32,9 @@ export type {
   TurnOutcome,
 } from "./embedding.ts";
 export { Workspace } from "./workspace.ts";
+export { checkGitRepo, NOT_IN_GIT_REPO } from "./git_repo_check.ts";
+export { loadOutputSchema, repairPrompt } from "./output_schema.ts";
+export type { OutputSchema } from "./output_schema.ts";
 export { agentDetail, agentRow } from "./agent_listing.ts";
 export type { AgentDetail, AgentRow } from "./agent_listing.ts";
 export type { AgentDefinition, LoadedAgents } from "../agents/mod.ts";
@@ -77,3 +80,7 @@ export type { InputPlace, RequestParts } from "./request_parts.ts";
 export { runDoctor } from "./doctor/doctor.ts";
 export type { DoctorOptions } from "./doctor/doctor.ts";
 export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";
+// Checkpoints and rewind (#25 item 2): the one operation `trellis rewind`, `/rewind` and ACP call.
+export { rewindPoints, rewindSession } from "./rewind.ts";
+export type { RewindPoint, RewindRequest, SessionRewindOutcome } from "./rewind.ts";
+export type { LiveRewindRequest } from "./session.ts";

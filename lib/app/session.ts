@@ -47,9 +47,10 @@ import {
   type PermissionRules,
   type ToolDefinition,
   TrellisError,
+  UsageError,
 } from "../shared/mod.ts";
 import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
-import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
+import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
 import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
@@ -74,6 +75,9 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
+import { openCheckpoints } from "./checkpoint_wiring.ts";
+import type { SessionCheckpoints } from "../checkpoints/mod.ts";
+import { type RewindPoint, rewindPoints, rewindSession, type SessionRewindOutcome } from "./rewind.ts";
 
 export interface SessionOptions {
   platform: Platform;
@@ -85,6 +89,8 @@ export interface SessionOptions {
   loads?: WorkspaceLoads;
   events: EventSink;
   approver: Approver;
+  /** `exec --output-schema` (#25 item 3): the schema every turn request carries to the model. */
+  outputSchema?: Record<string, unknown>;
   /** A person can answer prompts on the terminal (approvals, elicitations). */
   interactive?: boolean;
   /** Session id to continue, or "--last". */
@@ -169,6 +175,17 @@ interface SessionParts {
   subagents: Subagents | null;
   stopWatching: () => void;
   lastUsage: () => Usage | null;
+  /** The turn-by-turn file checkpoints (#25 item 2); null when off or a preview. */
+  checkpoints: SessionCheckpoints | null;
+}
+
+/** What `Session.rewind()` is asked (#25 item 2): `trellis rewind`'s flags, for a live session. */
+export interface LiveRewindRequest {
+  to: number;
+  files?: boolean;
+  conversation?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
 }
 
 /**
@@ -217,7 +234,9 @@ export class Session {
     // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
     const options = { ...given, events: withTodoListItems(given.events) };
     const { platform, loaded, events } = options;
-    const meter = meterUsage(withHostedTools(modelFor(options), hostedTools(loaded.config)));
+    const meter = meterUsage(
+      withOutputSchema(withHostedTools(modelFor(options), hostedTools(loaded.config)), options.outputSchema),
+    );
     const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
@@ -282,10 +301,18 @@ export class Session {
     if (!sandbox.available && settings.sandboxed) {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });
     }
+    const checkpoints = options.preview ? null : await openCheckpoints({
+      platform,
+      config,
+      home: loaded.paths.home,
+      sessionId: transcript.meta.id,
+      profile,
+    });
     const builtins = createBuiltinTools({
       platform,
       profile,
       sandbox,
+      ...(checkpoints ? { changes: checkpoints } : {}),
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
     });
@@ -369,6 +396,7 @@ export class Session {
       subagents,
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
       lastUsage,
+      checkpoints,
     });
     await capabilities.prepareInstallTool((request) => session.confirmInstall(request));
     return session;
@@ -549,6 +577,7 @@ export class Session {
 
   private async runTurnNow(request: TurnRequest): Promise<TurnResult> {
     const turnId = `${this.threadId}-t${++this.turnsStarted}`;
+    this.parts.checkpoints?.beginTurn(this.turnsStarted);
     const { events } = this.options;
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
@@ -620,6 +649,51 @@ export class Session {
         return await approver.request(request);
       },
     };
+  }
+
+  /** This session's turns with what each changed (`/rewind`'s list); none before the first turn. */
+  async rewindPoints(): Promise<RewindPoint[]> {
+    if (!this.transcript.file || this.transcript.unwritten) return [];
+    return await rewindPoints(this.options.platform.fs, this.options.loaded.paths.home, this.threadId);
+  }
+
+  /**
+   * `/rewind` (and the ACP front end's): files back to their state before turn `to`, and with
+   * `conversation` the history too — the next turn is turn `to` again, continuing from before it.
+   * Refused while a turn runs.
+   */
+  async rewind(request: LiveRewindRequest): Promise<SessionRewindOutcome> {
+    if (this.busy) {
+      throw new UsageError("Cannot rewind while a turn or a compaction is running", { field: "busy" });
+    }
+    if (!this.transcript.file || this.transcript.unwritten) {
+      throw new UsageError("Cannot rewind: this session has no turns yet", { field: "to" });
+    }
+    this.busy = true;
+    try {
+      // The transcript is replaced by rename when the conversation is cut: its handle must not outlive it.
+      if (request.conversation && !request.dryRun) await this.transcript.close();
+      const outcome = await rewindSession({
+        fs: this.options.platform.fs,
+        home: this.options.loaded.paths.home,
+        sessionId: this.threadId,
+        ...request,
+      });
+      if (outcome.conversation && !outcome.dryRun) {
+        const reopened = await new TranscriptStore(
+          this.options.platform.fs,
+          path.join(this.options.loaded.paths.home, "sessions"),
+        ).open(this.threadId);
+        await reopened.close();
+        this.transcript.items.splice(0, this.transcript.items.length, ...reopened.items);
+        this.turnsStarted = request.to - 1;
+        // The history was replaced: the model's last report no longer describes it (estimate again).
+        this.compaction.meter.reset();
+      }
+      return outcome;
+    } finally {
+      this.busy = false;
+    }
   }
 
   /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */
@@ -713,6 +787,7 @@ export class Session {
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
     this.parts.capabilities.close();
+    await this.parts.checkpoints?.close();
     await this.parts.capabilities.mcp.shutdown();
   }
 

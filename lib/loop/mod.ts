@@ -38,6 +38,8 @@ export type {
 export { checkResumeId, checkSessionId, isSessionId, Transcript, TranscriptStore } from "./transcript.ts";
 export { historyLines, rebuildHistory } from "./transcript_history.ts";
 export type { SessionMeta } from "./transcript.ts";
+export { transcriptTurns, truncateTranscript } from "./transcript_turns.ts";
+export type { TranscriptTurn } from "./transcript_turns.ts";
 export { ContextMeter, estimateRequestTokens } from "./context_meter.ts";
 export { compactConversation, fixedRequestTokens, reachedAutoLimit } from "./compaction.ts";
 export type { CompactionRequest, CompactionResult, CompactionSettings } from "./compaction.ts";

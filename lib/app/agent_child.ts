@@ -193,3 +193,17 @@ function scopeHooks(
   const engine = env.engineFor(scoped.handlers);
   return { end: () => void engine.close().catch(() => {}), hooks: engine };
 }
+
+/**
+ * The hooks a child's turn runs under: as Claude Code fires them, a subagent's end is its
+ * `SubagentStop` (the engine fires it), never `Stop`, and its prompt comes from the parent's model,
+ * not the user, so `UserPromptSubmit` does not fire for it either. Everything else fires, each
+ * payload carrying `agent_id` and `agent_type`.
+ */
+export function childTurnHooks(hooks: LifecycleHooks): LifecycleHooks {
+  return {
+    ...hooks,
+    userPromptSubmit: () => Promise.resolve({ additionalContexts: [] }),
+    stop: () => Promise.resolve({ continuations: [], shouldStop: false }),
+  };
+}

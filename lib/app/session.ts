@@ -39,6 +39,7 @@ import type {
   ImageInput,
   LifecycleHooks,
   ModelRequest,
+  PromptExpansion,
   TrellisEventBody,
   Usage,
   UserQuestioner,
@@ -83,6 +84,7 @@ import { type Attachment, attachmentMessage, imageMessage } from "./attachments.
 import { meterUsage } from "./usage_meter.ts";
 import { Subagents } from "./subagents.ts";
 import { prepareChild } from "./agent_child.ts";
+import { forkSkills } from "./skill_forks.ts";
 
 /** A promise made at its first call and shared by every later one. */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -744,6 +746,31 @@ export class Session {
     }
   }
 
+  /**
+   * The turn's skill and command expansions with each `context: fork` one run in a subagent, its
+   * answer in the skill's place (#22 item 5); MCP prompts pass through.
+   */
+  private async forkedExpansions(
+    context: Awaited<ReturnType<Session["turnContext"]>>,
+    signal: AbortSignal,
+  ): Promise<PromptExpansion[]> {
+    const subagents = this.parts.subagents;
+    if (!subagents) return context.expansions;
+    return await Promise.all(
+      context.expansions.map(async (expansion) =>
+        expansion.expansionType === "mcp_prompt" ? expansion : {
+          ...expansion,
+          items: await forkSkills(expansion.items, context.selected, {
+            fs: this.options.platform.fs,
+            fork: (r) => subagents.forkForSkill(r),
+            signal,
+            events: this.options.events,
+          }),
+        }
+      ),
+    );
+  }
+
   /** Judges each skill's frontmatter hooks as a file's (trust by hash) and adds the runnable ones. */
   private activateScopedHooks(skills: SkillMetadata[]): () => void {
     const engine = this.parts.hooks as Partial<HookEngine>;
@@ -782,7 +809,7 @@ export class Session {
       history: [...this.transcript.items],
       prompt: request.prompt,
       preamble: context.preamble,
-      expansions: context.expansions,
+      expansions: await this.forkedExpansions(context, request.signal),
       injected: [
         ...context.injected,
         ...(request.attachments ?? []).filter((a) => a.kind !== "image").map(attachmentMessage),

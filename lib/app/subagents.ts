@@ -16,7 +16,7 @@ import type {
   ToolRunContext,
 } from "../shared/mod.ts";
 import { noLifecycleHooks, TrellisError } from "../shared/mod.ts";
-import type { ChildSetup } from "./agent_child.ts";
+import { type ChildSetup, childTurnHooks } from "./agent_child.ts";
 
 /** An agent hook's child did not finish: the hook's run fails with this reason. */
 export class AgentHookError extends TrellisError {
@@ -70,6 +70,36 @@ export class Subagents {
   private spawned = 0;
 
   constructor(private readonly env: SubagentEnv) {}
+
+  /**
+   * A skill with `context: fork` (#22 item 5): its body is the prompt of a subagent of its `agent:`
+   * type (default general-purpose), run as an Agent call would be — hooks, limits, transcript — and
+   * its answer comes back for the parent's context. An unknown type is the answer's error.
+   */
+  async forkForSkill(
+    request: { agentType: string; skill: string; prompt: string; signal: AbortSignal },
+  ): Promise<ToolResult> {
+    const definition = (await this.env.agents()).find((a) => a.name === request.agentType);
+    if (!definition) {
+      return {
+        output: `Agent type "${request.agentType}" not found for skill ${request.skill}`,
+        status: "error",
+      };
+    }
+    const ctx: ToolRunContext = {
+      callId: `skill-fork-${++this.spawned}`,
+      cwd: this.env.cwd,
+      signal: request.signal,
+      emit: this.env.events,
+      escalated: false,
+    };
+    return (await this.run(
+      { definition, description: `skill ${request.skill}`, prompt: request.prompt },
+      ctx,
+      0,
+    ))
+      .answer;
+  }
 
   /** The session's agent definitions (read on first use). */
   definitions(): Promise<AgentDefinition[]> {
@@ -214,7 +244,7 @@ export class Subagents {
           prompt,
           injected,
           captureTools: () => this.childTools(setup, depth + 1),
-          hooks: env.hooks,
+          hooks: childTurnHooks(env.hooks),
           hookContext,
           approver: setup.approver,
           approvalPolicy: setup.approvalPolicy,

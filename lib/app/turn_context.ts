@@ -25,7 +25,10 @@ export interface TurnContext {
    * the prompt unless a UserPromptExpansion hook blocks them (#24 item 1).
    */
   expansions: PromptExpansion[];
-  /** The skills and commands this turn selected: their frontmatter `hooks:` run during it. */
+  /**
+   * The skills and commands this turn selected: their frontmatter `hooks:` run during it, and a
+   * `context: fork` one runs in a subagent (skill_forks.ts).
+   */
   selected: SkillMetadata[];
   /** Implicit skill-use detection on each finished call (SK-13), de-duplicated per turn. */
   onCall: (tool: ToolDefinition, args: string) => void;

@@ -26,6 +26,12 @@ async function open(script: FixtureScript, agents: Record<string, string>, overr
     `${env.HOME}/.agents/skills/house-style/SKILL.md`,
     "---\nname: house-style\ndescription: The house style.\n---\nHOUSE-STYLE-BODY: tabs, never spaces.\n",
   );
+  // A skill that runs apart (context: fork), selected only where a test mentions $forked.
+  await platform.fs.mkdir(`${env.HOME}/.agents/skills/forked`);
+  await platform.fs.writeTextFile(
+    `${env.HOME}/.agents/skills/forked/SKILL.md`,
+    "---\nname: forked\ndescription: Runs apart.\ncontext: fork\nagent: scout\n---\nFORK-BODY: survey the repo.\n",
+  );
   const server = await startFixtureModelServer({ script });
   const loaded = await loadConfig(platform.fs, {
     cwd,
@@ -310,6 +316,106 @@ Deno.test("#22 item 6: /context's ledger lists each subagent's own context, coun
     assert.ok(ledger.rows.every((r) => !r.name.includes("counted")));
     const lines = contextLedgerLines(ledger).join("\n");
     assert.match(lines, /subagents \(each its own context window.*\n\s+\d[\d,]*\s+\S+\s+counted .*-agent1/);
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("#22 item 4: with the session's own hooks, an agent's hooks join for its events only; Stop fires for the parent, never a child", async () => {
+  const { root, env } = await makeSandboxHome();
+  const log = `${root}/log.txt`;
+  const cwd = `${root}/ws`;
+  await platform.fs.mkdir(cwd);
+  await platform.fs.writeTextFile(`${cwd}/a.md`, "A\n");
+  await platform.fs.mkdir(`${env.TRELLIS_HOME}/agents`);
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/agents/hooked.md`,
+    `---\nname: hooked\ndescription: Hooked.\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n` +
+      `          command: "jq -r '\\"agent-hook \\" + .agent_type' >> ${log}"\n---\nRead.\n`,
+  );
+  const user = (event: string) => [{
+    hooks: [{ type: "command", command: `jq -r '"${event} " + (.agent_type // "parent")' >> ${log}` }],
+  }];
+  await platform.fs.writeTextFile(
+    `${env.TRELLIS_HOME}/hooks.json`,
+    JSON.stringify({ hooks: { PreToolUse: user("PreToolUse"), Stop: user("Stop") } }),
+  );
+  const trust = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../../main.ts", import.meta.url).pathname, "hooks", "trust", "--all"],
+    env,
+    cwd,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.ok(trust.success, new TextDecoder().decode(trust.stderr));
+  const server = await startFixtureModelServer({
+    script: {
+      steps: [
+        { tool_calls: [agentCall("hooked", "HOOKED-CHILD"), agentCall("general-purpose", "SIBLING")] },
+        {
+          text: "done",
+        },
+      ],
+      replies: [
+        { when_input_contains: "function_call_output", text: "read it" },
+        {
+          when_input_contains: "HOOKED-CHILD",
+          tool_calls: [{ name: "read_file", arguments: { path: "a.md" } }],
+        },
+        { when_input_contains: "SIBLING", tool_calls: [{ name: "read_file", arguments: { path: "a.md" } }] },
+      ],
+    },
+  });
+  const loaded = await loadConfig(platform.fs, {
+    cwd,
+    env: (name) => env[name],
+    overrides: [
+      "model_provider=fixture",
+      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
+      "model_providers.fixture.request_max_retries=0",
+      "skills.bundled.enabled=false",
+    ],
+  });
+  const session = await Session.open({ platform, loaded, events: () => {}, approver: noTtyApprover });
+  try {
+    await session.runTurn({ prompt: "go", maxSteps: 3, signal: new AbortController().signal });
+  } finally {
+    await session.close();
+    await server.close();
+  }
+  const lines = (await platform.fs.readTextFile(log)).trim().split("\n").sort();
+  // The parent's two Agent calls fire its PreToolUse; each child's read fires it with its type.
+  assert.deepEqual(lines, [
+    "PreToolUse general-purpose",
+    "PreToolUse hooked",
+    "PreToolUse parent",
+    "PreToolUse parent",
+    "Stop parent",
+    "agent-hook hooked",
+  ]);
+});
+
+Deno.test("#22 item 5: a skill with context: fork runs in a subagent of its agent: type; the parent gets the answer, not the body", async () => {
+  const s = await open({
+    steps: [{ text: "parent saw it" }],
+    replies: [{ when_input_contains: "FORK-BODY", text: "FORKED-ANSWER from the child" }],
+  }, { scout: "---\nname: scout\ndescription: Scouts.\ntools: Read\n---\nSCOUT-PROMPT\n" });
+  try {
+    const result = await s.session.runTurn({
+      prompt: "use $forked and $house-style",
+      maxSteps: 2,
+      signal: new AbortController().signal,
+    });
+    assert.equal(result.status, "completed");
+    const child = s.bodies.find((b) => has(b, "FORK-BODY"))!;
+    assert.equal(child.instructions, "SCOUT-PROMPT");
+    assert.deepEqual(names(child), ["read_file", "view_image"]);
+    const parent = s.bodies.find((b) => has(b, "use $forked"))!;
+    assert.ok(has(parent, "FORKED-ANSWER from the child"));
+    assert.ok(!has(parent, "FORK-BODY"), "the forked skill's body stays out of the parent's context");
+    // The neighbour: a skill without context: fork is injected whole, as before.
+    assert.ok(has(parent, "HOUSE-STYLE-BODY"));
+    assert.ok(s.events.some((e) => e.type === "agent.started" && e.agent_type === "scout"));
   } finally {
     await s.close();
   }

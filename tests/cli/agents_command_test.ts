@@ -35,7 +35,12 @@ Deno.test("agents list names each agent with its origin, and a broken file as a 
     "general-purpose:built-in",
     "explorer:claude-user",
   ]);
-  assert.equal(json.warnings.length, 1);
+  // The broken file, and (#22 item 1) the haiku alias no [agents.model_aliases] entry maps.
+  assert.equal(json.warnings.length, 2);
+  assert.match(
+    json.warnings[1].message,
+    /Agent "explorer" \(.*explorer\.md\): model alias "haiku" has no entry/,
+  );
 });
 
 Deno.test("agents show resolves tools to Trellis's names and names what it cannot; an unknown name is a usage error", async () => {
@@ -47,10 +52,18 @@ Deno.test("agents show resolves tools to Trellis's names and names what it canno
   assert.deepEqual(json.tools, ["read_file", "grep", "view_image", "web_fetch"]);
   assert.deepEqual(json.unmatchedTools, []);
   assert.equal(json.model, "gpt-test");
-  assert.match(json.modelSetting, /^haiku \(an alias/);
+  assert.equal(json.modelSetting, "haiku (alias haiku (no mapping: the session's model))");
+  const mapped = JSON.parse(
+    (await cli("agents", "show", "explorer", "--json", "-c", 'agents.model_aliases.haiku="fast-model"'))
+      .stdout,
+  );
+  assert.equal(mapped.model, "fast-model");
+  assert.equal(mapped.color, "cyan");
+  assert.equal(mapped.approvalPolicy, "on-request");
   assert.equal(json.prompt, "Explore the code base.");
   const text = await cli("agents", "show", "explorer");
   assert.match(text.stdout, /\ntools: read_file, grep, view_image, web_fetch\n/);
+  assert.match(text.stdout, /\npermissions: default → approval policy /);
   assert.match(text.stdout, /\nExplore the code base\.\n$/);
   const general = JSON.parse((await cli("agents", "show", "general-purpose", "--json")).stdout);
   assert.ok(general.tools.includes("shell") && general.tools.includes("Agent"), general.tools.join(","));

@@ -46,6 +46,40 @@ Deno.test("every event's stdin, as Trellis really sends it, matches its input sc
   assert.deepStrictEqual(results, Object.fromEntries(HOOK_EVENTS.map((e) => [e, undefined])));
 });
 
+Deno.test("#22 item 4: the events a subagent fires carry agent_id and agent_type, and still match their schema fixtures", async () => {
+  const home = await tempDir();
+  // What fires inside a child: its tool events, its compactions, SubagentStart/Stop, the observed ones.
+  const inChild = HOOK_EVENTS.filter((e) =>
+    !["SessionStart", "SessionEnd", "UserPromptSubmit", "Stop", "StopFailure", "ConfigChange"].includes(e)
+  );
+  const handlers = inChild.map((event, i) =>
+    handler({ event, command: `cat > stdin-${event}.json`, displayOrder: i, key: `k:${event}` })
+  );
+  const engine = createHookEngine({
+    handlers,
+    platform,
+    events: discardEvents,
+    home,
+    threadId: "t",
+    baseEnv: testEnv(),
+  });
+  const ctx = turnContext(home, { agent: { id: "t-agent1", type: "code-explorer" } });
+  for (const event of inChild) await testHookEvent(engine, event, ctx, { input: { command: "ls" } });
+  const results: Record<string, string | undefined> = {};
+  for (const event of inChild) {
+    const sent = JSON.parse(await platform.fs.readTextFile(`${home}/stdin-${event}.json`));
+    const check = (await schema(event, "input"))(sent);
+    results[event] = !check.valid ? check.errorMessage : event.startsWith("Subagent") // their own agent fields come from the event's input
+      ? (typeof sent.agent_id === "string" && typeof sent.agent_type === "string"
+        ? undefined
+        : "no agent fields")
+      : sent.agent_id !== "t-agent1" || sent.agent_type !== "code-explorer"
+      ? `no agent fields: ${JSON.stringify(sent)}`
+      : undefined;
+  }
+  assert.deepStrictEqual(results, Object.fromEntries(inChild.map((e) => [e, undefined])));
+});
+
 /** Outputs Claude Code documents for each event (decisions Trellis applies), plus a `metrics` extra. */
 const DOCUMENTED: Record<HookEventName, unknown[]> = {
   PreToolUse: [

@@ -379,3 +379,20 @@ Deno.test("isWithinPath() holds the root itself and what lies below it, and / ho
   assert.equal(isWithinPath("/", "/work/ws2"), true);
   assert.equal(isWithinPath("/work/ws/sub", "/work/ws"), false);
 });
+
+// #26 item 4, a generated survivor (sandbox_profile.ts boundRoots' mode check): read-only mode
+// keeps every root read-only even when the policy still lists writable roots (a session switched
+// by `/sandbox read-only` keeps its configured roots); workspace-write, the neighbour, binds them.
+Deno.test("sandboxArgv() in read-only mode binds no writable root read-write, though the policy lists them", async () => {
+  const box = await makeBox();
+  try {
+    const script = `(echo x > ${box.ws}/made) 2>/dev/null && echo written || echo held`;
+    const readOnly = await runInSandbox(policyFor(box, { mode: "read-only" }), script);
+    assert.equal(readOnly.stdout, "held\n", readOnly.stderr);
+    assert.equal(await platform.fs.stat(`${box.ws}/made`), null);
+    const writable = await runInSandbox(policyFor(box), script);
+    assert.equal(writable.stdout, "written\n", writable.stderr);
+  } finally {
+    await removeBox(box);
+  }
+});

@@ -396,3 +396,22 @@ Deno.test("sandboxArgv() in read-only mode binds no writable root read-write, th
     await removeBox(box);
   }
 });
+
+// #26 item 4, a generated survivor (sandbox_profile.ts maskOptions' `env.PATH`): /run is hidden
+// under an empty tmpfs, except a directory the command's PATH names (NixOS's /run/wrappers/bin).
+Deno.test("sandboxArgv() keeps a PATH directory under the masked /run visible, and only that one", async () => {
+  const box = await makeBox();
+  const dir = `/run/trellis-path-test-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await platform.fs.mkdir(`${dir}/bin`);
+    await platform.fs.mkdir(`${dir}/other`);
+    await platform.fs.writeTextFile(`${dir}/other/x`, "x");
+    const script =
+      `ls ${dir}/bin >/dev/null 2>&1 && echo bin seen; ls ${dir}/other/x >/dev/null 2>&1 && echo other seen; true`;
+    const named = await runInSandbox(policyFor(box, { env: { PATH: `${dir}/bin:/usr/bin:/bin` } }), script);
+    assert.equal(named.stdout, "bin seen\n", named.stderr);
+  } finally {
+    await platform.fs.remove(dir, { recursive: true }).catch(() => {});
+    await removeBox(box);
+  }
+});

@@ -19,6 +19,7 @@ import {
 import {
   type ElicitationResponder,
   type McpPromptListing,
+  type McpServerConfig,
   type McpServerOverview,
   noUiElicitationResponder,
   ttyElicitationResponder,
@@ -35,6 +36,7 @@ import type {
   ConversationItem,
   EventSink,
   HookTurnContext,
+  ImageInput,
   LifecycleHooks,
   ModelRequest,
   Usage,
@@ -49,7 +51,12 @@ import {
   TrellisError,
   UsageError,
 } from "../shared/mod.ts";
-import { createBuiltinTools, DEFAULT_EVERYDAY_SETTINGS, resolvePermissionProfile } from "../tools/mod.ts";
+import {
+  createBuiltinTools,
+  DEFAULT_EVERYDAY_SETTINGS,
+  type EditorFiles,
+  resolvePermissionProfile,
+} from "../tools/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
 import { withTodoListItems } from "./todo_list_events.ts";
@@ -62,7 +69,7 @@ import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
-import { type Attachment, attachmentMessage } from "./attachments.ts";
+import { type Attachment, attachmentMessage, imageMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { Subagents } from "./subagents.ts";
 import { prepareChild } from "./agent_child.ts";
@@ -114,6 +121,13 @@ export interface SessionOptions {
   baseInstructions?: string;
   /** Answers request_user_input (the interactive mode); absent: the tool refuses (#23 item 3). */
   questioner?: UserQuestioner;
+  /**
+   * An editor's buffers and terminal for the built-in tools (`trellis acp`, #25 item 1): every
+   * path and sandbox check still runs first.
+   */
+  editor?: EditorFiles;
+  /** MCP servers the ACP client passed (`session/new`), beside the configured ones (origin `acp`). */
+  clientMcpServers?: McpServerConfig[];
 }
 
 export interface TurnRequest {
@@ -124,6 +138,8 @@ export interface TurnRequest {
   skills?: string[];
   /** Files attached with `@path`: sent after the prompt, each in an `<attached_file>` message. */
   attachments?: Attachment[];
+  /** Images the prompt carries inline (an ACP client's image blocks, #25 item 1). */
+  images?: ImageInput[];
 }
 
 /** What `/status` shows of a session. */
@@ -247,7 +263,7 @@ export class Session {
     const settings = SessionSettings.fromConfig(loaded);
     const loads = options.loads ?? new WorkspaceLoads(platform, loaded);
     const mcp = new McpHolder({
-      catalogWith: (pluginServers) => loads.catalogWith(pluginServers),
+      catalogWith: (pluginServers) => loads.catalogWith(pluginServers, options.clientMcpServers),
       platform,
       loaded,
       events,
@@ -314,6 +330,7 @@ export class Session {
       ...(checkpoints ? { changes: checkpoints } : {}),
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
+      ...(options.editor ? { editor: options.editor } : {}),
     });
     const hookWiring: Parameters<typeof wireHooks>[0] = {
       platform,
@@ -598,6 +615,7 @@ export class Session {
           maxBytes: DEFAULT_EVERYDAY_SETTINGS.imageMaxBytes,
           events,
         }),
+        ...(request.images ?? []).map(imageMessage),
       ],
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,

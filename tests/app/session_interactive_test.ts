@@ -5,7 +5,7 @@ import { loadConfig } from "../../lib/config/mod.ts";
 import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
-import { say, scriptedModel } from "../loop/_fakes.ts";
+import { call, say, scriptedModel } from "../loop/_fakes.ts";
 
 async function open(options: { hooks?: unknown; overrides?: string[] } = {}) {
   const { root, env } = await makeSandboxHome();
@@ -20,7 +20,15 @@ async function open(options: { hooks?: unknown; overrides?: string[] } = {}) {
     env: (name) => env[name],
     overrides: ["skills.bundled.enabled=false", "model_context_window=100000", ...(options.overrides ?? [])],
   });
-  const model = scriptedModel([[say("one")], [say("two")], [say("three")], [say("four")]]);
+  const model = scriptedModel([
+    [say("one")],
+    [say("two")],
+    [say("three")],
+    [call("shell", { command: "touch asked-never" })],
+    [say("four")],
+    [call("shell", { command: "touch asked-untrusted" })],
+    [say("five")],
+  ]);
   const session = await Session.open({ platform, loaded, events: () => {}, approver: noTtyApprover, model });
   return { session, model, root };
 }
@@ -64,7 +72,8 @@ Deno.test("Session runs many turns on one transcript; turn ids never repeat, als
 });
 
 Deno.test("Session attaches @files after the prompt, reports context use, and changes model and approvals", async () => {
-  const { session, model } = await open();
+  const { session, model, root } = await open();
+  const ws = `${root}/ws`;
   try {
     assert.equal(session.contextTokens(), null);
     await session.runTurn({
@@ -92,6 +101,14 @@ Deno.test("Session attaches @files after the prompt, reports context use, and ch
     assert.equal(await session.ask("what does ls do?", signal()), "three");
     assert.equal(session.transcript.items.length, before, "ask() records nothing");
     assert.deepEqual(model.requests[2].tools, []);
+    // #26 item 5: the approval change was checked by its label only. It changes what a call does:
+    // under "never" the command runs unasked; under "untrusted" it is asked (and refused here).
+    await session.runTurn({ prompt: "make one", maxSteps: 3, signal: signal() });
+    assert.ok(await platform.fs.stat(`${ws}/asked-never`), "never: the command ran without asking");
+    session.setApprovalPolicy("untrusted");
+    await session.runTurn({ prompt: "make another", maxSteps: 3, signal: signal() });
+    assert.equal(await platform.fs.stat(`${ws}/asked-untrusted`), null, "untrusted: asked, refused, not run");
+    assert.match(JSON.stringify(model.requests.at(-1)!.input), /approval/i);
   } finally {
     await session.close();
   }

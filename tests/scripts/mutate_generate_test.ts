@@ -209,10 +209,43 @@ Deno.test("mutate --generate: SIGINT half way through leaves the tree as it was 
     assert.match(out, /interrupted; the working tree was never written and the scratch copy is removed/);
     assert.doesNotMatch(out, /mutants killed/);
     assert.deepEqual(await snapshot(root), before);
-    const scratch = out.match(/scratch copy (\S+)/)?.[1];
-    assert.ok(scratch && (await platform.fs.stat(scratch)) === null, `scratch copy ${scratch} left behind`);
+    const scratches = out.match(/ in scratch copies ((?:\/\S+ ?)+)\n/)?.[1].trim().split(" ") ?? [];
+    assert.ok(scratches.length, out);
+    for (const scratch of scratches) {
+      assert.equal(await platform.fs.stat(scratch), null, `scratch copy ${scratch} left behind`);
+    }
   } finally {
     await platform.fs.remove(root, { recursive: true });
     await platform.fs.remove(flag).catch(() => {});
+  }
+});
+
+Deno.test("mutate --generate: a mutant runs only the test files that ran its line; a line no test runs survives unrun", async () => {
+  const root = await project({
+    "lib/pair.ts": "export function big(n: number): boolean {\n  return n > 10;\n}\n" +
+      "export function small(n: number): boolean {\n  return n < 0;\n}\n",
+    // Both import the file; only the first calls big(); nothing calls small().
+    "tests/big_test.ts": 'import { big } from "../lib/pair.ts";\n' +
+      'Deno.test("big", () => {\n  if (!big(20) || big(3)) throw new Error("big is wrong");\n});\n',
+    "tests/other_test.ts": 'import "../lib/pair.ts";\nDeno.test("other", () => {});\n',
+  });
+  try {
+    const before = await snapshot(root);
+    const { code, out } = await mutate(root, "lib/pair.ts", "--jobs", "2");
+    assert.equal(code, 0, out);
+    assert.match(out, /2 at a time/);
+    assert.match(out, /baseline: 2 test paths pass unmutated, each alone with coverage/);
+    // big()'s comparison: run against big_test.ts alone (other_test.ts never runs that line).
+    assert.match(out, /killed +lib\/pair\.ts:2:12:flip-comparison .*\n +tests\/big_test\.ts: 1 failed/);
+    // small()'s comparison: no test runs line 5, so it survives without a test run (the type check passes).
+    assert.match(
+      out,
+      /SURVIVED lib\/pair\.ts:5:12:flip-comparison .*\n +no test runs this line; the type check passed/,
+    );
+    assert.match(out, /survived \(\d+ on lines no test runs\)/);
+    assert.match(out, /tests: none runs line 5 \(of tests\/big_test\.ts tests\/other_test\.ts\)/);
+    assert.deepEqual(await snapshot(root), before);
+  } finally {
+    await platform.fs.remove(root, { recursive: true });
   }
 });

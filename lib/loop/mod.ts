@@ -36,6 +36,7 @@ export type {
   StepToolCatalog,
 } from "./ports.ts";
 export { checkResumeId, checkSessionId, isSessionId, Transcript, TranscriptStore } from "./transcript.ts";
+export { historyLines, rebuildHistory } from "./transcript_history.ts";
 export type { SessionMeta } from "./transcript.ts";
 export { transcriptTurns, truncateTranscript } from "./transcript_turns.ts";
 export type { TranscriptTurn } from "./transcript_turns.ts";

@@ -13,7 +13,7 @@ export { CancelledError, describeError, isTrellisError, TrellisError, UsageError
 export type { ErrnoCode, ErrorData, TrellisErrorCode } from "./errors.ts";
 export { errorDiagnostic, warning } from "./outcome.ts";
 export type { Diagnostic, DiagnosticLevel, Outcome } from "./outcome.ts";
-export { addUsage, emptyUsage } from "./conversation.ts";
+export { addUsage, emptyUsage, STRUCTURED_OUTPUT_TOOL } from "./conversation.ts";
 export type {
   CallOutputStatus,
   ConversationItem,

@@ -4,7 +4,8 @@ import { platform } from "../platform/mod.ts";
 import type { TrellisEventBody } from "../shared/mod.ts";
 import { listMcpServers } from "./mcp_inspection.ts";
 import { PluginAdmin } from "./plugin_admin.ts";
-import type { Session } from "./session.ts";
+import type { LiveRewindRequest, Session } from "./session.ts";
+import type { RewindPoint, SessionRewindOutcome } from "./rewind.ts";
 import { Workspace } from "./workspace.ts";
 
 // The library face (issue #16 item 6): a few plain types an embedder reads, over the Workspace and
@@ -355,6 +356,19 @@ export class TrellisSession {
   /** Why a SessionStart hook stopped the session, or null: a stopped session runs no turn. */
   get stoppedBy(): string | null {
     return this.#session.stoppedBy;
+  }
+
+  /** The turns so far with the files each changed (#25 item 2), numbered from 1. */
+  rewindPoints(): Promise<RewindPoint[]> {
+    return this.#session.rewindPoints();
+  }
+
+  /**
+   * Files back to their state before turn `to`; with `conversation` the history too, so the next
+   * turn continues from before it. Files edited since the agent left them are kept unless `force`.
+   */
+  rewind(to: number, options: Omit<LiveRewindRequest, "to"> = {}): Promise<SessionRewindOutcome> {
+    return this.#session.rewind({ to, ...options });
   }
 
   /** Runs one turn of `prompt` to its end: model requests, tool calls, hooks. */

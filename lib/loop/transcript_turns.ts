@@ -45,7 +45,9 @@ export function transcriptTurns(text: string): TranscriptTurn[] {
     }
     at = lineEnd + 1;
   }
-  if (current) turns.push(current);
+  // Lines after the last turn that hold no prompt (a resume's SessionStart context) are no turn;
+  // a turn cut short by a crash after its prompt is one.
+  if (current && current.userMessages.length > 0) turns.push(current);
   return turns;
 }
 

@@ -297,6 +297,7 @@ export class Session {
       ephemeral: Boolean(options.preview),
       agents: agentLoad.agents,
       limits: agentLimits(config),
+      ...(config.agents?.tool_style ? { toolStyle: config.agents.tool_style } : {}),
     });
     session = new Session(options, {
       threadId: transcript.meta.id,
@@ -501,6 +502,7 @@ export class Session {
       cwd: this.parts.settings.cwd,
       onCall: context.onCall,
       compaction: this.compaction.forTurn(),
+      ...(this.parts.subagents ? { inbox: this.parts.subagents.inbox() } : {}),
     });
     await this.transcript.recordTurn(turnId, result.status, result.usage);
     return result;
@@ -619,6 +621,7 @@ export class Session {
       { reason },
     ).catch(() => {});
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
+    await this.parts.subagents?.stopAll(); // no background child outlives its session (#22 item 3)
     await this.parts.transcript.close();
     await this.parts.capabilities.mcp.shutdown();
   }
@@ -645,8 +648,8 @@ export class Session {
 
   private async captureTools(): ReturnType<Capabilities["captureStep"]> {
     const step = await this.parts.capabilities.captureStep(this.parts.builtins);
-    const agent = this.parts.subagents?.tool(0);
-    return agent ? { ...step, tools: [...step.tools, agent] } : step;
+    const agents = this.parts.subagents?.tools(0) ?? [];
+    return agents.length > 0 ? { ...step, tools: [...step.tools, ...agents] } : step;
   }
 
   private async confirmInstall(request: { pluginId: string; reason: string }): Promise<boolean> {

@@ -338,7 +338,9 @@ function withEarlierOutputs(step: Step, body: Record<string, unknown>): Step {
     ...step,
     tool_calls: step.tool_calls.map((c) => ({
       ...c,
-      arguments: typeof c.arguments === "string" ? fill(c.arguments) : JSON.parse(fill(JSON.stringify(c.arguments))),
+      arguments: typeof c.arguments === "string"
+        ? fill(c.arguments)
+        : JSON.parse(fill(JSON.stringify(c.arguments))),
     })),
   };
 }

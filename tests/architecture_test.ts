@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { platform } from "../lib/platform/mod.ts";
 
 // Who may import whom (ARCHITECTURE.md): shared ← platform ← config ← peers ← app ← cli.
-const PEERS = ["model", "tools", "mcp", "skills", "hooks", "plugins", "loop", "agents"];
+const PEERS = ["model", "tools", "mcp", "skills", "hooks", "plugins", "loop", "agents", "checkpoints"];
 const ALLOWED: Record<string, string[]> = {
   shared: [],
   platform: ["shared"],

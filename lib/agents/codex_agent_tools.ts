@@ -19,8 +19,13 @@ export interface CodexAgentOps {
     request: { definition: AgentDefinition; message: string },
     ctx: ToolRunContext,
   ): Promise<Record<string, unknown>>;
-  sendInput(request: { target: string; message: string; interrupt: boolean }): Promise<Record<string, unknown>>;
-  wait(request: { targets: string[]; timeoutMs: number }, ctx: ToolRunContext): Promise<Record<string, unknown>>;
+  sendInput(
+    request: { target: string; message: string; interrupt: boolean },
+  ): Promise<Record<string, unknown>>;
+  wait(
+    request: { targets: string[]; timeoutMs: number },
+    ctx: ToolRunContext,
+  ): Promise<Record<string, unknown>>;
   close(target: string): Promise<Record<string, unknown>>;
   resume(id: string): Promise<Record<string, unknown>>;
 }
@@ -42,7 +47,10 @@ const INPUT_ITEMS = {
       name: { type: "string", description: "For a skill or mention: the name shown." },
       path: { type: "string", description: "For local files, skills and mentions: the path or target." },
       text: { type: "string", description: "For type text: the text." },
-      type: { type: "string", description: "text, image, local_image, audio, local_audio, skill or mention." },
+      type: {
+        type: "string",
+        description: "text, image, local_image, audio, local_audio, skill or mention.",
+      },
     },
     additionalProperties: false,
   },
@@ -91,13 +99,21 @@ export function codexAgentTools(agents: AgentDefinition[], ops: CodexAgentOps): 
         properties: {
           agent_type: {
             type: "string",
-            description: `The kind of agent to start (default: ${fallback?.name ?? "general-purpose"}). Available:\n${roles}`,
+            description: `The kind of agent to start (default: ${
+              fallback?.name ?? "general-purpose"
+            }). Available:\n${roles}`,
           },
-          fork_context: { type: "boolean", description: "Give the agent this thread's history too (not supported: ignored)." },
+          fork_context: {
+            type: "boolean",
+            description: "Give the agent this thread's history too (not supported: ignored).",
+          },
           items: INPUT_ITEMS,
           message: { type: "string", description: "The agent's task, as plain text (or use `items`)." },
           model: { type: "string", description: "Another model for the agent; leave out to use yours." },
-          reasoning_effort: { type: "string", description: "Another reasoning effort; leave out to inherit." },
+          reasoning_effort: {
+            type: "string",
+            description: "Another reasoning effort; leave out to inherit.",
+          },
         },
       },
       (r) => {
@@ -105,9 +121,12 @@ export function codexAgentTools(agents: AgentDefinition[], ops: CodexAgentOps): 
         const type = optionalString(r, "agent_type");
         const definition = type ? byName.get(type) : fallback;
         if (!definition) {
-          throw new AgentCallRefused(`unknown agent_type "${type}"; available: ${[...byName.keys()].join(", ")}`, {
-            field: "agent_type",
-          });
+          throw new AgentCallRefused(
+            `unknown agent_type "${type}"; available: ${[...byName.keys()].join(", ")}`,
+            {
+              field: "agent_type",
+            },
+          );
         }
         return { definition, message };
       },
@@ -126,7 +145,11 @@ export function codexAgentTools(agents: AgentDefinition[], ops: CodexAgentOps): 
         },
         required: ["target"],
       },
-      (r) => ({ target: requiredString(r, "target"), message: inputText(r), interrupt: r.interrupt === true }),
+      (r) => ({
+        target: requiredString(r, "target"),
+        message: inputText(r),
+        interrupt: r.interrupt === true,
+      }),
       (args: { target: string; message: string; interrupt: boolean }) => ops.sendInput(args),
     ),
     tool(
@@ -143,7 +166,8 @@ export function codexAgentTools(agents: AgentDefinition[], ops: CodexAgentOps): 
           },
           timeout_ms: {
             type: "number",
-            description: `Milliseconds to wait (default ${WAIT_TIMEOUT.defaultMs}, at least ${WAIT_TIMEOUT.minMs}, ` +
+            description:
+              `Milliseconds to wait (default ${WAIT_TIMEOUT.defaultMs}, at least ${WAIT_TIMEOUT.minMs}, ` +
               `at most ${WAIT_TIMEOUT.maxMs}).`,
           },
         },

@@ -9,7 +9,9 @@
  *   tag on its own line (read from its source).
  */
 export function codexNotification(agentId: string, status: unknown): string {
-  return `<subagent_notification>\n${JSON.stringify({ agent_path: agentId, status })}\n</subagent_notification>`;
+  return `<subagent_notification>\n${
+    JSON.stringify({ agent_path: agentId, status })
+  }\n</subagent_notification>`;
 }
 
 export function taskNotification(n: {

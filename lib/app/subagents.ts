@@ -28,6 +28,7 @@ import type {
 } from "../shared/mod.ts";
 import { addUsage, emptyUsage, noLifecycleHooks, TrellisError } from "../shared/mod.ts";
 import { codexNotification, NICKNAMES, taskNotification } from "./subagent_notifications.ts";
+import type { ChildSetup } from "./agent_child.ts";
 
 /** An agent hook's child did not finish: the hook's run fails with this reason. */
 export class AgentHookError extends TrellisError {
@@ -53,18 +54,24 @@ export interface SubagentEnv {
   threadId: string;
   store: TranscriptStore;
   ephemeral: boolean;
-  agents: AgentDefinition[];
+  /**
+   * The session's definitions, read at the first step that offers the Agent tool, not at session
+   * start (#22 figure: a start with 200 definitions costs what one with none does).
+   */
+  agents: () => Promise<AgentDefinition[]>;
   limits: AgentLimits;
+  /** Applies a definition's frontmatter to one spawn (lib/app/agent_child.ts); absent: the parent's all through. */
+  prepare?: (definition: AgentDefinition, agentId: string) => Promise<ChildSetup>;
   /** `agents.tool_style` as configured (auto | codex | claude). */
   toolStyle?: string;
 }
-
 /** A child thread the engine knows: its transcript, its state and how to stop it. */
 interface Child {
   id: string;
   nickname: string;
   definition: AgentDefinition;
   transcript: Transcript;
+  setup: ChildSetup;
   depth: number;
   status: "pending_init" | "running" | "completed" | "errored" | "shutdown";
   lastMessage: string | null;
@@ -100,15 +107,22 @@ export class Subagents {
 
   constructor(private readonly env: SubagentEnv) {}
 
+  /** The session's agent definitions (read on first use). */
+  definitions(): Promise<AgentDefinition[]> {
+    return this.env.agents();
+  }
+
   /** The Agent tool for a thread at `depth` (the session is depth 0). */
-  tool(depth = 0): ToolDefinition {
-    return agentTool(this.env.agents, (request, ctx) => this.spawn(request, ctx, depth));
+  async tool(depth = 0): Promise<ToolDefinition> {
+    return agentTool(await this.env.agents(), (request, ctx) => this.spawn(request, ctx, depth));
   }
 
   /** The face `agents.tool_style` picks for the session's model now (#22 item 2). */
-  tools(depth = 0): ToolDefinition[] {
-    if (agentToolStyle(this.env.toolStyle, this.env.modelName()) === "claude") return [this.tool(depth)];
-    return codexAgentTools(this.env.agents, {
+  async tools(depth = 0): Promise<ToolDefinition[]> {
+    if (agentToolStyle(this.env.toolStyle, this.env.modelName()) === "claude") {
+      return [await this.tool(depth)];
+    }
+    return codexAgentTools(await this.env.agents(), {
       spawn: (r, ctx) => this.spawnCodex(r, ctx, depth),
       sendInput: (r) => this.sendInput(r),
       wait: (r, ctx) => this.wait(r, ctx),
@@ -153,7 +167,10 @@ export class Subagents {
   async stopAll(): Promise<void> {
     for (const child of this.children.values()) child.controller.abort();
     await Promise.all([...this.children.values()].map((c) => c.done));
-    await Promise.all([...this.children.values()].map((c) => c.transcript.close().catch(() => {})));
+    for (const child of this.children.values()) {
+      await child.setup.release().catch(() => {});
+      await child.transcript.close().catch(() => {});
+    }
   }
 
   private refuseBeyondLimits(depth: number): void {
@@ -183,11 +200,12 @@ export class Subagents {
     this.refuseBeyondLimits(depth);
     const env = this.env;
     const id = `${env.threadId}-agent${++this.spawned}`;
+    const setup = env.prepare ? await env.prepare(definition, id) : plainSetup(env, definition);
     const transcript = await env.store.create({ ephemeral: env.ephemeral }, {
       id,
       created: new Date().toISOString(),
       cwd: env.cwd,
-      model: childModel(definition, env.modelName()),
+      model: setup.modelName,
       parent: { threadId: env.threadId, agentType: definition.name, callId: ctx.callId },
     });
     const child: Child = {
@@ -195,6 +213,7 @@ export class Subagents {
       nickname: NICKNAMES[(this.spawned - 1) % NICKNAMES.length],
       definition,
       transcript,
+      setup,
       depth,
       status: "pending_init",
       lastMessage: null,
@@ -228,7 +247,7 @@ export class Subagents {
       let next: string | undefined = prompt;
       try {
         while (next !== undefined && !child.controller.signal.aborted) {
-          const outcome = await this.runChildTurn(child, next, callId);
+          const outcome = await this.runChildTurn(child, next);
           child.lastMessage = outcome.result?.lastMessage ?? child.lastMessage;
           if (outcome.result) this.childUsage = addUsage(this.childUsage, outcome.result.usage);
           child.status = outcome.status === "completed" ? "completed" : child.closed ? "shutdown" : "errored";
@@ -250,19 +269,20 @@ export class Subagents {
     })();
   }
 
-  private async runChildTurn(child: Child, prompt: string, callId: string) {
+  private async runChildTurn(child: Child, prompt: string) {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.env.limits.jobMaxRuntimeMs);
     try {
-      const { result } = await this.runTurns(child.definition, child.transcript, prompt, child.depth, {
-        signal: AbortSignal.any([child.controller.signal, timeout.signal]),
-        callId,
-      });
+      const env = child.setup.hooks ? { ...this.env, hooks: child.setup.hooks } : this.env;
+      const signal = AbortSignal.any([child.controller.signal, timeout.signal]);
+      const result = await this.runTurns(env, child.setup, child.transcript, prompt, child.depth, signal);
       const status = timeout.signal.aborted && !child.controller.signal.aborted
         ? "timed_out"
         : result?.status ?? "failed";
       const message = status === "timed_out"
-        ? `stopped: it ran longer than agents.job_max_runtime_sec (${this.env.limits.jobMaxRuntimeMs / 1000} s)`
+        ? `stopped: it ran longer than agents.job_max_runtime_sec (${
+          this.env.limits.jobMaxRuntimeMs / 1000
+        } s)`
         : result?.error?.message ?? status;
       return { result, status, message };
     } finally {
@@ -341,13 +361,14 @@ export class Subagents {
       // A child of this thread from before `trellis resume`: its transcript, read back.
       const transcript = await this.env.store.open(id).catch(() => null);
       if (!transcript || transcript.meta.parent?.threadId !== this.env.threadId) this.known(id);
-      const definition = this.env.agents.find((a) => a.name === transcript!.meta.parent!.agentType) ??
-        this.env.agents[0];
+      const agents = await this.env.agents();
+      const definition = agents.find((a) => a.name === transcript!.meta.parent!.agentType) ?? agents[0];
       child = {
         id,
         nickname: NICKNAMES[this.children.size % NICKNAMES.length],
         definition,
         transcript: transcript!,
+        setup: plainSetup(this.env, definition),
         depth: 0,
         status: "completed",
         lastMessage: null,
@@ -385,6 +406,8 @@ export class Subagents {
       ...(request.model ? { model: request.model } : {}),
       maxTurns: 50,
       notApplied: [],
+      skills: [],
+      mcpServers: [],
       origin: "built-in",
     };
     const ctx: ToolRunContext = {
@@ -443,7 +466,7 @@ export class Subagents {
     depth: number,
     override: { hooks?: LifecycleHooks } = {},
   ): Promise<{ answer: ToolResult; result?: TurnResult }> {
-    const env = this.env;
+    let env = override.hooks ? { ...this.env, hooks: override.hooks } : this.env;
     const { definition } = request;
     try {
       this.refuseBeyondLimits(depth);
@@ -453,11 +476,22 @@ export class Subagents {
     }
     this.running++;
     const agentId = `${env.threadId}-agent${++this.spawned}`;
+    let setup: ChildSetup;
+    try {
+      setup = env.prepare && !override.hooks
+        ? await env.prepare(definition, agentId)
+        : plainSetup(env, definition);
+      // An agent's own hooks in a session without any: the child's engine holds them alone.
+      if (setup.hooks) env = { ...env, hooks: setup.hooks };
+    } catch (error) {
+      this.running--;
+      throw error;
+    }
     const transcript = await env.store.create({ ephemeral: env.ephemeral }, {
       id: agentId,
       created: new Date().toISOString(),
       cwd: env.cwd,
-      model: childModel(definition, env.modelName()),
+      model: setup.modelName,
       parent: { threadId: env.threadId, agentType: definition.name, callId: ctx.callId },
     });
     const started = { agent_id: agentId, agent_type: definition.name, call_id: ctx.callId };
@@ -472,15 +506,12 @@ export class Subagents {
     const signal = AbortSignal.any([ctx.signal, timeout.signal]);
     let result: TurnResult | undefined;
     try {
-      ({ result } = await this.runTurns(definition, transcript, request.prompt, depth, {
-        signal,
-        callId: ctx.callId,
-        ...override,
-      }));
+      result = await this.runTurns(env, setup, transcript, request.prompt, depth, signal);
       if (result) this.childUsage = addUsage(this.childUsage, result.usage);
     } finally {
       clearTimeout(timer);
       this.running--;
+      await setup.release().catch(() => {});
       await transcript.close().catch(() => {});
     }
     const status = timeout.signal.aborted && !ctx.signal.aborted ? "timed_out" : result?.status ?? "failed";
@@ -491,49 +522,52 @@ export class Subagents {
     };
   }
 
-  /** A child's turn on `prompt`, with SubagentStart before and SubagentStop after (#22 item 4). */
+  /** A child's turn on a prompt, SubagentStart before and SubagentStop after (#22 item 4). */
   private async runTurns(
-    definition: AgentDefinition,
+    env: SubagentEnv,
+    setup: ChildSetup,
     transcript: Transcript,
     firstPrompt: string,
     depth: number,
-    options: { signal: AbortSignal; callId: string; hooks?: LifecycleHooks },
-  ): Promise<{ result?: TurnResult }> {
-    const env = options.hooks ? { ...this.env, hooks: options.hooks } : this.env;
+    signal: AbortSignal,
+  ): Promise<TurnResult | undefined> {
+    const { definition } = setup;
     const agentId = transcript.meta.id;
-    const { signal } = options;
+    let result: TurnResult | undefined;
     const hookContext = () => ({
       ...env.hookContext(),
       transcriptPath: transcript.file,
       agent: { id: agentId, type: definition.name },
     });
-    let result: TurnResult | undefined;
     const start = await env.hooks.subagentStart?.({ ...hookContext(), turnId: "", signal }, {
       agentId,
       agentType: definition.name,
     });
     let prompt = firstPrompt;
-    let injected = (start?.additionalContexts ?? []).map((content) => ({
-      type: "message" as const,
-      role: "developer" as const,
-      content,
-    }));
+    let injected = [
+      ...setup.injected,
+      ...(start?.additionalContexts ?? []).map((content) => ({
+        type: "message" as const,
+        role: "developer" as const,
+        content,
+      })),
+    ];
     const first = (turnsRun.get(transcript) ?? transcript.recordedTurns) + 1;
     for (let round = 0; round <= MAX_STOP_CONTINUATIONS; round++) {
       const turnId = `${agentId}-t${first + round}`;
       result = await runTurn({
         turnId,
         model: env.model,
-        modelName: childModel(definition, env.modelName()),
+        modelName: setup.modelName,
         instructions: definition.prompt,
         history: [...transcript.items],
         prompt,
         injected,
-        captureTools: () => this.childTools(definition, depth + 1),
+        captureTools: () => this.childTools(setup, depth + 1),
         hooks: env.hooks,
         hookContext,
-        approver: env.approver,
-        approvalPolicy: env.approvalPolicy,
+        approver: setup.approver,
+        approvalPolicy: setup.approvalPolicy,
         sandboxed: env.sandboxed,
         // The child's own stream stays in its transcript; the parent sees its start and end.
         events: () => {},
@@ -556,14 +590,22 @@ export class Subagents {
       prompt = stop.continuations.map((c) => c.reason).join("\n");
       injected = [];
     }
-    return { result };
+    return result;
   }
 
   /** The child's step catalog: the parent's tools as its definition allows, and its own Agent tool. */
-  private async childTools(definition: AgentDefinition, depth: number): Promise<StepToolCatalog> {
+  private async childTools(setup: ChildSetup, depth: number): Promise<StepToolCatalog> {
     const step = await this.env.captureTools();
-    const { tools } = selectAgentTools(definition, [...step.tools, ...this.tools(depth)]);
-    return { ...step, tools };
+    const own = setup.stepTools([...step.tools, ...await this.tools(depth)]);
+    const { tools } = selectAgentTools(setup.definition, own.tools);
+    return {
+      ...step,
+      tools,
+      release: () => {
+        own.release();
+        step.release?.();
+      },
+    };
   }
 }
 
@@ -584,11 +626,17 @@ function aborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-/** `inherit` (or none) is the parent's model; an alias has no mapping yet, so it inherits too. */
-function childModel(definition: AgentDefinition, parentModel: string): string {
-  const model = definition.model;
-  if (!model || model === "inherit" || ["sonnet", "opus", "haiku"].includes(model)) return parentModel;
-  return model;
+/** A hook's agent (or a session without the frontmatter wiring): the parent's model and policy. */
+function plainSetup(env: SubagentEnv, definition: AgentDefinition): ChildSetup {
+  return {
+    definition,
+    modelName: definition.model && definition.model !== "inherit" ? definition.model : env.modelName(),
+    approvalPolicy: env.approvalPolicy,
+    approver: env.approver,
+    injected: [],
+    stepTools: (tools) => ({ tools, release: () => {} }),
+    release: () => Promise.resolve(),
+  };
 }
 
 function answer(

@@ -28,6 +28,7 @@ export const COMMANDS: Record<string, (nested: NestedRun) => Promise<Register>> 
   completion: async () => (await import("./commands/completion.ts")).registerCompletionCommand,
   doctor: async () => (await import("./commands/doctor.ts")).registerDoctorCommand,
   sessions: async () => (await import("./commands/sessions.ts")).registerSessionsCommand,
+  rewind: async () => (await import("./commands/rewind.ts")).registerRewindCommand,
   // The interactive session: `trellis [PROMPT]` (the default command) and `trellis resume`.
   resume: async (nested) => {
     const { registerInteractiveCommand } = await import("./commands/interactive.ts");

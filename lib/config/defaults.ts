@@ -14,6 +14,9 @@ export const DEFAULT_SANDBOX_MODE: SandboxMode = "workspace-write";
  */
 export const HOME_WORKSPACE_SANDBOX_MODE: SandboxMode = "read-only";
 
+/** `[checkpoints]` defaults (#25 item 2): on, shell changes named as not restorable. */
+export const DEFAULT_CHECKPOINTS = { enabled: true, shell: "untracked" } as const;
+
 /** The built-in layer: what applies when no file says otherwise. */
 export const BUILT_IN_DEFAULTS: TrellisConfig = {
   model: DEFAULT_MODEL,

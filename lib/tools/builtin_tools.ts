@@ -1,5 +1,5 @@
 import type { Platform, SandboxStatus } from "../platform/mod.ts";
-import type { JsonSchema } from "../shared/mod.ts";
+import type { FileChangeRecorder, JsonSchema } from "../shared/mod.ts";
 import type { BuiltinTool } from "./builtin_tool.ts";
 import { DEFAULT_OUTPUT_MAX_BYTES } from "./output_budget.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
@@ -31,6 +31,8 @@ export interface BuiltinToolsOptions {
   everydayFace?: EverydayFace;
   /** `tools.view_image` (default true). */
   viewImage?: boolean;
+  /** The session's checkpoint recorder (#25 item 2): told before each file-tool change. */
+  changes?: FileChangeRecorder;
 }
 
 /**
@@ -94,5 +96,6 @@ export function toolEnv(options: BuiltinToolsOptions): ToolEnv {
       ...options.everyday,
       webFetch: { ...DEFAULT_EVERYDAY_SETTINGS.webFetch, ...options.everyday?.webFetch },
     },
+    ...(options.changes ? { changes: options.changes } : {}),
   };
 }

@@ -46,8 +46,9 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       const denied = deniedUnlessEscalated(target, "edit", ctx.escalated);
       if (denied) return denied;
       let text: string;
+      let bytes: Uint8Array;
       try {
-        const bytes = await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES });
+        bytes = await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES });
         text = utf8.decode(bytes);
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
@@ -65,9 +66,12 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       if (ctx.signal.aborted) return { status: "aborted", output: `Cannot edit "${args.path}": aborted` };
       const info = await env.platform.fs.stat(target.path);
       try {
+        // The bytes just read are the checkpoint's (#25 item 2): a 1 MB file is not read twice.
+        await env.changes?.beforeChange(target.path, bytes);
         await env.platform.fs.writeFileAtomic(target.path, updated, {
           mode: info ? info.mode & 0o7777 : 0o644,
         });
+        await env.changes?.afterChange(target.path, updated);
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
       }

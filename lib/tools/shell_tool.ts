@@ -146,13 +146,17 @@ async function runShell(env: ToolEnv, args: Args, ctx: ToolRunContext): Promise<
   }
   const timeoutMs = args.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS;
   // runCommand holds the sandbox's placeholders until the command has ended, then removes them.
-  const result = await runCommand(platform, {
-    cmd,
-    cwd,
-    env: childEnv(platform.envAll()),
-    timeoutMs,
-    signal: ctx.signal,
-    maxOutputBytes: COLLECT_MAX_BYTES,
-  });
+  const run = () =>
+    runCommand(platform, {
+      cmd,
+      cwd,
+      env: childEnv(platform.envAll()),
+      timeoutMs,
+      signal: ctx.signal,
+      maxOutputBytes: COLLECT_MAX_BYTES,
+    });
+  // The turn's checkpoint names the command (or, under `checkpoints.shell = "snapshot"`, keeps the
+  // files it changed): a rewind says what it cannot put back (#25 item 2).
+  const result = env.changes ? await env.changes.aroundCommand(args.command, cwd, run) : await run();
   return formatShellResult(result, { timeoutMs, sandboxed, maxBytes: env.outputMaxBytes });
 }

@@ -1,5 +1,5 @@
 import type { Platform, SandboxStatus } from "../platform/mod.ts";
-import type { UserQuestioner } from "../shared/mod.ts";
+import type { FileChangeRecorder, UserQuestioner } from "../shared/mod.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
 import type { WebFetchLimits } from "./web_page.ts";
 
@@ -20,4 +20,6 @@ export interface ToolEnv {
   sandbox: SandboxStatus;
   outputMaxBytes: number;
   everyday: EverydaySettings;
+  /** Records each file's state before the file tools change it (#25 item 2); absent: nothing kept. */
+  changes?: FileChangeRecorder;
 }

@@ -49,8 +49,11 @@ async function writeResolved(env: ToolEnv, path: string, args: Args): Promise<To
   if (info && !info.isFile) {
     return { status: "error", output: `Cannot write "${args.path}": not a regular file` };
   }
+  // The file as it is now goes to the turn's checkpoint first (#25 item 2): `rewind` puts it back.
+  await env.changes?.beforeChange(path, info ? undefined : null);
   // Write to the resolved path: a symlink inside the roots keeps pointing at its updated target.
   await env.platform.fs.writeFileAtomic(path, args.content, { mode: info ? info.mode & 0o7777 : 0o644 });
+  await env.changes?.afterChange(path, args.content);
   const bytes = new TextEncoder().encode(args.content).length;
   return { status: "success", output: `${info ? "Overwrote" : "Created"} ${path} (${bytes} bytes)` };
 }

@@ -143,6 +143,20 @@ Deno.test("#22 items 2, 3, 6: spawn_agent → {agent_id, nickname}; wait_agent, 
     const started = s.events.find((e) => e.type === "agent.started")!;
     const header = JSON.parse((await platform.fs.readTextFile(started.transcript!)).split("\n")[0]);
     assert.equal(header.meta.parent.threadId, s.session.threadId);
+    // exec --json: Codex's collab_tool_call items, with the agents each call named and their states.
+    // deno-lint-ignore no-explicit-any
+    const collab = s.events.filter((e: any) =>
+      e.type === "item.completed" && e.item.type === "collab_tool_call"
+    )
+      // deno-lint-ignore no-explicit-any
+      .map((e: any) => e.item);
+    assert.deepEqual(collab.map((i) => i.tool), ["spawn_agent", "wait", "close_agent", "resume_agent"]);
+    assert.deepEqual(collab[0].agents_states, { [agent_id]: { status: "pending_init", message: null } });
+    assert.equal(collab[0].prompt, "CHILD-ONE: say hi");
+    assert.deepEqual(collab[1].agents_states, {
+      [agent_id]: { status: "completed", message: "child one done" },
+    });
+    assert.equal(collab[3].status, "failed");
     // turn.completed counts the child's tokens: 5 parent requests of 10, one child request of 1000.
     assert.equal(result.usage.inputTokens, 1050);
     const completed = s.events.find((e) => e.type === "turn.completed")!;

@@ -80,6 +80,8 @@ export type { InputPlace, RequestParts } from "./request_parts.ts";
 export { runDoctor } from "./doctor/doctor.ts";
 export type { DoctorOptions } from "./doctor/doctor.ts";
 export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";
+export { serveAcpAgent } from "./acp_host.ts";
+export type { AcpServeAgentOptions } from "./acp_host.ts";
 // Checkpoints and rewind (#25 item 2): the one operation `trellis rewind`, `/rewind` and ACP call.
 export { rewindPoints, rewindSession } from "./rewind.ts";
 export type { RewindPoint, RewindRequest, SessionRewindOutcome } from "./rewind.ts";

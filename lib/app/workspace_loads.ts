@@ -6,7 +6,12 @@ import {
   loadHooks,
   loadPermissionRules,
 } from "../hooks/mod.ts";
-import { mcpServersFromConfig, type PluginMcpServer, type ResolvedCatalog } from "../mcp/mod.ts";
+import {
+  type McpServerConfig,
+  mcpServersFromConfig,
+  type PluginMcpServer,
+  type ResolvedCatalog,
+} from "../mcp/mod.ts";
 import { PluginCache, type PluginLoadResult } from "../plugins/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import type { Diagnostic } from "../shared/mod.ts";
@@ -90,8 +95,18 @@ export class WorkspaceLoads {
     return this.#catalog;
   }
 
-  /** The catalog with these plugin servers (a session's, after its plugin set changed). */
-  catalogWith(pluginServers: PluginMcpServer[]): { catalog: ResolvedCatalog; diagnostics: Diagnostic[] } {
-    return mcpServersFromConfig(this.loaded, { platform: this.platform, pluginServers });
+  /**
+   * The catalog with these plugin servers (a session's, after its plugin set changed), and the
+   * servers an ACP client passed in `session/new` (#25 item 1), origin `acp`.
+   */
+  catalogWith(
+    pluginServers: PluginMcpServer[],
+    clientServers: McpServerConfig[] = [],
+  ): { catalog: ResolvedCatalog; diagnostics: Diagnostic[] } {
+    return mcpServersFromConfig(this.loaded, {
+      platform: this.platform,
+      pluginServers,
+      ...(clientServers.length ? { extensionServers: clientServers } : {}),
+    });
   }
 }

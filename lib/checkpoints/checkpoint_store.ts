@@ -60,7 +60,16 @@ export class CheckpointStore {
   }
 
   /** A blob's bytes, checked against its name: a missing or altered blob is an error naming it. */
-  async readBlob(hash: string, forPath: string): Promise<Uint8Array> {
+  readBlob(hash: string, forPath: string): Promise<Uint8Array> {
+    try {
+      return Promise.resolve(this.readBlobNow(hash, forPath));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** `readBlob`, blocking (a rewind reads each checkpoint before it writes anything). */
+  readBlobNow(hash: string, forPath: string): Uint8Array {
     const file = this.blobFile(hash);
     const missing = () =>
       new CheckpointStoreError(`Cannot rewind ${forPath}: its checkpoint ${file} is missing from the store`, {

@@ -38,13 +38,19 @@ export class SessionCheckpoints implements FileChangeRecorder {
     this.touched = new Set();
   }
 
-  async beforeChange(path: string, current?: Uint8Array | null): Promise<void> {
+  async beforeChange(
+    path: string,
+    current?: Uint8Array | null,
+    options?: { inPlace?: boolean },
+  ): Promise<void> {
     if (this.turn === 0 || this.touched.has(path)) return;
     const { fs, store } = this.options;
     const info = current === null ? null : fs.sync.lstat(path);
     let blob: string | null = null;
-    // The file tools replace a file by rename, so the old inode can become the blob itself.
-    if (info?.isFile) blob = await store.putBlob(current ?? await fs.readFile(path), path);
+    // The file tools replace a file by rename, so the old inode can become the blob itself; an
+    // editor's in-place write would change that inode too (and refuses a file with two links).
+    const linkFrom = options?.inPlace ? undefined : path;
+    if (info?.isFile) blob = await store.putBlob(current ?? await fs.readFile(path), linkFrom);
     // Marked only once the state is safe: a failed read leaves the next change to try again.
     this.touched.add(path);
     await store.append({

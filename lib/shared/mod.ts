@@ -66,6 +66,7 @@ export type {
   PermissionRequestOutcome,
   PostToolUseOutcome,
   PreToolUseOutcome,
+  PromptExpansion,
   StopOutcome,
   ToolHookInput,
   UserPromptOutcome,

@@ -17,6 +17,7 @@ import {
   type EverydayFace,
 } from "./everyday_tools.ts";
 import type { EverydaySettings, ToolEnv } from "./tool_env.ts";
+import type { EditorFiles } from "./editor_files.ts";
 
 export interface BuiltinToolsOptions {
   platform: Platform;
@@ -31,6 +32,8 @@ export interface BuiltinToolsOptions {
   everydayFace?: EverydayFace;
   /** `tools.view_image` (default true). */
   viewImage?: boolean;
+  /** An editor's files and terminal (`trellis acp`, #25 item 1); absent: the disk, own processes. */
+  editor?: EditorFiles;
   /** The session's checkpoint recorder (#25 item 2): told before each file-tool change. */
   changes?: FileChangeRecorder;
 }
@@ -96,6 +99,7 @@ export function toolEnv(options: BuiltinToolsOptions): ToolEnv {
       ...options.everyday,
       webFetch: { ...DEFAULT_EVERYDAY_SETTINGS.webFetch, ...options.everyday?.webFetch },
     },
+    ...(options.editor ? { editor: options.editor } : {}),
     ...(options.changes ? { changes: options.changes } : {}),
   };
 }

@@ -31,6 +31,8 @@
  *     stop_reason: pause_turn      # Messages: the stop reason sent (default end_turn / tool_use)
  *     stream_error: { type: overloaded_error, message: Overloaded }  # Messages: an `error` event
  *                          # right after message_start, instead of any content
+ *         namespace: multi_agent_v1         # Responses: the call's `namespace` (sent when given)
+ *     # `{output.agent_id}` in arguments: that key of the last JSON tool output in the request
  * replies:                 # answered whenever they match, without advancing `steps` (for requests
  *                          # a script cannot place, such as a compaction's summary request)
  *   - when_input_contains: "Context compaction:"   # matched against the request's last input item
@@ -71,6 +73,8 @@ const toolCallSchema = z.strictObject({
   name: z.string(),
   arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}),
   id: z.string().optional(),
+  /** Responses: the call's `namespace` (a tool of a `type: "namespace"` group, as Codex declares them). */
+  namespace: z.string().optional(),
 });
 
 const stepSchema = z.strictObject({
@@ -305,6 +309,60 @@ function lastInputText(body: Record<string, unknown>): string {
   return list.length > 0 ? JSON.stringify(list.at(-1)) : "";
 }
 
+/**
+ * `{output.KEY}` in a tool call's arguments is the value of KEY in the last JSON tool output of the
+ * request that has it (`{output.KEY.N}`: the N-th, from 1) — for ids only the run knows, such as the
+ * `agent_id` a `spawn_agent` returned.
+ */
+function withEarlierOutputs(step: Step, body: Record<string, unknown>): Step {
+  if (!step.tool_calls?.some((c) => JSON.stringify(c.arguments).includes("{output."))) return step;
+  const values = new Map<string, string[]>();
+  for (const text of toolOutputTexts(body)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (!parsed || typeof parsed !== "object") continue;
+    for (const [key, value] of Object.entries(parsed)) {
+      if (typeof value === "string") values.set(key, [...values.get(key) ?? [], value]);
+    }
+  }
+  const fill = (text: string) =>
+    text.replace(/\{output\.([A-Za-z_]+)(?:\.(\d+))?\}/g, (whole, key: string, n?: string) => {
+      const list = values.get(key) ?? [];
+      return (n ? list[Number(n) - 1] : list.at(-1)) ?? whole;
+    });
+  return {
+    ...step,
+    tool_calls: step.tool_calls.map((c) => ({
+      ...c,
+      arguments: typeof c.arguments === "string"
+        ? fill(c.arguments)
+        : JSON.parse(fill(JSON.stringify(c.arguments))),
+    })),
+  };
+}
+
+/** Every tool output's text in a request: Responses `function_call_output`, Messages `tool_result`, Chat `tool`. */
+function toolOutputTexts(body: Record<string, unknown>): string[] {
+  const texts: string[] = [];
+  const list = Array.isArray(body.input) ? body.input : Array.isArray(body.messages) ? body.messages : [];
+  for (const item of list) {
+    if (item?.type === "function_call_output" && typeof item.output === "string") texts.push(item.output);
+    if (item?.role === "tool" && typeof item.content === "string") texts.push(item.content);
+    for (const block of Array.isArray(item?.content) ? item.content : []) {
+      if (block?.type !== "tool_result") continue;
+      if (typeof block.content === "string") texts.push(block.content);
+      for (const part of Array.isArray(block.content) ? block.content : []) {
+        if (typeof part?.text === "string") texts.push(part.text);
+      }
+    }
+  }
+  return texts;
+}
+
 /** A `function_call_output` whose call is not in the input before it: the Responses API refuses it. */
 function orphanOutput(body: Record<string, unknown>): string | undefined {
   const calls = new Set<unknown>();
@@ -380,9 +438,10 @@ interface Chunk {
  */
 function* stepChunks(
   wire: Wire,
-  step: Step,
+  scripted: Step,
   body: Record<string, unknown>,
 ): Generator<Chunk> {
+  const step = withEarlierOutputs(scripted, body);
   const events = wire === "responses"
     ? responsesEvents(step, body)
     : wire === "messages"
@@ -591,6 +650,7 @@ function responsesEvents(step: Step, body: Record<string, unknown>): string[] {
       type: "function_call",
       call_id: call.id ?? randomId("call"),
       name: call.name,
+      ...(call.namespace ? { namespace: call.namespace } : {}),
       arguments: argumentsText(call),
       status: "completed",
     };

@@ -131,6 +131,8 @@ export function toolTitle(item: CallItem): string {
       const path = argumentPath(item.arguments);
       return path ? `${item.name} ${path}` : item.name;
     }
+    case "collab_tool_call": // a subagent call (#22): the tool and the agents it names
+      return `${item.tool} ${item.receiver_thread_ids.join(", ")}`.trim();
   }
 }
 
@@ -152,6 +154,7 @@ function rawInput(item: CallItem): unknown {
     case "mcp_tool_call":
       return item.arguments;
     case "tool_call":
+    case "collab_tool_call":
       return parsed(item.arguments);
   }
 }

@@ -6,11 +6,16 @@ export interface AgentCallArgs {
   subagent_type: string;
   description: string;
   prompt: string;
+  run_in_background: boolean;
 }
 
-/** Runs one subagent to completion (the engine, wired by lib/app); the answer is the tool result. */
+/**
+ * Runs one subagent (the engine, wired by lib/app): in the foreground its answer is the tool
+ * result; in the background the result says it started and the answer comes later as Claude Code's
+ * `<task-notification>` user message.
+ */
 export type SpawnAgent = (
-  request: { definition: AgentDefinition; description: string; prompt: string },
+  request: { definition: AgentDefinition; description: string; prompt: string; background: boolean },
   ctx: ToolRunContext,
 ) => Promise<ToolResult>;
 
@@ -30,13 +35,18 @@ export function agentTool(agents: AgentDefinition[], spawn: SpawnAgent): ToolDef
     description:
       "Launch a new agent to handle a complex, multi-step task on its own. Available agent types:\n" +
       `${listing}\n\nSend several Agent calls in one message to run agents concurrently. The agent's final ` +
-      "message is returned to you; it is not shown to the user, so relay what matters.",
+      "message is returned to you; it is not shown to the user, so relay what matters. With " +
+      "run_in_background the call returns at once and the answer arrives later in a notification.",
     parameters: {
       type: "object",
       properties: {
         description: { type: "string", description: "A short (3-5 word) description of the task" },
         prompt: { type: "string", description: "The task for the agent to perform" },
         subagent_type: { type: "string", description: "The type of specialized agent to use for this task" },
+        run_in_background: {
+          type: "boolean",
+          description: "Run the agent in the background; you are notified when it finishes",
+        },
       },
       required: ["description", "prompt", "subagent_type"],
       additionalProperties: false,
@@ -55,6 +65,7 @@ export function agentTool(agents: AgentDefinition[], spawn: SpawnAgent): ToolDef
         description: r.description as string,
         prompt: r.prompt as string,
         subagent_type: r.subagent_type as string,
+        run_in_background: r.run_in_background === true,
       };
     },
     async run(args: unknown, ctx: ToolRunContext): Promise<ToolResult> {
@@ -68,7 +79,12 @@ export function agentTool(agents: AgentDefinition[], spawn: SpawnAgent): ToolDef
           status: "error",
         };
       }
-      return await spawn({ definition, description: a.description, prompt: a.prompt }, ctx);
+      return await spawn({
+        definition,
+        description: a.description,
+        prompt: a.prompt,
+        background: a.run_in_background,
+      }, ctx);
     },
   };
 }

@@ -15,6 +15,15 @@ export { agentTool } from "./agent_tool.ts";
 export type { AgentCallArgs, SpawnAgent } from "./agent_tool.ts";
 export { agentLimits } from "./limits.ts";
 export type { AgentLimits } from "./limits.ts";
+export {
+  AgentCallRefused,
+  CODEX_AGENT_NAMESPACE,
+  codexAgentTools,
+  WAIT_TIMEOUT,
+} from "./codex_agent_tools.ts";
+export type { CodexAgentOps } from "./codex_agent_tools.ts";
+export { agentToolStyle } from "./tool_style.ts";
+export type { AgentToolStyle } from "./tool_style.ts";
 export { CLAUDE_MODEL_ALIASES, resolveAgentModel } from "./resolve_model.ts";
 export type { ResolvedAgentModel } from "./resolve_model.ts";
 export { childPermissions, WRITING_HOOK_NAMES } from "./permission_mode.ts";

@@ -446,6 +446,7 @@ export class Session {
         return agentLoad.agents;
       }),
       limits: agentLimits(config),
+      ...(config.agents?.tool_style ? { toolStyle: config.agents.tool_style } : {}),
       prepare: (definition, agentId) =>
         prepareChild(
           {
@@ -837,6 +838,7 @@ export class Session {
       cwd: this.parts.settings.cwd,
       onCall: context.onCall,
       compaction: this.compaction.forTurn(),
+      ...(this.parts.subagents ? { inbox: this.parts.subagents.inbox() } : {}),
     });
     await this.transcript.recordTurn(turnId, result.status, result.usage);
     return result;
@@ -1003,6 +1005,7 @@ export class Session {
       { reason },
     ).catch(() => {});
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
+    await this.parts.subagents?.stopAll(); // no background child outlives its session (#22 item 3)
     await this.parts.transcript.close();
     this.parts.capabilities.close();
     await this.parts.checkpoints?.close();
@@ -1033,8 +1036,8 @@ export class Session {
 
   private async captureTools(): ReturnType<Capabilities["captureStep"]> {
     const step = await this.parts.capabilities.captureStep(this.parts.builtins);
-    const agent = await this.parts.subagents?.tool(0);
-    return agent ? { ...step, tools: [...step.tools, agent] } : step;
+    const agents = await this.parts.subagents?.tools(0) ?? [];
+    return agents.length > 0 ? { ...step, tools: [...step.tools, ...agents] } : step;
   }
 
   private async confirmInstall(request: { pluginId: string; reason: string }): Promise<boolean> {

@@ -1,10 +1,20 @@
-import { type AgentDefinition, type AgentLimits, agentTool, selectAgentTools } from "../agents/mod.ts";
+import {
+  AgentCallRefused,
+  type AgentDefinition,
+  type AgentLimits,
+  agentTool,
+  agentToolStyle,
+  codexAgentTools,
+  selectAgentTools,
+} from "../agents/mod.ts";
 import {
   type Approver,
   type ModelClient,
   runTurn,
   type StepToolCatalog,
+  type Transcript,
   type TranscriptStore,
+  type TurnInbox,
   type TurnResult,
 } from "../loop/mod.ts";
 import type {
@@ -14,8 +24,10 @@ import type {
   ToolDefinition,
   ToolResult,
   ToolRunContext,
+  Usage,
 } from "../shared/mod.ts";
-import { noLifecycleHooks, TrellisError } from "../shared/mod.ts";
+import { addUsage, emptyUsage, noLifecycleHooks, TrellisError } from "../shared/mod.ts";
+import { codexNotification, NICKNAMES, taskNotification } from "./subagent_notifications.ts";
 import { type ChildSetup, childTurnHooks } from "./agent_child.ts";
 
 /** An agent hook's child did not finish: the hook's run fails with this reason. */
@@ -50,6 +62,26 @@ export interface SubagentEnv {
   limits: AgentLimits;
   /** Applies a definition's frontmatter to one spawn (lib/app/agent_child.ts); absent: the parent's all through. */
   prepare?: (definition: AgentDefinition, agentId: string) => Promise<ChildSetup>;
+  /** `agents.tool_style` as configured (auto | codex | claude). */
+  toolStyle?: string;
+}
+/** A child thread the engine knows: its transcript, its state and how to stop it. */
+interface Child {
+  id: string;
+  nickname: string;
+  definition: AgentDefinition;
+  transcript: Transcript;
+  setup: ChildSetup;
+  depth: number;
+  status: "pending_init" | "running" | "completed" | "errored" | "shutdown";
+  lastMessage: string | null;
+  error?: string;
+  controller: AbortController;
+  /** The run in progress (or the last one): settles when the child stops. */
+  done: Promise<void>;
+  queue: string[];
+  notified: boolean;
+  closed: boolean;
 }
 
 /** The default step limit of a subagent's turn (a definition's `maxTurns` replaces it). */
@@ -68,6 +100,10 @@ const MAX_STOP_CONTINUATIONS = 3;
 export class Subagents {
   private running = 0;
   private spawned = 0;
+  private readonly children = new Map<string, Child>();
+  /** Notifications not yet delivered to the parent's model. */
+  private readonly mail: string[] = [];
+  private childUsage: Usage = emptyUsage();
 
   constructor(private readonly env: SubagentEnv) {}
 
@@ -111,6 +147,278 @@ export class Subagents {
     return agentTool(await this.env.agents(), (request, ctx) => this.spawn(request, ctx, depth));
   }
 
+  /** The face `agents.tool_style` picks for the session's model now (#22 item 2). */
+  async tools(depth = 0): Promise<ToolDefinition[]> {
+    if (agentToolStyle(this.env.toolStyle, this.env.modelName()) === "claude") {
+      return [await this.tool(depth)];
+    }
+    return codexAgentTools(await this.env.agents(), {
+      spawn: (r, ctx) => this.spawnCodex(r, ctx, depth),
+      sendInput: (r) => this.sendInput(r),
+      wait: (r, ctx) => this.wait(r, ctx),
+      close: (target) => this.close(target),
+      resume: (id) => this.resume(id),
+    });
+  }
+
+  /** The parent turn's inbox: background children's notifications, and their usage. */
+  inbox(): TurnInbox {
+    return {
+      take: () => this.mail.splice(0),
+      settle: async (signal) => {
+        while (this.mail.length === 0) {
+          const busy = [...this.children.values()].filter((c) => c.status === "running" && !c.notified);
+          if (busy.length === 0) break;
+          await Promise.race([...busy.map((c) => c.done), aborted(signal)]);
+          if (signal.aborted) break;
+        }
+        return this.mail.splice(0);
+      },
+      usage: () => {
+        const usage = this.childUsage;
+        this.childUsage = emptyUsage();
+        return usage;
+      },
+    };
+  }
+
+  /** Running and finished children, for the UI and `mcp-server` (#22 item 6). */
+  list(): { id: string; nickname: string; type: string; status: string; transcript: string | null }[] {
+    return [...this.children.values()].map((c) => ({
+      id: c.id,
+      nickname: c.nickname,
+      type: c.definition.name,
+      status: c.status,
+      transcript: c.transcript.file,
+    }));
+  }
+
+  /** Stops every child (session close, Ctrl-C of the whole program): no orphan run survives. */
+  async stopAll(): Promise<void> {
+    for (const child of this.children.values()) child.controller.abort();
+    await Promise.all([...this.children.values()].map((c) => c.done));
+    for (const child of this.children.values()) {
+      await child.setup.release().catch(() => {});
+      await child.transcript.close().catch(() => {});
+    }
+  }
+
+  private refuseBeyondLimits(depth: number): void {
+    const { maxDepth, maxThreads } = this.env.limits;
+    if (depth >= maxDepth) {
+      throw new AgentCallRefused(
+        `Agent depth limit reached (agents.max_depth = ${maxDepth}): this agent cannot launch agents; ` +
+          "solve the task yourself.",
+      );
+    }
+    if (this.running >= maxThreads) {
+      throw new AgentCallRefused(
+        `Agent thread limit reached (agents.max_threads = ${maxThreads} running): wait for a running ` +
+          "agent to answer (or close one), or do the task yourself.",
+      );
+    }
+  }
+
+  /** A child started in the background: its thread, transcript and first run. */
+  private async startChild(
+    definition: AgentDefinition,
+    prompt: string,
+    ctx: ToolRunContext,
+    depth: number,
+    onDone: (child: Child) => void,
+  ): Promise<Child> {
+    this.refuseBeyondLimits(depth);
+    const env = this.env;
+    const id = `${env.threadId}-agent${++this.spawned}`;
+    const setup = env.prepare ? await env.prepare(definition, id) : plainSetup(env, definition);
+    const transcript = await env.store.create({ ephemeral: env.ephemeral }, {
+      id,
+      created: new Date().toISOString(),
+      cwd: env.cwd,
+      model: setup.modelName,
+      parent: { threadId: env.threadId, agentType: definition.name, callId: ctx.callId },
+    });
+    const child: Child = {
+      id,
+      nickname: NICKNAMES[(this.spawned - 1) % NICKNAMES.length],
+      definition,
+      transcript,
+      setup,
+      depth,
+      status: "pending_init",
+      lastMessage: null,
+      // Not the call's signal: the call returns at once. The session's close (or close_agent) stops it.
+      controller: new AbortController(),
+      done: Promise.resolve(),
+      queue: [],
+      notified: false,
+      closed: false,
+    };
+    this.children.set(id, child);
+    // Ctrl-C of the parent's turn stops its background children too (and theirs: they run under it).
+    ctx.signal.addEventListener("abort", () => child.controller.abort(), { once: true });
+    env.events({
+      type: "agent.started",
+      agent_id: id,
+      agent_type: definition.name,
+      call_id: ctx.callId,
+      description: prompt.slice(0, 80),
+      transcript: transcript.file,
+    });
+    this.drive(child, prompt, ctx.callId, onDone);
+    return child;
+  }
+
+  /** One run of a child on `prompt`, then on what send_input queued meanwhile. */
+  private drive(child: Child, prompt: string, callId: string, onDone: (child: Child) => void): void {
+    child.status = "running";
+    this.running++;
+    child.done = (async () => {
+      let next: string | undefined = prompt;
+      try {
+        while (next !== undefined && !child.controller.signal.aborted) {
+          const outcome = await this.runChildTurn(child, next);
+          child.lastMessage = outcome.result?.lastMessage ?? child.lastMessage;
+          if (outcome.result) this.childUsage = addUsage(this.childUsage, outcome.result.usage);
+          child.status = outcome.status === "completed" ? "completed" : child.closed ? "shutdown" : "errored";
+          child.error = outcome.status === "completed" ? undefined : outcome.message;
+          next = child.queue.shift();
+        }
+      } finally {
+        this.running--;
+        if (child.controller.signal.aborted && child.status === "running") child.status = "shutdown";
+        this.env.events({
+          type: "agent.completed",
+          agent_id: child.id,
+          agent_type: child.definition.name,
+          call_id: callId,
+          status: child.status,
+        });
+        onDone(child);
+      }
+    })();
+  }
+
+  private async runChildTurn(child: Child, prompt: string) {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.env.limits.jobMaxRuntimeMs);
+    try {
+      const env = child.setup.hooks ? { ...this.env, hooks: child.setup.hooks } : this.env;
+      const signal = AbortSignal.any([child.controller.signal, timeout.signal]);
+      const result = await this.runTurns(env, child.setup, child.transcript, prompt, child.depth, signal);
+      const status = timeout.signal.aborted && !child.controller.signal.aborted
+        ? "timed_out"
+        : result?.status ?? "failed";
+      const message = status === "timed_out"
+        ? `stopped: it ran longer than agents.job_max_runtime_sec (${
+          this.env.limits.jobMaxRuntimeMs / 1000
+        } s)`
+        : result?.error?.message ?? status;
+      return { result, status, message };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Codex's spawn_agent: the child starts; its first answer becomes a `<subagent_notification>`. */
+  private async spawnCodex(
+    request: { definition: AgentDefinition; message: string },
+    ctx: ToolRunContext,
+    depth: number,
+  ): Promise<Record<string, unknown>> {
+    const child = await this.startChild(request.definition, request.message, ctx, depth, (c) => {
+      if (c.notified || c.closed) return;
+      c.notified = true;
+      this.mail.push(codexNotification(c.id, codexStatus(c)));
+    });
+    return { agent_id: child.id, nickname: child.nickname };
+  }
+
+  private known(id: string): Child {
+    const child = this.children.get(id);
+    if (!child) {
+      throw new AgentCallRefused(
+        `agent "${id}" not found: no subagent of this session has that id (ids come from spawn_agent)`,
+      );
+    }
+    return child;
+  }
+
+  private sendInput(request: { target: string; message: string; interrupt: boolean }) {
+    const child = this.known(request.target);
+    if (child.closed) throw new AgentCallRefused(`agent "${child.id}" is closed: resume_agent reopens it`);
+    if (child.status === "running") {
+      if (request.interrupt) child.queue.unshift(request.message);
+      else child.queue.push(request.message);
+    } else {
+      this.drive(child, request.message, "send_input", () => {});
+    }
+    return Promise.resolve({ submission_id: `${child.id}-input${child.transcript.items.length}` });
+  }
+
+  private async wait(request: { targets: string[]; timeoutMs: number }, ctx: ToolRunContext) {
+    const children = request.targets.map((id) => this.known(id));
+    const final = () => children.filter((c) => c.status !== "running" && c.status !== "pending_init");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (final().length === 0) {
+      await Promise.race([
+        ...children.map((c) => c.done),
+        new Promise((resolve) => timer = setTimeout(resolve, request.timeoutMs)),
+        aborted(ctx.signal),
+      ]);
+      clearTimeout(timer);
+    }
+    const done = final();
+    return {
+      status: Object.fromEntries(done.map((c) => [c.id, codexStatus(c)])),
+      timed_out: done.length === 0,
+    };
+  }
+
+  private async close(target: string) {
+    const child = this.known(target);
+    const previous = codexStatus(child);
+    child.closed = true;
+    child.controller.abort();
+    await child.done;
+    child.status = "shutdown";
+    return { previous_status: previous };
+  }
+
+  private async resume(id: string) {
+    let child = this.children.get(id);
+    if (!child) {
+      // A child of this thread from before `trellis resume`: its transcript, read back.
+      const transcript = await this.env.store.open(id).catch(() => null);
+      if (!transcript || transcript.meta.parent?.threadId !== this.env.threadId) this.known(id);
+      const agents = await this.env.agents();
+      const definition = agents.find((a) => a.name === transcript!.meta.parent!.agentType) ?? agents[0];
+      child = {
+        id,
+        nickname: NICKNAMES[this.children.size % NICKNAMES.length],
+        definition,
+        transcript: transcript!,
+        setup: plainSetup(this.env, definition),
+        depth: 0,
+        status: "completed",
+        lastMessage: null,
+        controller: new AbortController(),
+        done: Promise.resolve(),
+        queue: [],
+        notified: true,
+        closed: false,
+      };
+      this.children.set(id, child);
+      return { status: codexStatus(child) };
+    }
+    if (child.closed) {
+      child.closed = false;
+      child.controller = new AbortController();
+      child.status = "pending_init";
+    }
+    return { status: codexStatus(child) };
+  }
+
   /**
    * An `agent` hook (#24 item 2): a child with read-only tools (Read, Grep, Glob) answering the
    * hook's prompt; resolves to its last message. It runs without hooks, so a hook's agent never
@@ -151,11 +459,35 @@ export class Subagents {
   }
 
   private async spawn(
-    request: { definition: AgentDefinition; description: string; prompt: string },
+    request: { definition: AgentDefinition; description: string; prompt: string; background: boolean },
     ctx: ToolRunContext,
     depth: number,
   ): Promise<ToolResult> {
-    return (await this.run(request, ctx, depth)).answer;
+    if (!request.background) return (await this.run(request, ctx, depth)).answer;
+    // Claude Code's run_in_background: started now, answered later by a `<task-notification>`.
+    let child: Child;
+    try {
+      child = await this.startChild(request.definition, request.prompt, ctx, depth, (c) => {
+        this.mail.push(taskNotification({
+          taskId: c.id,
+          toolUseId: ctx.callId,
+          outputFile: c.transcript.file,
+          status: c.status === "completed" ? "completed" : c.closed ? "killed" : "failed",
+          description: request.description,
+          result: c.lastMessage,
+          error: c.error,
+        }));
+      });
+    } catch (error) {
+      if (error instanceof AgentCallRefused) return { output: error.message, status: "error" };
+      throw error;
+    }
+    return {
+      output: `Agent "${request.description}" started in the background.\nagentId: ${child.id}\n` +
+        (child.transcript.file ? `output_file: ${child.transcript.file}\n` : "") +
+        "Its answer arrives in a later message; do not repeat its work meanwhile.",
+      status: "success",
+    };
   }
 
   private async run(
@@ -166,23 +498,11 @@ export class Subagents {
   ): Promise<{ answer: ToolResult; result?: TurnResult }> {
     let env = override.hooks ? { ...this.env, hooks: override.hooks } : this.env;
     const { definition } = request;
-    if (depth >= env.limits.maxDepth) {
-      return {
-        answer: {
-          output: `Agent depth limit reached (agents.max_depth = ${env.limits.maxDepth}): ` +
-            "this agent cannot launch agents; solve the task yourself.",
-          status: "error",
-        },
-      };
-    }
-    if (this.running >= env.limits.maxThreads) {
-      return {
-        answer: {
-          output: `Agent thread limit reached (agents.max_threads = ${env.limits.maxThreads} running): ` +
-            "wait for a running agent to answer, or do the task yourself.",
-          status: "error",
-        },
-      };
+    try {
+      this.refuseBeyondLimits(depth);
+    } catch (error) {
+      if (error instanceof AgentCallRefused) return { answer: { output: error.message, status: "error" } };
+      throw error;
     }
     this.running++;
     const agentId = `${env.threadId}-agent${++this.spawned}`;
@@ -214,61 +534,10 @@ export class Subagents {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), env.limits.jobMaxRuntimeMs);
     const signal = AbortSignal.any([ctx.signal, timeout.signal]);
-    const hookContext = () => ({
-      ...env.hookContext(),
-      transcriptPath: transcript.file,
-      agent: { id: agentId, type: definition.name },
-    });
     let result: TurnResult | undefined;
     try {
-      const start = await env.hooks.subagentStart?.({ ...hookContext(), turnId: "", signal }, {
-        agentId,
-        agentType: definition.name,
-      });
-      let prompt = request.prompt;
-      let injected = [
-        ...setup.injected,
-        ...(start?.additionalContexts ?? []).map((content) => ({
-          type: "message" as const,
-          role: "developer" as const,
-          content,
-        })),
-      ];
-      for (let round = 0; round <= MAX_STOP_CONTINUATIONS; round++) {
-        result = await runTurn({
-          turnId: `${agentId}-t${round + 1}`,
-          model: env.model,
-          modelName: setup.modelName,
-          instructions: definition.prompt,
-          history: [...transcript.items],
-          prompt,
-          injected,
-          captureTools: () => this.childTools(setup, depth + 1),
-          hooks: childTurnHooks(env.hooks),
-          hookContext,
-          approver: setup.approver,
-          approvalPolicy: setup.approvalPolicy,
-          sandboxed: env.sandboxed,
-          // The child's own stream stays in its transcript; the parent sees its start and end.
-          events: () => {},
-          record: (item) => transcript.recordItem(item),
-          maxSteps: definition.maxTurns ?? CHILD_MAX_STEPS,
-          signal,
-          cwd: env.cwd,
-        });
-        await transcript.recordTurn(`${agentId}-t${round + 1}`, result.status, result.usage);
-        if (result.status !== "completed" || !env.hooks.subagentStop) break;
-        const stop = await env.hooks.subagentStop({ ...hookContext(), turnId: "", signal }, {
-          agentId,
-          agentType: definition.name,
-          agentTranscriptPath: transcript.file,
-          stopHookActive: round > 0,
-          lastAssistantMessage: result.lastMessage,
-        });
-        if (stop.shouldStop || stop.continuations.length === 0 || round === MAX_STOP_CONTINUATIONS) break;
-        prompt = stop.continuations.map((c) => c.reason).join("\n");
-        injected = [];
-      }
+      result = await this.runTurns(env, setup, transcript, request.prompt, depth, signal);
+      if (result) this.childUsage = addUsage(this.childUsage, result.usage);
     } finally {
       clearTimeout(timer);
       this.running--;
@@ -283,10 +552,82 @@ export class Subagents {
     };
   }
 
+  /** A child's turn on a prompt, SubagentStart before and SubagentStop after (#22 item 4). */
+  private async runTurns(
+    env: SubagentEnv,
+    setup: ChildSetup,
+    transcript: Transcript,
+    firstPrompt: string,
+    depth: number,
+    signal: AbortSignal,
+  ): Promise<TurnResult | undefined> {
+    const { definition } = setup;
+    const agentId = transcript.meta.id;
+    let result: TurnResult | undefined;
+    const hookContext = () => ({
+      ...env.hookContext(),
+      transcriptPath: transcript.file,
+      agent: { id: agentId, type: definition.name },
+    });
+    const start = await env.hooks.subagentStart?.({ ...hookContext(), turnId: "", signal }, {
+      agentId,
+      agentType: definition.name,
+    });
+    let prompt = firstPrompt;
+    let injected = [
+      ...setup.injected,
+      ...(start?.additionalContexts ?? []).map((content) => ({
+        type: "message" as const,
+        role: "developer" as const,
+        content,
+      })),
+    ];
+    const first = (turnsRun.get(transcript) ?? transcript.recordedTurns) + 1;
+    for (let round = 0; round <= MAX_STOP_CONTINUATIONS; round++) {
+      const turnId = `${agentId}-t${first + round}`;
+      result = await runTurn({
+        turnId,
+        model: env.model,
+        modelName: setup.modelName,
+        instructions: definition.prompt,
+        history: [...transcript.items],
+        prompt,
+        injected,
+        captureTools: () => this.childTools(setup, depth + 1),
+        // A child fires no Stop or UserPromptSubmit of its own, as in Claude Code (SubagentStop is its).
+        hooks: childTurnHooks(env.hooks),
+        hookContext,
+        approver: setup.approver,
+        approvalPolicy: setup.approvalPolicy,
+        sandboxed: env.sandboxed,
+        // The child's own stream stays in its transcript; the parent sees its start and end.
+        events: () => {},
+        record: (item) => transcript.recordItem(item),
+        maxSteps: definition.maxTurns ?? CHILD_MAX_STEPS,
+        signal,
+        cwd: env.cwd,
+      });
+      await transcript.recordTurn(turnId, result.status, result.usage);
+      turnsRun.set(transcript, first + round);
+      if (result.status !== "completed" || !env.hooks.subagentStop) break;
+      const stop = await env.hooks.subagentStop({ ...hookContext(), turnId: "", signal }, {
+        agentId,
+        agentType: definition.name,
+        agentTranscriptPath: transcript.file,
+        stopHookActive: round > 0,
+        lastAssistantMessage: result.lastMessage,
+      });
+      if (stop.shouldStop || stop.continuations.length === 0 || round === MAX_STOP_CONTINUATIONS) break;
+      prompt = stop.continuations.map((c) => c.reason).join("\n");
+      injected = [];
+    }
+    return result;
+  }
+
   /** The child's step catalog: the parent's tools as its definition allows, and its own Agent tool. */
   private async childTools(setup: ChildSetup, depth: number): Promise<StepToolCatalog> {
     const step = await this.env.captureTools();
-    const own = setup.stepTools([...step.tools, await this.tool(depth)]);
+    const own = setup.stepTools([...step.tools, ...await this.tools(depth)]);
     const { tools } = selectAgentTools(setup.definition, own.tools);
     return {
       ...step,
@@ -297,6 +638,23 @@ export class Subagents {
       },
     };
   }
+}
+
+/** Turns each child transcript has run in this process (a send_input run numbers on from them). */
+const turnsRun = new WeakMap<Transcript, number>();
+
+/** Codex's status of an agent: `{completed: message}`, `{errored: reason}` or a bare state. */
+function codexStatus(child: Child): unknown {
+  if (child.status === "completed") return { completed: child.lastMessage };
+  if (child.status === "errored") return { errored: child.error ?? "failed" };
+  return child.status;
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
 }
 
 /** A hook's agent (or a session without the frontmatter wiring): the parent's model and policy. */

@@ -87,7 +87,44 @@ function callItem({ id, call, tool, cwd }: CallItemContext, progress: Progress):
       status: status === "in_progress" || status === "completed" ? status : "failed",
     };
   }
+  if (tool?.source.kind === "agents" && args) {
+    return {
+      ...fields,
+      type: "collab_tool_call",
+      arguments: call.arguments,
+      ...collabFields(tool.name, args, progress.output),
+      status: status === "in_progress" || status === "completed" ? status : "failed",
+    };
+  }
   return { ...fields, type: "tool_call", arguments: call.arguments, status };
+}
+
+/** Codex's collab fields from the call's arguments and (once answered) its JSON output. */
+function collabFields(name: string, args: Record<string, unknown>, output: string | undefined) {
+  const answer = output === undefined ? undefined : parsedArguments(output);
+  const named = [args.target, args.id, ...(Array.isArray(args.targets) ? args.targets : [])]
+    .filter((t): t is string => typeof t === "string");
+  const spawned = typeof answer?.agent_id === "string" ? [answer.agent_id] : [];
+  const states: Record<string, { status: string; message: string | null }> = {};
+  for (const id of spawned) states[id] = { status: "pending_init", message: null };
+  const reported = answer?.status && typeof answer.status === "object" ? answer.status : {};
+  for (const [id, state] of Object.entries(reported as Record<string, unknown>)) {
+    const [status, message] = state && typeof state === "object"
+      ? Object.entries(state as Record<string, unknown>)[0] ?? ["unknown", null]
+      : [String(state), null];
+    states[id] = { status, message: typeof message === "string" ? message : null };
+  }
+  const prompt = typeof args.message === "string"
+    ? args.message
+    : typeof args.prompt === "string"
+    ? args.prompt
+    : null;
+  return {
+    tool: name === "wait_agent" ? "wait" : name === "Agent" ? "spawn_agent" : name,
+    receiver_thread_ids: [...spawned, ...named],
+    prompt,
+    agents_states: states,
+  };
 }
 
 function mcpOutcome(progress: Progress, content: OutputPart[] | undefined) {

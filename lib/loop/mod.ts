@@ -11,7 +11,7 @@
  * @module
  */
 export { runTurn } from "./turn.ts";
-export type { TurnOptions, TurnResult, TurnStatus } from "./turn.ts";
+export type { TurnInbox, TurnOptions, TurnResult, TurnStatus } from "./turn.ts";
 export { noTtyApprover, promptingApprover, rememberingApprover, ttyApprover } from "./approvers.ts";
 export { approvalRequest, approves } from "./approval_request.ts";
 export {

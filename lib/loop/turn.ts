@@ -73,6 +73,20 @@ export interface TurnOptions {
   onCall?: (tool: ToolDefinition, args: string) => void;
   /** The context's size and automatic compaction between steps (#15 item 6); absent: neither. */
   compaction?: TurnCompaction;
+  /** Messages for the model that arrive while the turn runs (background subagents, #22). */
+  inbox?: TurnInbox;
+}
+
+/**
+ * A background subagent's notification (#22 item 2) reaches the model as a user message: `take`
+ * hands over what arrived (delivered after the step's calls), `settle` waits — before the turn
+ * would end — for children still running, as Codex and Claude Code keep a turn open for them.
+ */
+export interface TurnInbox {
+  take(): string[];
+  settle(signal: AbortSignal): Promise<string[]>;
+  /** The children's usage since last asked: `turn.completed` counts it (#22 item 6). */
+  usage?(): Usage;
 }
 
 export type TurnStatus = "completed" | "blocked" | "stopped" | "max_steps" | "failed" | "aborted";
@@ -154,6 +168,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           name: t.name,
           description: t.description,
           parameters: t.parameters,
+          ...(t.namespace ? { namespace: t.namespace } : {}),
         }));
         await compactor?.beforeSampling(conversation, declared);
         const sampled = await sampleStep(options.model, {
@@ -217,8 +232,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         }
         // A wake that arrived while the model answered is for the model: one more step, not the end.
         const woken = await deliverBackground(options.hooks.takeBackgroundResults?.());
+        const mail = await deliver(options.inbox?.take() ?? []);
         if (signal.aborted) throw new CancelledError();
-        if (calls.length > 0 || woken) continue;
+        if (calls.length > 0 || woken || mail) continue;
+        // A background child still running answers before the turn ends (its notification).
+        if (await deliver(await options.inbox?.settle(signal) ?? [])) continue;
+        if (signal.aborted) throw new CancelledError();
       } finally {
         catalog.release();
       }
@@ -274,6 +293,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     });
   }
 
+  /** Inbox messages (background subagents' notifications) as user messages; any delivered? */
+  async function deliver(messages: string[]): Promise<boolean> {
+    for (const content of messages) await record({ type: "message", role: "user", content });
+    return messages.length > 0;
+  }
+
   /** Background hook results (HK-5): contexts as developer messages, wakes as hook prompts. */
   async function deliverBackground(results: BackgroundResults | undefined): Promise<boolean> {
     for (const c of results?.contexts ?? []) await developer(c);
@@ -283,6 +308,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
 
   function finish(status: TurnStatus, error?: { message: string; code?: string }): TurnResult {
     if (compactor) usage = addUsage(usage, compactor.usage);
+    const children = options.inbox?.usage?.();
+    if (children) usage = addUsage(usage, children);
     if (status === "completed" || status === "blocked" || status === "stopped") {
       options.events({ type: "turn.completed", turn_id: options.turnId, usage: eventUsage(usage), steps });
     } else {

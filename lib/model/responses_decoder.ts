@@ -62,6 +62,7 @@ export function toConversationItem(item: any): ConversationItem | undefined {
         callId: String(item.call_id ?? item.id ?? ""),
         name: String(item.name ?? ""),
         arguments: typeof item.arguments === "string" ? item.arguments : JSON.stringify(item.arguments ?? {}),
+        ...(typeof item.namespace === "string" ? { namespace: item.namespace } : {}),
         ...id,
       };
     case "reasoning": {

@@ -64,16 +64,7 @@ function bodyTail(request: ModelRequest, options: ResponsesOptions): Record<stri
   };
   const hosted = hostedResponsesTools(request.hostedTools);
   if (request.tools.length > 0 || hosted.length > 0) {
-    body.tools = [
-      ...request.tools.map((tool) => ({
-        type: "function",
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.parameters,
-        strict: false,
-      })),
-      ...hosted,
-    ];
+    body.tools = [...declaredFunctions(request.tools), ...hosted];
     body.tool_choice = "auto";
     body.parallel_tool_calls = request.parallelToolCalls;
   }
@@ -93,6 +84,41 @@ function bodyTail(request: ModelRequest, options: ResponsesOptions): Record<stri
     body.include = ["reasoning.encrypted_content"];
   }
   return body;
+}
+
+/**
+ * The functions, each namespaced one inside its `type: "namespace"` group, placed where the group's
+ * first member stood (Codex's shape: `{type, name, description, tools: [function…]}`).
+ */
+function declaredFunctions(tools: ModelRequest["tools"]): WireItem[] {
+  const out: WireItem[] = [];
+  const groups = new Map<string, WireItem[]>();
+  for (const tool of tools) {
+    const fn = {
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      strict: false,
+    };
+    if (!tool.namespace) {
+      out.push(fn);
+      continue;
+    }
+    let members = groups.get(tool.namespace.name);
+    if (!members) {
+      members = [];
+      groups.set(tool.namespace.name, members);
+      out.push({
+        type: "namespace",
+        name: tool.namespace.name,
+        description: tool.namespace.description,
+        tools: members,
+      });
+    }
+    members.push(fn);
+  }
+  return out;
 }
 
 /**
@@ -119,7 +145,13 @@ export function toResponsesItem(item: ConversationItem): WireItem[] {
         encrypted_content: item.encryptedContent,
       }];
     case "function_call":
-      return [{ type: "function_call", call_id: item.callId, name: item.name, arguments: item.arguments }];
+      return [{
+        type: "function_call",
+        call_id: item.callId,
+        name: item.name,
+        ...(item.namespace ? { namespace: item.namespace } : {}),
+        arguments: item.arguments,
+      }];
     case "function_call_output":
       return [{
         type: "function_call_output",

@@ -53,7 +53,15 @@ export type ConversationItem =
     redactedData?: string;
     id?: string;
   }
-  | { type: "function_call"; callId: string; name: string; arguments: string; id?: string }
+  | {
+    type: "function_call";
+    callId: string;
+    name: string;
+    arguments: string;
+    id?: string;
+    /** The Responses namespace the call names (sent back as it came). */
+    namespace?: string;
+  }
   | {
     type: "function_call_output";
     callId: string;
@@ -66,6 +74,16 @@ export interface ToolDeclaration {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /**
+   * A group the Responses wire declares it in (`type: "namespace"`, as Codex sends its
+   * `multi_agent_v1` tools); the other wires declare the function by its name alone.
+   */
+  namespace?: ToolNamespace;
+}
+
+export interface ToolNamespace {
+  name: string;
+  description: string;
 }
 
 export interface Usage {

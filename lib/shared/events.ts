@@ -84,6 +84,22 @@ export type ThreadItem =
     error?: { message: string };
     status: "in_progress" | "completed" | "failed";
   })
+  /**
+   * A subagent call (#22 item 6), Codex's `collab_tool_call`: `tool` is spawn_agent, send_input,
+   * wait, close_agent or resume_agent (Claude Code's Agent is a spawn_agent), the agents it names
+   * and their states as the call left them.
+   */
+  | (CallFields & {
+    id: string;
+    type: "collab_tool_call";
+    /** Trellis's additive field: the call's arguments as the model sent them. */
+    arguments: string;
+    tool: string;
+    receiver_thread_ids: string[];
+    prompt: string | null;
+    agents_states: Record<string, { status: string; message: string | null }>;
+    status: "in_progress" | "completed" | "failed";
+  })
   /** Trellis-only: a call of a tool Codex has no item type for (read_file, grep, skills …). */
   | (CallFields & {
     id: string;

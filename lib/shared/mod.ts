@@ -24,6 +24,7 @@ export type {
   ModelStreamEvent,
   OutputPart,
   ToolDeclaration,
+  ToolNamespace,
   Usage,
 } from "./conversation.ts";
 export type {

@@ -3,7 +3,7 @@
  * the loop calls them; neither imports the other.
  */
 
-import type { CallOutputStatus, JsonSchema, OutputPart } from "./conversation.ts";
+import type { CallOutputStatus, JsonSchema, OutputPart, ToolNamespace } from "./conversation.ts";
 import type { EventSink } from "./events.ts";
 import type { ApprovalSubject } from "./approval_subject.ts";
 
@@ -72,6 +72,8 @@ export interface ToolDefinition {
   hookAliases: string[];
   description: string;
   parameters: JsonSchema;
+  /** Declared inside this Responses namespace (Codex's `multi_agent_v1`); the name stays unique. */
+  namespace?: ToolNamespace;
   /** May run concurrently with other calls of the same step. */
   parallel: boolean;
   source: ToolSource;

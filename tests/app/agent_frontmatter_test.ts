@@ -42,6 +42,7 @@ async function open(script: FixtureScript, agents: Record<string, string>, overr
       "model_providers.fixture.request_max_retries=0",
       "model_providers.fixture.stream_max_retries=0",
       "skills.bundled.enabled=false",
+      'agents.tool_style="claude"', // the Claude face (auto would pick codex for gpt-5)
       ...overrides,
     ],
   });
@@ -218,6 +219,7 @@ You read.
         `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
         "model_providers.fixture.request_max_retries=0",
         "skills.bundled.enabled=false",
+        'agents.tool_style="claude"',
       ],
     });
     const events: TrellisEventBody[] = [];

@@ -32,6 +32,8 @@ async function open(script: FixtureScript, overrides: string[] = [], setup?: (h:
       "model_providers.fixture.request_max_retries=0",
       "model_providers.fixture.stream_max_retries=0",
       "skills.bundled.enabled=false",
+      // These cases are about the Claude face (the fixture model is named gpt-5, so auto is codex).
+      'agents.tool_style="claude"',
       ...overrides,
     ],
   });

@@ -66,6 +66,8 @@ Deno.test("#22 item 5: a feature-dev-shaped plugin command launches three plugin
       ...s.flags(server.url),
       "-c",
       'agents.model_aliases.sonnet="fixture-sonnet"',
+      "-c",
+      'agents.tool_style="claude"', // feature-dev's commands launch Claude Code's Agent
       "$feature-dev:feature-dev add fuzzy search",
     ], { env: s.env, cwd: s.workspace });
     assert.equal(run.code, 0, run.stderr);

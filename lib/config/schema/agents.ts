@@ -12,7 +12,7 @@ const agentsSchema = () =>
     max_depth: z.optional(z.number().check(z.int(), z.minimum(0))),
     /** A subagent still running after this many seconds is stopped (default 1800). */
     job_max_runtime_sec: z.optional(z.number().check(z.minimum(0.001))),
-    /** Which face the model sees: "claude" (Agent/Task) is the only one built; "auto" means it. */
+    /** Which face the model sees: "codex" (multi_agent_v1), "claude" (Agent/Task); "auto" by model family. */
     tool_style: z.optional(z.enum(["auto", "codex", "claude"])),
     /** Read Codex's role files, `$CODEX_HOME/agents` and a project's `.codex/agents` (default true). */
     codex: z.optional(z.boolean()),

@@ -26,6 +26,7 @@ const command = new Deno.Command(argv[0], {
   args: [
     ...argv.slice(1),
     "exec",
+    "--skip-git-repo-check",
     ...(json ? ["--json"] : []),
     "-c",
     "model_provider=fixture",

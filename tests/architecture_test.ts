@@ -3,13 +3,15 @@ import * as path from "node:path";
 import { platform } from "../lib/platform/mod.ts";
 
 // Who may import whom (ARCHITECTURE.md): shared ← platform ← config ← peers ← app ← cli.
-const PEERS = ["model", "tools", "mcp", "skills", "hooks", "plugins", "loop", "agents"];
+const PEERS = ["model", "tools", "mcp", "skills", "hooks", "plugins", "loop", "agents", "checkpoints"];
 const ALLOWED: Record<string, string[]> = {
   shared: [],
   platform: ["shared"],
   config: ["shared", "platform"],
   ...Object.fromEntries(PEERS.map((p) => [p, ["shared", "platform", "config"]])),
-  app: ["shared", "platform", "config", ...PEERS],
+  // lib/acp speaks the Agent Client Protocol only (#25 item 1): lib/app hands it sessions.
+  acp: ["shared", "platform"],
+  app: ["shared", "platform", "config", ...PEERS, "acp"],
   // The CLI parses, calls lib/app, prints (#16 item 5): it reaches config, MCP, plugins, skills,
   // hooks and the loop only through lib/app, which assembles them (the Workspace) and re-exports
   // the few pure functions and types a command prints with. lib/shared (errors, events, terminal

@@ -12,5 +12,7 @@ export const GENERAL_PURPOSE: AgentDefinition = {
   ].join(" "),
   disallowedTools: [],
   notApplied: [],
+  skills: [],
+  mcpServers: [],
   origin: "built-in",
 };

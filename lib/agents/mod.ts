@@ -4,7 +4,7 @@
  * is lib/app's job (lib/app/subagents.ts): this folder knows no loop.
  * @module
  */
-export type { AgentDefinition, AgentOrigin, AgentSource } from "./types.ts";
+export type { AgentDefinition, AgentMcpServer, AgentOrigin, AgentSource } from "./types.ts";
 export { AGENT_ORIGINS } from "./types.ts";
 export { GENERAL_PURPOSE } from "./builtin_agents.ts";
 export { parseAgentFile } from "./parse_agent_file.ts";
@@ -15,3 +15,8 @@ export { agentTool } from "./agent_tool.ts";
 export type { AgentCallArgs, SpawnAgent } from "./agent_tool.ts";
 export { agentLimits } from "./limits.ts";
 export type { AgentLimits } from "./limits.ts";
+export { CLAUDE_MODEL_ALIASES, resolveAgentModel } from "./resolve_model.ts";
+export type { ResolvedAgentModel } from "./resolve_model.ts";
+export { childPermissions, WRITING_HOOK_NAMES } from "./permission_mode.ts";
+export type { ChildPermissions } from "./permission_mode.ts";
+export { agentHookSource } from "./agent_hooks.ts";

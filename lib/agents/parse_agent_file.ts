@@ -4,16 +4,26 @@ import {
   parseFrontmatterYaml,
   sanitizeSingleLine,
 } from "../shared/mod.ts";
-import type { AgentDefinition, AgentOrigin } from "./types.ts";
+import type { AgentDefinition, AgentMcpServer, AgentOrigin } from "./types.ts";
 
 /** Claude Code's agent frontmatter fields that Trellis applies. */
-const APPLIED = new Set(["name", "description", "tools", "disallowedTools", "model", "color", "maxTurns"]);
-/** Claude Code's fields Trellis reads and names, but does not apply yet. */
-const NOT_APPLIED = new Set([
+const APPLIED = new Set([
+  "name",
+  "description",
+  "tools",
+  "disallowedTools",
+  "model",
+  "color",
+  "maxTurns",
   "permissionMode",
+  "skills",
   "mcpServers",
   "hooks",
-  "skills",
+]);
+/** Claude Code's `permissionMode` values (lib/agents/permission_mode.ts maps each). */
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto"];
+/** Claude Code's fields Trellis reads and names, but does not apply yet. */
+const NOT_APPLIED = new Set([
   "memory",
   "background",
   "isolation",
@@ -64,6 +74,20 @@ export function parseAgentFile(
   ) {
     return { ok: false, error: "`maxTurns` must be a whole number of at least 1" };
   }
+  const mode = f.permissionMode;
+  if (mode !== undefined && (typeof mode !== "string" || !PERMISSION_MODES.includes(mode))) {
+    return {
+      ok: false,
+      error: `\`permissionMode\` ${JSON.stringify(mode)} is not one of ${PERMISSION_MODES.join(", ")}`,
+    };
+  }
+  const skills = toolList(f.skills, "skills");
+  if (typeof skills === "string") return { ok: false, error: skills.replace("tool names", "skill names") };
+  const servers = mcpServerList(f.mcpServers);
+  if (typeof servers === "string") return { ok: false, error: servers };
+  if (f.hooks !== undefined && (typeof f.hooks !== "object" || f.hooks === null || Array.isArray(f.hooks))) {
+    return { ok: false, error: "`hooks` must be a mapping of events, as in settings.json" };
+  }
   const keys = Object.keys(f);
   const definition: AgentDefinition = {
     name: where.plugin ? `${where.plugin.namespace}:${name}` : name,
@@ -74,6 +98,10 @@ export function parseAgentFile(
     ...(typeof f.model === "string" && f.model.trim() !== "" ? { model: f.model.trim() } : {}),
     ...(typeof f.color === "string" ? { color: f.color } : {}),
     ...(typeof maxTurns === "number" ? { maxTurns } : {}),
+    ...(typeof mode === "string" ? { permissionMode: mode } : {}),
+    skills: skills ?? [],
+    mcpServers: servers,
+    ...(f.hooks !== undefined ? { hooks: f.hooks } : {}),
     notApplied: keys.filter((k) => NOT_APPLIED.has(k)),
     origin: where.origin,
     path: where.path,
@@ -90,4 +118,23 @@ function toolList(value: unknown, field: string): string[] | undefined | string 
     return value.map((t) => t.trim()).filter((t) => t !== "");
   }
   return `\`${field}\` must be a comma-separated string or a list of tool names`;
+}
+
+/**
+ * Claude Code's `mcpServers`: a list whose items are a configured server's name or `{name: entry}`
+ * (an inline `.mcp.json` entry); a mapping `{name: entry}` is read the same way.
+ */
+function mcpServerList(value: unknown): AgentMcpServer[] | string {
+  if (value === undefined || value === null) return [];
+  const bad = "`mcpServers` must be a list of server names or `name: {command …}` definitions";
+  const items = Array.isArray(value) ? value : typeof value === "object" ? [value] : null;
+  if (!items) return bad;
+  const out: AgentMcpServer[] = [];
+  for (const item of items) {
+    if (typeof item === "string" && item.trim() !== "") out.push({ kind: "ref", name: item.trim() });
+    else if (typeof item === "object" && item !== null && !Array.isArray(item)) {
+      for (const [name, entry] of Object.entries(item)) out.push({ kind: "inline", name, entry });
+    } else return bad;
+  }
+  return out;
 }

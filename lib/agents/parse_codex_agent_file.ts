@@ -44,6 +44,8 @@ export function parseCodexAgentFile(text: string, where: { origin: AgentOrigin; 
     disallowedTools: [],
     ...(model ? { model } : {}),
     notApplied: Object.keys(table).filter((k) => !ROLE_FIELDS.has(k)),
+    skills: [],
+    mcpServers: [],
     origin: where.origin,
     path: where.path,
   };

@@ -28,6 +28,14 @@ export interface AgentDefinition {
   /** `inherit`, an alias (`sonnet`, `opus`, `haiku`) or a model id; undefined means inherit. */
   model?: string;
   color?: string;
+  /** Claude Code's `permissionMode` (`default`, `acceptEdits`, `plan`, `dontAsk`, `bypassPermissions`, `auto`). */
+  permissionMode?: string;
+  /** `skills`: skill names whose whole SKILL.md is preloaded into the child's context. */
+  skills: string[];
+  /** `mcpServers`: a configured server by name, or an inline definition only this agent's child sees. */
+  mcpServers: AgentMcpServer[];
+  /** `hooks`: the frontmatter's hooks, run only while this agent runs (`Stop` means SubagentStop). */
+  hooks?: unknown;
   /** `maxTurns`: the most steps the agent's turn may take. */
   maxTurns?: number;
   /** Known Claude Code fields Trellis reads but does not apply yet (named by `agents show`). */
@@ -38,6 +46,11 @@ export interface AgentDefinition {
   /** The plugin it belongs to (its id), for a plugin's agent. */
   plugin?: string;
 }
+
+/** One `mcpServers` entry: `- github` (a configured server) or `- name: {command…}` (inline). */
+export type AgentMcpServer =
+  | { kind: "ref"; name: string }
+  | { kind: "inline"; name: string; entry: unknown };
 
 /** A folder of `*.md` definitions, or one plugin's agent files. */
 export type AgentSource =

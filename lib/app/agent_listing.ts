@@ -1,4 +1,12 @@
-import { type AgentDefinition, agentTool, type LoadedAgents, selectAgentTools } from "../agents/mod.ts";
+import {
+  type AgentDefinition,
+  agentHookSource,
+  agentTool,
+  childPermissions,
+  type LoadedAgents,
+  resolveAgentModel,
+  selectAgentTools,
+} from "../agents/mod.ts";
 import { DEFAULT_MODEL, type TrellisConfig } from "../config/mod.ts";
 import { TrellisError } from "../shared/mod.ts";
 import { builtinToolsForListing } from "../tools/mod.ts";
@@ -25,6 +33,18 @@ export interface AgentDetail extends AgentRow {
   modelSetting: string;
   color: string | null;
   maxTurns: number | null;
+  /** `permissionMode` as written, and what the child runs under with the session's approval policy. */
+  permissionMode: string | null;
+  approvalPolicy: string;
+  readOnly: boolean;
+  denyPrompts: boolean;
+  permissionNote: string | null;
+  /** Skills preloaded whole at the child's start. */
+  skills: string[];
+  /** `mcpServers`: configured servers by name, and inline ones started for the child only. */
+  mcpServers: { name: string; kind: "configured" | "inline" }[];
+  /** Events of the frontmatter's `hooks` (a `Stop` there is SubagentStop), run only while it runs. */
+  hookEvents: string[];
   /** Claude Code fields read but not applied yet. */
   notApplied: string[];
 }
@@ -50,17 +70,27 @@ export function agentDetail(a: AgentDefinition, loaded: LoadedAgents, config: Tr
   const { tools, unmatched } = selectAgentTools(a, catalog);
   const parentModel = config.model ?? DEFAULT_MODEL;
   const setting = a.model ?? "inherit";
-  const alias = ["sonnet", "opus", "haiku"].includes(setting);
+  const resolved = resolveAgentModel(a, config.agents?.model_aliases, parentModel);
+  const permissions = childPermissions(a.permissionMode, config.approval_policy ?? "on-request");
+  const hookSource = agentHookSource(a);
   return {
     ...agentRow(a),
     prompt: a.prompt,
     tools: tools.map((t) => t.name),
     unmatchedTools: unmatched,
     disallowedTools: a.disallowedTools,
-    model: setting === "inherit" || alias ? parentModel : setting,
-    modelSetting: alias ? `${setting} (an alias: no mapping yet, the session's model)` : setting,
+    model: resolved.model,
+    modelSetting: setting === "inherit" ? setting : `${setting} (${resolved.how})`,
     color: a.color ?? null,
     maxTurns: a.maxTurns ?? null,
+    permissionMode: a.permissionMode ?? null,
+    approvalPolicy: permissions.approvalPolicy,
+    readOnly: permissions.readOnly,
+    denyPrompts: permissions.denyPrompts,
+    permissionNote: permissions.note ?? null,
+    skills: a.skills,
+    mcpServers: a.mcpServers.map((s) => ({ name: s.name, kind: s.kind === "ref" ? "configured" : "inline" })),
+    hookEvents: hookSource ? Object.keys(hookSource.hooks as Record<string, unknown>) : [],
     notApplied: a.notApplied,
   };
 }

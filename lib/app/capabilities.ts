@@ -1,9 +1,8 @@
 import { type LoadedConfig, loadProjectInstructions, type ProjectInstructions } from "../config/mod.ts";
-import type { PluginContributions } from "../plugins/mod.ts";
 import type { StepToolCatalog } from "../loop/mod.ts";
 import {
   listInstallCandidates,
-  PluginCache,
+  type PluginCache,
   type PluginLoadResult,
   renderPluginSummaries,
   requestPluginInstallTool,
@@ -11,30 +10,14 @@ import {
 import { type ServerInstructions, serverInstructionsSection } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import type { EventSink, ToolDefinition } from "../shared/mod.ts";
-import {
-  createSkillsService,
-  type SkillsInput,
-  skillsInputFromConfig,
-  type SkillsService,
-} from "../skills/mod.ts";
-import { resolveContextWindow } from "./context_window.ts";
+import { createSkillsService, type SkillsInput, type SkillsService } from "../skills/mod.ts";
+import { skillsInputFor } from "./skills_input.ts";
+import type { WorkspaceLoads } from "./workspace_loads.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { withFreshPluginSettings } from "./plugin_settings.ts";
 import type { McpHolder } from "./mcp_wiring.ts";
 
 type SkillsSnapshot = Awaited<ReturnType<SkillsService["snapshot"]>>;
-
-/**
- * The skills input of a session or a `skills` command: config, the active plugins' skill and
- * command roots, and the model's context window resolved here (config, else the model's family).
- */
-export function skillsInputFor(loaded: LoadedConfig, contributions: PluginContributions): SkillsInput {
-  return skillsInputFromConfig(loaded, {
-    pluginRoots: contributions.skillRoots,
-    pluginCommandRoots: contributions.commandRoots,
-    contextWindow: resolveContextWindow(loaded.config),
-  });
-}
 
 /**
  * The thread's capability owners — plugins, skills, MCP — and the coordination between them:
@@ -44,6 +27,8 @@ export function skillsInputFor(loaded: LoadedConfig, contributions: PluginContri
 export class Capabilities {
   readonly skills: SkillsService;
   private pluginsDirty = false;
+  /** This session's own reload is running: the change it hears is the one it is applying. */
+  private reloading = false;
   private skillsInput: SkillsInput;
   private instructions: Promise<ProjectInstructions> | null = null;
   private instructionsUsed = false;
@@ -57,17 +42,34 @@ export class Capabilities {
   ) {
     this.skills = createSkillsService({ platform: options.platform, events: options.events });
     this.skillsInput = skillsInputFor(options.loaded, pluginLoad.contributions);
-    plugins.onChange((change) => {
+    // The cache is the workspace's, shared by its sessions (#26 item 2): a plugin one session
+    // installed shows in every other from its next step too (PL-11).
+    this.stopListening = plugins.onChange((change) => {
       this.skills.clearCache();
+      if (!this.reloading) this.pluginsDirty = true;
       options.events({ type: "plugin.changed", plugins: change.current });
     });
   }
 
+  private readonly stopListening: () => void;
+
+  /** Stops hearing of plugin changes (the session closed; the workspace's cache outlives it). */
+  close(): void {
+    this.stopListening();
+  }
+
+  /** The session's capabilities from the workspace's loads (the plugins already read are reused). */
   static async load(
-    options: { platform: Platform; loaded: LoadedConfig; events: EventSink; mcp: McpHolder },
+    options: {
+      platform: Platform;
+      loaded: LoadedConfig;
+      events: EventSink;
+      mcp: McpHolder;
+      loads: WorkspaceLoads;
+    },
   ): Promise<Capabilities> {
-    const plugins = new PluginCache({ platform: options.platform });
-    const pluginLoad = await plugins.get(options.loaded);
+    const plugins = options.loads.pluginCache;
+    const pluginLoad = await options.loads.plugins();
     reportDiagnostics(options.events, pluginLoad.diagnostics);
     const capabilities = new Capabilities(options, plugins, pluginLoad, options.mcp, null);
     await capabilities.mcp.apply(pluginLoad.contributions.mcpServers, { initial: true });
@@ -150,9 +152,14 @@ export class Capabilities {
 
   private async reloadPlugins(): Promise<void> {
     this.pluginsDirty = false;
+    this.reloading = true;
     const { events, platform } = this.options;
     const loaded = withFreshPluginSettings(platform.fs, this.options.loaded);
-    this.pluginLoad = await this.plugins.get(loaded);
+    try {
+      this.pluginLoad = await this.plugins.get(loaded);
+    } finally {
+      this.reloading = false;
+    }
     reportDiagnostics(events, this.pluginLoad.diagnostics);
     this.skillsInput = skillsInputFor(loaded, this.pluginLoad.contributions);
     await this.mcp.apply(this.pluginLoad.contributions.mcpServers, { initial: false });

@@ -53,6 +53,21 @@ export interface ContextLedger {
   warnings: string[];
   /** What the ledger does not count, and why. */
   notes: string[];
+  /**
+   * This session's subagents (#22 item 6), each its own context window — not in `total`: their
+   * answers reach this request as tool outputs, counted there.
+   */
+  agents: AgentContextRow[];
+}
+
+/** One subagent's context: its instructions and history as its transcript holds them. */
+export interface AgentContextRow {
+  agentId: string;
+  agentType: string;
+  tokens: number;
+  /** Over the session's window (children run on it unless their model says otherwise); null: unknown. */
+  share: number | null;
+  transcript: string;
 }
 
 /** Sources with one row always, in the order a person reads them; mcp_tools and files add their own. */
@@ -163,6 +178,7 @@ export function buildContextLedger(
     advice: adviceFor(list, total, contextWindow),
     warnings: counter.warning ? [counter.warning] : [],
     notes: options.notes ?? [],
+    agents: [],
   };
 }
 
@@ -233,7 +249,8 @@ function itemSource(item: ConversationItem, place: InputPlace | undefined): Ledg
 }
 
 /** The text of an item the model reads: contents, call names and arguments, outputs' text parts. */
-function itemText(item: ConversationItem): string {
+/** One item's text as the model reads it (subagent contexts are counted the same way). */
+export function itemText(item: ConversationItem): string {
   switch (item.type) {
     case "message":
       return item.content;

@@ -1,7 +1,7 @@
 import { type Approver, noTtyApprover } from "../loop/mod.ts";
 import { listManagerTools } from "../mcp/mod.ts";
 import { platform } from "../platform/mod.ts";
-import { emptyUsage, type TrellisEventBody } from "../shared/mod.ts";
+import type { TrellisEventBody } from "../shared/mod.ts";
 import { listMcpServers } from "./mcp_inspection.ts";
 import { PluginAdmin } from "./plugin_admin.ts";
 import type { Session } from "./session.ts";
@@ -325,8 +325,8 @@ export class Trellis {
       ...(options.resume !== undefined ? { resume: options.resume } : {}),
     });
     try {
-      const start = await session.start(new AbortController().signal);
-      return new TrellisSession(session, start.stop?.reason ?? null);
+      await session.start(new AbortController().signal);
+      return new TrellisSession(session);
     } catch (error) {
       await session.close();
       throw error;
@@ -337,12 +337,9 @@ export class Trellis {
 /** One conversation: turns run one at a time, each recorded in the session's transcript. */
 export class TrellisSession {
   #session: Session;
-  #stopped: string | null;
-
   /** @internal Sessions come from `Trellis.openSession`. */
-  constructor(session: Session, stopped: string | null) {
+  constructor(session: Session) {
     this.#session = session;
-    this.#stopped = stopped;
   }
 
   /** The session id (`trellis resume ID`). */
@@ -357,15 +354,11 @@ export class TrellisSession {
 
   /** Why a SessionStart hook stopped the session, or null: a stopped session runs no turn. */
   get stoppedBy(): string | null {
-    return this.#stopped;
+    return this.#session.stoppedBy;
   }
 
   /** Runs one turn of `prompt` to its end: model requests, tool calls, hooks. */
   async runTurn(prompt: string, options: TurnOptions = {}): Promise<TurnOutcome> {
-    if (this.#stopped !== null) {
-      const usage = emptyUsage();
-      return { status: "stopped", lastMessage: null, usage: tokens(usage), steps: 0 };
-    }
     const result = await this.#session.runTurn({
       prompt,
       maxSteps: options.maxSteps ?? 50,

@@ -42,3 +42,15 @@ export function withHostedTools(model: ModelClient, hosted: HostedTools): ModelC
       model.stream(request.tools.length > 0 ? { ...request, hostedTools: hosted } : request, signal),
   };
 }
+
+/** Turn requests (those that declare tools) carry `exec --output-schema`; summary requests do not. */
+export function withOutputSchema(
+  model: ModelClient,
+  schema: Record<string, unknown> | undefined,
+): ModelClient {
+  if (!schema) return model;
+  return {
+    stream: (request, signal) =>
+      model.stream(request.tools.length > 0 ? { ...request, outputSchema: schema } : request, signal),
+  };
+}

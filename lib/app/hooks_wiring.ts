@@ -2,11 +2,11 @@ import type { LoadedConfig } from "../config/mod.ts";
 import * as path from "node:path";
 import {
   createHookEngine,
+  type HookEngine,
   type HookHandlerInfo,
   type HookServices,
   HTTP_ALLOWLIST_KEY,
-  loadHooks,
-  type PluginHookSource,
+  type LoadedHooks,
   reviewNotice,
 } from "../hooks/mod.ts";
 import type { PluginLoadResult } from "../plugins/mod.ts";
@@ -16,55 +16,59 @@ import { confinedPolicy, type PermissionProfile } from "../tools/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 
 /**
- * Discovers hooks (trust decided per handler, HK-3), reports what needs review, and builds the
- * engine the loop calls. Hooks run as the user, as in Claude Code and Codex (HK-6); confinement in
- * `shell`'s sandbox profile is opt-in (see `hookConfinement`).
+ * Builds the engine the loop calls from the hooks the workspace loaded (trust decided per handler,
+ * HK-3; loading is the Workspace's, #26 item 2) and reports what needs review. Hooks run as the
+ * user, as in Claude Code and Codex (HK-6); confinement in `shell`'s sandbox profile is opt-in
+ * (see `hookConfinement`).
  */
-export async function wireHooks(options: {
+export function wireHooks(options: {
   platform: Platform;
   loaded: LoadedConfig;
   events: EventSink;
-  pluginSources: PluginHookSource[];
-  /** Enabled plugins that did not load: a trusted hook of one is warned about by name. */
-  unloadedPlugins?: { pluginId: string; reason: string }[];
+  loadedHooks: LoadedHooks;
   sandbox: SandboxStatus;
   profile: PermissionProfile;
   threadId: string;
   /** Model, subagents and MCP servers for prompt, agent and mcp_tool hooks (#24 item 2). */
   services?: Omit<HookServices, "httpAllowlist">;
-}): Promise<LifecycleHooks> {
-  const { platform, loaded, events } = options;
-  const loadedHooks = await loadHooks({
-    loaded,
-    platform,
-    pluginSources: options.pluginSources,
-    unloadedPlugins: options.unloadedPlugins ?? [],
-  });
+}): LifecycleHooks {
+  const { events, loadedHooks } = options;
   reportDiagnostics(events, loadedHooks.diagnostics);
   const notice = reviewNotice(loadedHooks.needsReview);
   if (notice) events({ type: "notice", message: notice });
   // Nothing to dispatch: the loop then skips building hook payloads for every call.
   if (loadedHooks.handlers.length === 0) return noLifecycleHooks;
-  const httpAllowlist = userHttpAllowlist(loaded);
-  const http = loadedHooks.handlers.filter((h) => h.type === "http" && h.runnable);
-  if (http.length > 0 && httpAllowlist === undefined) {
-    // One warning, whatever the number of http hooks; each run then fails by name (a blocking guard blocks).
-    events({
-      type: "warning",
-      message: `${http.length} http hook(s) will not run: set ${HTTP_ALLOWLIST_KEY} in your own config ` +
-        `(${path.join(loaded.paths.home, "config.toml")}) to the URLs they may call`,
-      subject: "hooks.allowed_http_hook_urls",
+  return hookEngineFor(options)(loadedHooks.handlers);
+}
+
+/**
+ * An engine over some handlers with the session's confinement, services and http allowlist: the
+ * session's own, and an agent's frontmatter hooks in a session that has none (#22 item 4).
+ */
+export function hookEngineFor(options: Parameters<typeof wireHooks>[0]) {
+  const { platform, loaded, events } = options;
+  return (handlers: HookHandlerInfo[]): HookEngine => {
+    const httpAllowlist = userHttpAllowlist(loaded);
+    const http = handlers.filter((h) => h.type === "http" && h.runnable);
+    if (http.length > 0 && httpAllowlist === undefined) {
+      // One warning, whatever the number of http hooks; each run then fails by name (a blocking guard blocks).
+      events({
+        type: "warning",
+        message: `${http.length} http hook(s) will not run: set ${HTTP_ALLOWLIST_KEY} in your own config ` +
+          `(${path.join(loaded.paths.home, "config.toml")}) to the URLs they may call`,
+        subject: "hooks.allowed_http_hook_urls",
+      });
+    }
+    return createHookEngine({
+      handlers: handlers,
+      platform,
+      events,
+      home: loaded.paths.home,
+      threadId: options.threadId,
+      confine: hookConfinement(loaded, options.sandbox, options.profile, platform.envAll()),
+      services: { ...options.services, ...(httpAllowlist ? { httpAllowlist } : {}) },
     });
-  }
-  return createHookEngine({
-    handlers: loadedHooks.handlers,
-    platform,
-    events,
-    home: loaded.paths.home,
-    threadId: options.threadId,
-    confine: hookConfinement(loaded, options.sandbox, options.profile, platform.envAll()),
-    services: { ...options.services, ...(httpAllowlist ? { httpAllowlist } : {}) },
-  });
+  };
 }
 
 /**

@@ -8,18 +8,19 @@ import {
   type McpPromptListing,
   type McpRuntime,
   type McpRuntimeOptions,
+  type McpServerConfig,
   type McpServerOverview,
   mcpServerOverview,
-  mcpServersFromConfig,
   type McpStepSnapshot,
   type PluginMcpServer,
   promptArguments,
+  resolveCatalog,
   type ResolvedCatalog,
   ToolPins,
 } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import type { McpToolAnswer } from "../hooks/mod.ts";
-import { type ConversationItem, type EventSink, UsageError } from "../shared/mod.ts";
+import { type ConversationItem, type Diagnostic, type EventSink, UsageError } from "../shared/mod.ts";
 import { approvalRequest, type Approver, approves, type ModelClient } from "../loop/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { samplingHandler } from "./sampling_handler.ts";
@@ -102,18 +103,25 @@ export async function loadToolPins(platform: Platform, home: string, events: Eve
 
 /**
  * Owns the thread's MCP runtime: none until the catalog has a server (so a turn without MCP never
- * loads the SDK), refreshed best-effort when plugins change the catalog (MCP-8, PL-11).
+ * loads the SDK), refreshed best-effort when plugins change the catalog (MCP-8, PL-11). The
+ * catalog comes from the workspace's loads (`catalogWith`), never resolved here (#26 item 2).
  */
 export class McpHolder {
   private runtime: McpRuntime | null = null;
   private serverNames: string[] = [];
 
-  constructor(private readonly options: McpWiringOptions) {}
+  constructor(
+    private readonly options: McpWiringOptions & {
+      catalogWith: (
+        pluginServers: PluginMcpServer[],
+      ) => { catalog: ResolvedCatalog; diagnostics: Diagnostic[] };
+    },
+  ) {}
 
   /** Resolves the catalog for these plugin servers and starts (or refreshes) the runtime. */
   async apply(pluginServers: PluginMcpServer[], options: { initial: boolean }): Promise<void> {
     const { platform, loaded, events } = this.options;
-    const { catalog, diagnostics } = mcpServersFromConfig(loaded, { platform, pluginServers });
+    const { catalog, diagnostics } = this.options.catalogWith(pluginServers);
     reportDiagnostics(events, diagnostics);
     this.serverNames = catalog.servers.map((r) => r.config.name);
     const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;
@@ -180,6 +188,32 @@ export class McpHolder {
     } finally {
       step.release();
     }
+  }
+
+  /**
+   * Servers only one subagent sees (#22 item 1, frontmatter `mcpServers` inline entries): a runtime
+   * of their own, built with the session's options — the same pins, confinement, sampling and
+   * elicitation — started for that child and shut down with it. `scope` decides the default
+   * pinning as for any server: a project's or plugin's agent blocks changed tools, the user's warns.
+   */
+  async startScoped(
+    configs: McpServerConfig[],
+    where: { source: string; scope: "user" | "project" | "plugin" },
+  ): Promise<{ captureStep: () => McpStepSnapshot; shutdown: () => Promise<void> }> {
+    const { platform, loaded, events } = this.options;
+    const registrations = configs.map((config) => {
+      config.toolPinning = where.scope === "user" ? "warn" : "block";
+      return { tier: "extension" as const, source: where.source, scope: where.scope, config };
+    });
+    const catalog = resolveCatalog(registrations, [], []);
+    const pins = await loadToolPins(platform, loaded.paths.home, events);
+    const runtime = createMcpRuntime(mcpRuntimeOptions(this.options, catalog, pins));
+    runtime.start();
+    const graceMs = (loaded.config.mcp_startup_grace_sec ?? DEFAULT_STARTUP_GRACE_SEC) * 1000;
+    await runtime.awaitStartup({ graceMs }).catch((error) =>
+      events({ type: "warning", message: (error as Error).message })
+    );
+    return { captureStep: () => runtime.captureStep(), shutdown: () => runtime.shutdown() };
   }
 
   /** Each running server's state, transport, origin and tools against their pins (`/mcp`). */

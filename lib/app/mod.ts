@@ -32,6 +32,9 @@ export type {
   TurnOutcome,
 } from "./embedding.ts";
 export { Workspace } from "./workspace.ts";
+export { checkGitRepo, NOT_IN_GIT_REPO } from "./git_repo_check.ts";
+export { loadOutputSchema, repairPrompt } from "./output_schema.ts";
+export type { OutputSchema } from "./output_schema.ts";
 export { agentDetail, agentRow } from "./agent_listing.ts";
 export type { AgentDetail, AgentRow } from "./agent_listing.ts";
 export type { AgentDefinition, LoadedAgents } from "../agents/mod.ts";
@@ -57,7 +60,7 @@ export { IMAGE_EXTENSIONS } from "../tools/mod.ts";
 export type { UserAnswer, UserQuestion, UserQuestioner } from "../shared/mod.ts";
 export { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 export { hookConfinement } from "./hooks_wiring.ts";
-export { skillsInputFor } from "./capabilities.ts";
+export { skillsInputFor } from "./skills_input.ts";
 export { resolveContextWindow } from "./context_window.ts";
 export type { McpCommandOptions, McpCommandRuntime } from "./mcp_command.ts";
 export { mcpSandboxCheck } from "./mcp_sandbox_check.ts";
@@ -72,8 +75,14 @@ export type { ImportItem, ImportOutcome, ImportPlan, ImportSource, ImportSources
 export { sessionContextLedger } from "./session_context_ledger.ts";
 export type { EncodingImport } from "./token_counter.ts";
 export { buildContextLedger, formatTokens } from "./context_ledger.ts";
-export type { ContextLedger, LedgerRow, LedgerSource } from "./context_ledger.ts";
+export type { AgentContextRow, ContextLedger, LedgerRow, LedgerSource } from "./context_ledger.ts";
 export type { InputPlace, RequestParts } from "./request_parts.ts";
 export { runDoctor } from "./doctor/doctor.ts";
 export type { DoctorOptions } from "./doctor/doctor.ts";
 export type { DoctorReport, DoctorRow } from "./doctor/rows.ts";
+export { serveAcpAgent } from "./acp_host.ts";
+export type { AcpServeAgentOptions } from "./acp_host.ts";
+// Checkpoints and rewind (#25 item 2): the one operation `trellis rewind`, `/rewind` and ACP call.
+export { rewindPoints, rewindSession } from "./rewind.ts";
+export type { RewindPoint, RewindRequest, SessionRewindOutcome } from "./rewind.ts";
+export type { LiveRewindRequest } from "./session.ts";

@@ -5,6 +5,7 @@ import { type Diagnostic, warning } from "../shared/mod.ts";
 /** The directories Trellis makes in `$TRELLIS_HOME`: the ones an earlier version made 0755. */
 const OWNED_DIRS = [
   "sessions",
+  "checkpoints",
   "logs",
   "cache",
   "hook_outputs",

@@ -20,6 +20,7 @@ import {
 import {
   type ElicitationResponder,
   type McpPromptListing,
+  type McpServerConfig,
   type McpServerOverview,
   noUiElicitationResponder,
   ttyElicitationResponder,
@@ -27,6 +28,7 @@ import {
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import {
   detectSandbox,
+  type FileSystem,
   type Platform,
   removeLeftoverPlaceholders,
   type SandboxStatus,
@@ -35,42 +37,67 @@ import type {
   ConversationItem,
   EventSink,
   HookTurnContext,
+  ImageInput,
   LifecycleHooks,
   ModelRequest,
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { loadPermissionRules, permissionRules } from "../hooks/mod.ts";
-import { noLifecycleHooks, type PermissionRules, TrellisError } from "../shared/mod.ts";
+import { type HookEngine, permissionRules } from "../hooks/mod.ts";
+import {
+  emptyUsage,
+  noLifecycleHooks,
+  type PermissionRules,
+  TrellisError,
+  UsageError,
+} from "../shared/mod.ts";
 import {
   DEFAULT_EVERYDAY_SETTINGS,
+  type EditorFiles,
   resolvePermissionProfile,
   SessionToolSets,
   type ToolSetChoice,
 } from "../tools/mod.ts";
-import { everydayToolOptions, hostedTools, withHostedTools } from "./everyday_wiring.ts";
+import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
 import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { unloadedPlugins, wireHooks } from "./hooks_wiring.ts";
+import { hookEngineFor, wireHooks } from "./hooks_wiring.ts";
+import { WorkspaceLoads } from "./workspace_loads.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
-import { type Attachment, attachmentMessage } from "./attachments.ts";
+import { type Attachment, attachmentMessage, imageMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
-import { loadSessionAgents } from "./agent_wiring.ts";
 import { Subagents } from "./subagents.ts";
+import { prepareChild } from "./agent_child.ts";
+
+/** A promise made at its first call and shared by every later one. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => made ??= make();
+}
 import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
+import { openCheckpoints } from "./checkpoint_wiring.ts";
+import type { SessionCheckpoints } from "../checkpoints/mod.ts";
+import { type RewindPoint, rewindPoints, rewindSession, type SessionRewindOutcome } from "./rewind.ts";
 
 export interface SessionOptions {
   platform: Platform;
   loaded: LoadedConfig;
+  /**
+   * What the workspace loaded — plugins, hooks, agents, permission rules, the MCP catalog — reused
+   * (#26 item 2: the Workspace is the one loader). Absent: the session loads them the same way.
+   */
+  loads?: WorkspaceLoads;
   events: EventSink;
   approver: Approver;
+  /** `exec --output-schema` (#25 item 3): the schema every turn request carries to the model. */
+  outputSchema?: Record<string, unknown>;
   /** A person can answer prompts on the terminal (approvals, elicitations). */
   interactive?: boolean;
   /** Session id to continue, or "--last". */
@@ -95,6 +122,13 @@ export interface SessionOptions {
   baseInstructions?: string;
   /** Answers request_user_input (the interactive mode); absent: the tool refuses (#23 item 3). */
   questioner?: UserQuestioner;
+  /**
+   * An editor's buffers and terminal for the built-in tools (`trellis acp`, #25 item 1): every
+   * path and sandbox check still runs first.
+   */
+  editor?: EditorFiles;
+  /** MCP servers the ACP client passed (`session/new`), beside the configured ones (origin `acp`). */
+  clientMcpServers?: McpServerConfig[];
 }
 
 export interface TurnRequest {
@@ -105,6 +139,8 @@ export interface TurnRequest {
   skills?: string[];
   /** Files attached with `@path`: sent after the prompt, each in an `<attached_file>` message. */
   attachments?: Attachment[];
+  /** Images the prompt carries inline (an ACP client's image blocks, #25 item 1). */
+  images?: ImageInput[];
 }
 
 /** What `/status` shows of a session. */
@@ -156,6 +192,17 @@ interface SessionParts {
   subagents: Subagents | null;
   stopWatching: () => void;
   lastUsage: () => Usage | null;
+  /** The turn-by-turn file checkpoints (#25 item 2); null when off or a preview. */
+  checkpoints: SessionCheckpoints | null;
+}
+
+/** What `Session.rewind()` is asked (#25 item 2): `trellis rewind`'s flags, for a live session. */
+export interface LiveRewindRequest {
+  to: number;
+  files?: boolean;
+  conversation?: boolean;
+  force?: boolean;
+  dryRun?: boolean;
 }
 
 /**
@@ -187,6 +234,17 @@ export class Session {
     return this.parts.threadId;
   }
 
+  /** Each agent type's system prompt, for counting a child's context (#22 item 6). */
+  async agentInstructions(): Promise<(agentType: string) => string | undefined> {
+    const agents = await this.parts.subagents?.definitions() ?? [];
+    return (type) => agents.find((a) => a.name === type)?.prompt;
+  }
+
+  /** Where this session's transcripts, and its subagents' (`<thread>-agentN.jsonl`), are written. */
+  get transcriptFolder(): { fs: FileSystem; dir: string } {
+    return { fs: this.options.platform.fs, dir: path.join(this.options.loaded.paths.home, "sessions") };
+  }
+
   get transcript(): Transcript {
     return this.parts.transcript;
   }
@@ -195,7 +253,9 @@ export class Session {
     // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
     const options = { ...given, events: withTodoListItems(given.events) };
     const { platform, loaded, events } = options;
-    const meter = meterUsage(withHostedTools(modelFor(options), hostedTools(loaded.config)));
+    const meter = meterUsage(
+      withOutputSchema(withHostedTools(modelFor(options), hostedTools(loaded.config)), options.outputSchema),
+    );
     const model = meter.model;
     // The thread exists first, so its start precedes the MCP start-up events in the stream.
     const transcript = await openTranscript(options);
@@ -205,7 +265,9 @@ export class Session {
     }
     // Built once: the tools, the loop, MCP and the hooks all read this object at call time.
     const settings = SessionSettings.fromConfig(loaded);
+    const loads = options.loads ?? new WorkspaceLoads(platform, loaded);
     const mcp = new McpHolder({
+      catalogWith: (pluginServers) => loads.catalogWith(pluginServers, options.clientMcpServers),
       platform,
       loaded,
       events,
@@ -216,7 +278,7 @@ export class Session {
       settings,
     });
     try {
-      return await Session.build(options, { transcript, model, mcp, settings, lastUsage: meter.last });
+      return await Session.build(options, { transcript, model, mcp, settings, loads, lastUsage: meter.last });
     } catch (error) {
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
@@ -228,11 +290,12 @@ export class Session {
 
   private static async build(
     options: SessionOptions,
-    { transcript, model, mcp, settings, lastUsage }: {
+    { transcript, model, mcp, settings, loads, lastUsage }: {
       transcript: Transcript;
       model: ModelClient;
       mcp: McpHolder;
       settings: SessionSettings;
+      loads: WorkspaceLoads;
       lastUsage: () => Usage | null;
     },
   ): Promise<Session> {
@@ -242,7 +305,7 @@ export class Session {
     removeLeftoverPlaceholders(loaded.paths.home);
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
-      Capabilities.load({ platform, loaded, events, mcp }),
+      Capabilities.load({ platform, loaded, events, mcp, loads }),
     ]);
     const { snapshot } = await capabilities.skillsSnapshot();
     const profile = await resolvePermissionProfile(config, settings.cwd, {
@@ -257,23 +320,31 @@ export class Session {
     if (!sandbox.available && settings.sandboxed) {
       events({ type: "sandbox.unavailable", reason: sandbox.reason });
     }
+    const checkpoints = options.preview ? null : await openCheckpoints({
+      platform,
+      config,
+      home: loaded.paths.home,
+      sessionId: transcript.meta.id,
+      profile,
+    });
     let outputDir: Promise<string> | undefined;
     const toolSets = new SessionToolSets({
       platform,
       profile,
       sandbox,
+      ...(checkpoints ? { changes: checkpoints } : {}),
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
+      ...(options.editor ? { editor: options.editor } : {}),
       toolSet: config.tool_set ?? DEFAULT_TOOL_SET,
       toolSetIsDefault: config.tool_set === undefined,
       outputDir: () => outputDir ??= platform.fs.makeTempDir("trellis-bash-"),
     });
-    const hooks = options.preview ? noLifecycleHooks : await wireHooks({
+    const hookWiring: Parameters<typeof wireHooks>[0] = {
       platform,
       loaded,
       events,
-      pluginSources: capabilities.pluginLoad.contributions.hookSources,
-      unloadedPlugins: unloadedPlugins(capabilities.pluginLoad),
+      loadedHooks: await loads.hooks(),
       sandbox,
       profile,
       threadId: transcript.meta.id,
@@ -283,17 +354,17 @@ export class Session {
         callMcpTool: (request) => mcp.callToolForHook(request, settings.cwd),
         runAgent: (request) => session!.parts.subagents!.answerForHook(request),
       },
-    });
-    const rules = loadPermissionRules(platform.fs, loaded);
+    };
+    const hooks = options.preview ? noLifecycleHooks : wireHooks(hookWiring);
+    const rules = loads.permissionRules();
     if (!options.preview) reportDiagnostics(events, rules.diagnostics);
     const active = rules.entries.some((e) => e.rule !== undefined);
-    const agentLoad = await loadSessionAgents(platform.fs, loaded, capabilities.pluginLoad);
-    if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
     const instructions = config.instructions
       ? `${options.baseInstructions ?? BASE_INSTRUCTIONS}\n\n${config.instructions}`
       : options.baseInstructions ?? BASE_INSTRUCTIONS;
     // Late-bound: the engine reads the session's settings and hook context at each spawn.
     let session: Session | undefined = undefined;
+    const warnedTools = new Set<string>();
     const subagents = new Subagents({
       model,
       modelName: () => settings.model,
@@ -309,8 +380,32 @@ export class Session {
       threadId: transcript.meta.id,
       store: new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions")),
       ephemeral: Boolean(options.preview),
-      agents: agentLoad.agents,
+      // Read at the first step offering the Agent tool, never at start (#22 figure); notes then.
+      agents: once(async () => {
+        const agentLoad = await loads.agents();
+        if (!options.preview) reportDiagnostics(events, agentLoad.diagnostics);
+        return agentLoad.agents;
+      }),
       limits: agentLimits(config),
+      prepare: (definition, agentId) =>
+        prepareChild(
+          {
+            loaded,
+            fs: platform.fs,
+            env: platform.env,
+            events,
+            approver: options.approver,
+            approvalPolicy: () => settings.approvalPolicy,
+            modelName: () => settings.model,
+            skills: async () => (await capabilities.skillsSnapshot()).snapshot,
+            mcp: capabilities.mcp,
+            hooks: "addScopedHooks" in hooks ? hooks as HookEngine : null,
+            engineFor: hookEngineFor(hookWiring),
+            warnedTools,
+          },
+          definition,
+          agentId,
+        ),
     });
     session = new Session(options, {
       threadId: transcript.meta.id,
@@ -326,13 +421,32 @@ export class Session {
       subagents,
       stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
       lastUsage,
+      checkpoints,
     });
     await capabilities.prepareInstallTool((request) => session.confirmInstall(request));
     return session;
   }
 
-  /** SessionStart hooks (HK-12): their contexts are recorded before the first turn. */
-  async start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+  /**
+   * SessionStart hooks (HK-12), run once: their contexts are recorded before the first turn. A
+   * front end may call it early (to show the hooks' output before the first prompt); `runTurn`
+   * calls it otherwise. A hook's "stop" is handled here, once, for every front end (#26 item 2):
+   * one notice names the reason, and every turn of the stopped session ends `stopped` unrun.
+   */
+  start(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
+    this.#started ??= this.#runSessionStart(signal);
+    return this.#started;
+  }
+
+  /** Why a SessionStart hook stopped the session, or null (also before `start`). */
+  get stoppedBy(): string | null {
+    return this.#stoppedBy;
+  }
+
+  #started: Promise<{ stop?: { reason: string } }> | undefined;
+  #stoppedBy: string | null = null;
+
+  async #runSessionStart(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
     const outcome = await this.parts.hooks.sessionStart(
       { ...this.hookContext(), turnId: "", signal },
       { source: this.options.resume ? "resume" : "startup" },
@@ -340,7 +454,13 @@ export class Session {
     for (const content of outcome.additionalContexts) {
       await this.compaction.recordItem({ type: "message", role: "developer", content });
     }
-    return outcome.stop ? { stop: outcome.stop } : {};
+    if (!outcome.stop) return {};
+    this.#stoppedBy = outcome.stop.reason;
+    this.options.events({
+      type: "notice",
+      message: `SessionStart hook stopped the session: ${outcome.stop.reason}`,
+    });
+    return { stop: outcome.stop };
   }
 
   /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
@@ -427,6 +547,10 @@ export class Session {
     }
     this.busy = true;
     try {
+      await this.start(request.signal);
+      if (this.#stoppedBy !== null) {
+        return { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 };
+      }
       return await this.runTurnNow(request);
     } finally {
       this.busy = false;
@@ -478,6 +602,7 @@ export class Session {
 
   private async runTurnNow(request: TurnRequest): Promise<TurnResult> {
     const turnId = `${this.threadId}-t${++this.turnsStarted}`;
+    this.parts.checkpoints?.beginTurn(this.turnsStarted);
     const { events } = this.options;
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
@@ -499,6 +624,7 @@ export class Session {
           maxBytes: DEFAULT_EVERYDAY_SETTINGS.imageMaxBytes,
           events,
         }),
+        ...(request.images ?? []).map(imageMessage),
       ],
       captureTools: () => this.captureTools(),
       hooks: this.parts.hooks,
@@ -542,6 +668,51 @@ export class Session {
         return await approver.request(request);
       },
     };
+  }
+
+  /** This session's turns with what each changed (`/rewind`'s list); none before the first turn. */
+  async rewindPoints(): Promise<RewindPoint[]> {
+    if (!this.transcript.file || this.transcript.unwritten) return [];
+    return await rewindPoints(this.options.platform.fs, this.options.loaded.paths.home, this.threadId);
+  }
+
+  /**
+   * `/rewind` (and the ACP front end's): files back to their state before turn `to`, and with
+   * `conversation` the history too — the next turn is turn `to` again, continuing from before it.
+   * Refused while a turn runs.
+   */
+  async rewind(request: LiveRewindRequest): Promise<SessionRewindOutcome> {
+    if (this.busy) {
+      throw new UsageError("Cannot rewind while a turn or a compaction is running", { field: "busy" });
+    }
+    if (!this.transcript.file || this.transcript.unwritten) {
+      throw new UsageError("Cannot rewind: this session has no turns yet", { field: "to" });
+    }
+    this.busy = true;
+    try {
+      // The transcript is replaced by rename when the conversation is cut: its handle must not outlive it.
+      if (request.conversation && !request.dryRun) await this.transcript.close();
+      const outcome = await rewindSession({
+        fs: this.options.platform.fs,
+        home: this.options.loaded.paths.home,
+        sessionId: this.threadId,
+        ...request,
+      });
+      if (outcome.conversation && !outcome.dryRun) {
+        const reopened = await new TranscriptStore(
+          this.options.platform.fs,
+          path.join(this.options.loaded.paths.home, "sessions"),
+        ).open(this.threadId);
+        await reopened.close();
+        this.transcript.items.splice(0, this.transcript.items.length, ...reopened.items);
+        this.turnsStarted = request.to - 1;
+        // The history was replaced: the model's last report no longer describes it (estimate again).
+        this.compaction.meter.reset();
+      }
+      return outcome;
+    } finally {
+      this.busy = false;
+    }
   }
 
   /** Model, provider, sandbox, approvals and where the transcript is: what `/status` shows. */
@@ -634,6 +805,8 @@ export class Session {
     ).catch(() => {});
     await this.parts.hooks.close?.(); // background (async) hooks finish before the session ends (HK-5)
     await this.parts.transcript.close();
+    this.parts.capabilities.close();
+    await this.parts.checkpoints?.close();
     await this.parts.capabilities.mcp.shutdown();
     // Background commands and PTY sessions end with the session: no orphan process (#23 item 3).
     await this.parts.toolSets.close();
@@ -675,7 +848,7 @@ export class Session {
     }
     this.lastToolSet = choice.face;
     const step = await this.parts.capabilities.captureStep(tools);
-    const agent = this.parts.subagents?.tool(0);
+    const agent = await this.parts.subagents?.tool(0);
     return agent ? { ...step, tools: [...step.tools, agent] } : step;
   }
 

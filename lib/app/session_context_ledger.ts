@@ -1,6 +1,7 @@
 import type { ModelRequest } from "../shared/mod.ts";
 import { buildContextLedger, type ContextLedger } from "./context_ledger.ts";
 import type { Session } from "./session.ts";
+import { agentContexts } from "./agent_contexts.ts";
 import { type EncodingImport, loadTokenCounter } from "./token_counter.ts";
 
 /**
@@ -46,6 +47,10 @@ export async function sessionContextLedger(
   const ledger = buildContextLedger(parts, counter, {
     ...(contextWindow ? { contextWindow } : {}),
     notes,
+  });
+  ledger.agents = await agentContexts(session.transcriptFolder, session.threadId, counter, {
+    ...(contextWindow ? { contextWindow } : {}),
+    instructionsOf: await session.agentInstructions(),
   });
   const exact = await providerCount(session, parts.request);
   if (typeof exact === "number") {

@@ -16,6 +16,7 @@ import type {
   ToolRunContext,
 } from "../shared/mod.ts";
 import { noLifecycleHooks, TrellisError } from "../shared/mod.ts";
+import type { ChildSetup } from "./agent_child.ts";
 
 /** An agent hook's child did not finish: the hook's run fails with this reason. */
 export class AgentHookError extends TrellisError {
@@ -41,8 +42,14 @@ export interface SubagentEnv {
   threadId: string;
   store: TranscriptStore;
   ephemeral: boolean;
-  agents: AgentDefinition[];
+  /**
+   * The session's definitions, read at the first step that offers the Agent tool, not at session
+   * start (#22 figure: a start with 200 definitions costs what one with none does).
+   */
+  agents: () => Promise<AgentDefinition[]>;
   limits: AgentLimits;
+  /** Applies a definition's frontmatter to one spawn (lib/app/agent_child.ts); absent: the parent's all through. */
+  prepare?: (definition: AgentDefinition, agentId: string) => Promise<ChildSetup>;
 }
 
 /** The default step limit of a subagent's turn (a definition's `maxTurns` replaces it). */
@@ -64,9 +71,14 @@ export class Subagents {
 
   constructor(private readonly env: SubagentEnv) {}
 
+  /** The session's agent definitions (read on first use). */
+  definitions(): Promise<AgentDefinition[]> {
+    return this.env.agents();
+  }
+
   /** The Agent tool for a thread at `depth` (the session is depth 0). */
-  tool(depth = 0): ToolDefinition {
-    return agentTool(this.env.agents, (request, ctx) => this.spawn(request, ctx, depth));
+  async tool(depth = 0): Promise<ToolDefinition> {
+    return agentTool(await this.env.agents(), (request, ctx) => this.spawn(request, ctx, depth));
   }
 
   /**
@@ -86,6 +98,8 @@ export class Subagents {
       ...(request.model ? { model: request.model } : {}),
       maxTurns: 50,
       notApplied: [],
+      skills: [],
+      mcpServers: [],
       origin: "built-in",
     };
     const ctx: ToolRunContext = {
@@ -120,7 +134,7 @@ export class Subagents {
     depth: number,
     override: { hooks?: LifecycleHooks } = {},
   ): Promise<{ answer: ToolResult; result?: TurnResult }> {
-    const env = override.hooks ? { ...this.env, hooks: override.hooks } : this.env;
+    let env = override.hooks ? { ...this.env, hooks: override.hooks } : this.env;
     const { definition } = request;
     if (depth >= env.limits.maxDepth) {
       return {
@@ -142,11 +156,22 @@ export class Subagents {
     }
     this.running++;
     const agentId = `${env.threadId}-agent${++this.spawned}`;
+    let setup: ChildSetup;
+    try {
+      setup = env.prepare && !override.hooks
+        ? await env.prepare(definition, agentId)
+        : plainSetup(env, definition);
+      // An agent's own hooks in a session without any: the child's engine holds them alone.
+      if (setup.hooks) env = { ...env, hooks: setup.hooks };
+    } catch (error) {
+      this.running--;
+      throw error;
+    }
     const transcript = await env.store.create({ ephemeral: env.ephemeral }, {
       id: agentId,
       created: new Date().toISOString(),
       cwd: env.cwd,
-      model: childModel(definition, env.modelName()),
+      model: setup.modelName,
       parent: { threadId: env.threadId, agentType: definition.name, callId: ctx.callId },
     });
     const started = { agent_id: agentId, agent_type: definition.name, call_id: ctx.callId };
@@ -171,25 +196,28 @@ export class Subagents {
         agentType: definition.name,
       });
       let prompt = request.prompt;
-      let injected = (start?.additionalContexts ?? []).map((content) => ({
-        type: "message" as const,
-        role: "developer" as const,
-        content,
-      }));
+      let injected = [
+        ...setup.injected,
+        ...(start?.additionalContexts ?? []).map((content) => ({
+          type: "message" as const,
+          role: "developer" as const,
+          content,
+        })),
+      ];
       for (let round = 0; round <= MAX_STOP_CONTINUATIONS; round++) {
         result = await runTurn({
           turnId: `${agentId}-t${round + 1}`,
           model: env.model,
-          modelName: childModel(definition, env.modelName()),
+          modelName: setup.modelName,
           instructions: definition.prompt,
           history: [...transcript.items],
           prompt,
           injected,
-          captureTools: () => this.childTools(definition, depth + 1),
+          captureTools: () => this.childTools(setup, depth + 1),
           hooks: env.hooks,
           hookContext,
-          approver: env.approver,
-          approvalPolicy: env.approvalPolicy,
+          approver: setup.approver,
+          approvalPolicy: setup.approvalPolicy,
           sandboxed: env.sandboxed,
           // The child's own stream stays in its transcript; the parent sees its start and end.
           events: () => {},
@@ -214,6 +242,7 @@ export class Subagents {
     } finally {
       clearTimeout(timer);
       this.running--;
+      await setup.release().catch(() => {});
       await transcript.close().catch(() => {});
     }
     const status = timeout.signal.aborted && !ctx.signal.aborted ? "timed_out" : result?.status ?? "failed";
@@ -225,18 +254,32 @@ export class Subagents {
   }
 
   /** The child's step catalog: the parent's tools as its definition allows, and its own Agent tool. */
-  private async childTools(definition: AgentDefinition, depth: number): Promise<StepToolCatalog> {
+  private async childTools(setup: ChildSetup, depth: number): Promise<StepToolCatalog> {
     const step = await this.env.captureTools();
-    const { tools } = selectAgentTools(definition, [...step.tools, this.tool(depth)]);
-    return { ...step, tools };
+    const own = setup.stepTools([...step.tools, await this.tool(depth)]);
+    const { tools } = selectAgentTools(setup.definition, own.tools);
+    return {
+      ...step,
+      tools,
+      release: () => {
+        own.release();
+        step.release?.();
+      },
+    };
   }
 }
 
-/** `inherit` (or none) is the parent's model; an alias has no mapping yet, so it inherits too. */
-function childModel(definition: AgentDefinition, parentModel: string): string {
-  const model = definition.model;
-  if (!model || model === "inherit" || ["sonnet", "opus", "haiku"].includes(model)) return parentModel;
-  return model;
+/** A hook's agent (or a session without the frontmatter wiring): the parent's model and policy. */
+function plainSetup(env: SubagentEnv, definition: AgentDefinition): ChildSetup {
+  return {
+    definition,
+    modelName: definition.model && definition.model !== "inherit" ? definition.model : env.modelName(),
+    approvalPolicy: env.approvalPolicy,
+    approver: env.approver,
+    injected: [],
+    stepTools: (tools) => ({ tools, release: () => {} }),
+    release: () => Promise.resolve(),
+  };
 }
 
 function answer(

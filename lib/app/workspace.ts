@@ -14,20 +14,18 @@ import {
   type HookStateChange,
   type LoadedHooks,
   type LoadedPermissionRules,
-  loadHooks,
-  loadPermissionRules,
   writeHookState,
 } from "../hooks/mod.ts";
-import { mcpServersFromConfig, type ResolvedCatalog } from "../mcp/mod.ts";
-import { loadPlugins, type PluginLoadResult } from "../plugins/mod.ts";
+import type { ResolvedCatalog } from "../mcp/mod.ts";
+import type { PluginLoadResult } from "../plugins/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import { type Diagnostic, discardEvents, type EventSink } from "../shared/mod.ts";
-import { createSkillsService, type SkillsInput, type SkillsSnapshot } from "../skills/mod.ts";
-import { skillsInputFor } from "./capabilities.ts";
+import type { SkillsInput, SkillsSnapshot } from "../skills/mod.ts";
 import type { LoadedAgents } from "../agents/mod.ts";
-import { loadSessionAgents } from "./agent_wiring.ts";
+import { agentScopedHooks } from "./agent_wiring.ts";
+import { WorkspaceLoads } from "./workspace_loads.ts";
 import { keepHomePrivate } from "./private_home.ts";
-import { unloadedPlugins, userHttpAllowlist } from "./hooks_wiring.ts";
+import { userHttpAllowlist } from "./hooks_wiring.ts";
 import { type McpCommandOptions, type McpCommandRuntime, openMcpCommand } from "./mcp_command.ts";
 import { Session, type SessionOptions } from "./session.ts";
 
@@ -60,14 +58,14 @@ export type WorkspaceSessionOptions = Omit<SessionOptions, "platform" | "loaded"
  * embedder goes through it; nothing else wires subsystems together.
  */
 export class Workspace {
-  #plugins?: Promise<PluginLoadResult>;
-  #catalog?: Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }>;
-  #skills?: Promise<{ input: SkillsInput; snapshot: SkillsSnapshot }>;
-  #hooks?: Promise<LoadedHooks>;
-  #agents?: Promise<LoadedAgents>;
+  /** The one loader of plugins, hooks, skills, agents, rules and the MCP catalog (#26 item 2). */
+  readonly #loads: WorkspaceLoads;
+  /** `hooks()`: the loaded hooks plus agents' frontmatter hooks, for listing and trust. */
+  #listedHooks?: Promise<LoadedHooks>;
 
   private constructor(readonly platform: Platform, readonly loaded: LoadedConfig) {
     keepHomePrivate(loaded.paths);
+    this.#loads = new WorkspaceLoads(platform, loaded);
   }
 
   /** Loads the config layers for `options` (validated; problems are in `diagnostics`, never thrown). */
@@ -127,19 +125,12 @@ export class Workspace {
 
   /** The configured plugins, loaded once: what each contributes and why any is inactive. */
   plugins(): Promise<PluginLoadResult> {
-    this.#plugins ??= loadPlugins({ loaded: this.loaded, platform: this.platform });
-    return this.#plugins;
+    return this.#loads.plugins();
   }
 
   /** The MCP catalog a session would resolve: config layers, a trusted `.mcp.json`, plugins. */
   mcpCatalog(): Promise<{ catalog: ResolvedCatalog; diagnostics: Diagnostic[] }> {
-    this.#catalog ??= this.plugins().then((p) =>
-      mcpServersFromConfig(this.loaded, {
-        platform: this.platform,
-        pluginServers: p.contributions.mcpServers,
-      })
-    );
-    return this.#catalog;
+    return this.#loads.mcpCatalog();
   }
 
   /**
@@ -156,36 +147,34 @@ export class Workspace {
 
   /** The skills input (roots, catalog budget) and one snapshot of every root, as a session's first turn. */
   skills(): Promise<{ input: SkillsInput; snapshot: SkillsSnapshot }> {
-    this.#skills ??= this.plugins().then(async ({ contributions }) => {
-      const input = skillsInputFor(this.loaded, contributions);
-      const snapshot = await createSkillsService({ platform: this.platform }).snapshot(input);
-      return { input, snapshot };
-    });
-    return this.#skills;
+    return this.#loads.skills();
   }
 
   /** The agent definitions a session would load (#22 item 1), with their warnings. */
   agents(): Promise<LoadedAgents> {
-    this.#agents ??= this.plugins().then((load) => loadSessionAgents(this.platform.fs, this.loaded, load));
-    return this.#agents;
+    return this.#loads.agents();
   }
 
   /** Every hook handler — config layers, Claude Code settings, plugins — with its trust status (HK-3). */
   hooks(): Promise<LoadedHooks> {
-    this.#hooks ??= this.plugins().then((load) =>
-      loadHooks({
-        loaded: this.loaded,
-        platform: this.platform,
-        pluginSources: load.contributions.hookSources,
-        unloadedPlugins: unloadedPlugins(load),
-      })
+    // Agents' frontmatter hooks (#22 item 4) are listed and trusted by key like a file's; a session
+    // registers them only while their agent runs (lib/app/agent_child.ts), never with these.
+    return this.#listedHooks ??= Promise.all([this.#loads.hooks(), this.#loads.agents()]).then(
+      ([configured, agents]) => {
+        const scoped = agentScopedHooks(this.loaded, agents.agents);
+        return {
+          ...configured,
+          handlers: [...configured.handlers, ...scoped.handlers],
+          diagnostics: [...configured.diagnostics, ...scoped.diagnostics],
+          needsReview: configured.needsReview + scoped.needsReview,
+        };
+      },
     );
-    return this.#hooks;
   }
 
   /** The permission rules a session here would enforce, and those it ignores (`permissions list`). */
   permissionRules(): LoadedPermissionRules {
-    return loadPermissionRules(this.platform.fs, this.loaded);
+    return this.#loads.permissionRules();
   }
 
   /** An engine over these handlers, outside any session (`trellis hooks test`). */
@@ -219,6 +208,11 @@ export class Workspace {
    * (HK-12), then `runTurn()` per prompt, then `close()`.
    */
   openSession(options: WorkspaceSessionOptions): Promise<Session> {
-    return Session.open({ platform: this.platform, ...options, loaded: this.loaded });
+    return Session.open({
+      platform: this.platform,
+      ...options,
+      loaded: this.loaded,
+      loads: this.#loads.forSession(),
+    });
   }
 }

@@ -19,6 +19,7 @@ export const COMMANDS: Record<string, (nested: NestedRun) => Promise<Register>> 
   project: async () => (await import("./commands/project.ts")).registerProjectCommand,
   mcp: async () => (await import("./commands/mcp.ts")).registerMcpCommand,
   "mcp-server": async () => (await import("./commands/mcp_server.ts")).registerMcpServerCommand,
+  acp: async () => (await import("./commands/acp.ts")).registerAcpCommand,
   skills: async () => (await import("./commands/skills.ts")).registerSkillsCommand,
   agents: async () => (await import("./commands/agents.ts")).registerAgentsCommand,
   hooks: async () => (await import("./commands/hooks.ts")).registerHooksCommand,
@@ -28,6 +29,7 @@ export const COMMANDS: Record<string, (nested: NestedRun) => Promise<Register>> 
   completion: async () => (await import("./commands/completion.ts")).registerCompletionCommand,
   doctor: async () => (await import("./commands/doctor.ts")).registerDoctorCommand,
   sessions: async () => (await import("./commands/sessions.ts")).registerSessionsCommand,
+  rewind: async () => (await import("./commands/rewind.ts")).registerRewindCommand,
   // The interactive session: `trellis [PROMPT]` (the default command) and `trellis resume`.
   resume: async (nested) => {
     const { registerInteractiveCommand } = await import("./commands/interactive.ts");

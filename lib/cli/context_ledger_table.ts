@@ -34,6 +34,16 @@ export function contextLedgerLines(ledger: ContextLedger): string[] {
       `${number(exact).padStart(9)}  ${share(exact).padStart(6)}  total counted by the provider (exact)`,
     );
   }
+  if (ledger.agents.length > 0) {
+    lines.push("", "subagents (each its own context window; their answers are in the tool outputs above):");
+    for (const a of ledger.agents) {
+      lines.push(
+        `${number(a.tokens).padStart(9)}  ${share(a.tokens).padStart(6)}  ${terminalText(a.agentType)} ${
+          terminalText(a.agentId)
+        }`,
+      );
+    }
+  }
   if (ledger.advice.length > 0) {
     lines.push("", "advice:", ...ledger.advice.map((a) => `  - ${terminalText(a)}`));
   }

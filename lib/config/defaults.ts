@@ -20,6 +20,9 @@ export const HOME_WORKSPACE_SANDBOX_MODE: SandboxMode = "read-only";
  */
 export const DEFAULT_TOOL_SET = "trellis" as const;
 
+/** `[checkpoints]` defaults (#25 item 2): on, shell changes named as not restorable. */
+export const DEFAULT_CHECKPOINTS = { enabled: true, shell: "untracked" } as const;
+
 /** The built-in layer: what applies when no file says otherwise. */
 export const BUILT_IN_DEFAULTS: TrellisConfig = {
   model: DEFAULT_MODEL,

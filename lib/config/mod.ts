@@ -23,6 +23,7 @@ export {
   BUILT_IN_DEFAULTS,
   BUILT_IN_PROVIDERS,
   DEFAULT_APPROVAL_POLICY,
+  DEFAULT_CHECKPOINTS,
   DEFAULT_MODEL,
   DEFAULT_MODEL_PROVIDER,
   DEFAULT_SANDBOX_MODE,
@@ -30,6 +31,7 @@ export {
   HOME_WORKSPACE_SANDBOX_MODE,
 } from "./defaults.ts";
 export { APPROVAL_POLICIES, SANDBOX_MODES } from "./schema/policies.ts";
+export { CHECKPOINT_SHELL_MODES, type CheckpointShellMode } from "./schema/checkpoints.ts";
 export type { ApprovalPolicy, SandboxMode } from "./schema/policies.ts";
 export { SessionSettings } from "./session_settings.ts";
 export { workspaceHoldsHome } from "./home_workspace.ts";

@@ -85,8 +85,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
     return compiled.get(h);
   };
   // Handlers registered for the length of an activity (a skill's or command's frontmatter hooks).
-  const scoped = new Set<HookHandlerInfo[]>();
-  const all = () => scoped.size === 0 ? options.handlers : [...options.handlers, ...[...scoped].flat()];
+  // An agent's frontmatter hooks (#22 item 4) carry its id: they run for that child's events only,
+  // never for its siblings' running at the same time or the parent's.
+  const scoped = new Map<HookHandlerInfo[], string | undefined>();
+  const all = (request: DispatchRequest) =>
+    scoped.size === 0 ? options.handlers : [
+      ...options.handlers,
+      ...[...scoped].filter(([, agentId]) => agentId === undefined || request.payload.agent_id === agentId)
+        .flatMap(([entry]) => entry),
+    ];
   // `once: true`: keys that already ran in this session (Claude Code: at most once per session).
   const ranOnce = new Set<string>();
   const home = options.baseEnv?.HOME ?? options.platform.homeDir();
@@ -115,7 +122,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
     return verdict.matches;
   };
   const dispatch = async (request: DispatchRequest) => {
-    const handlers = all();
+    const handlers = all(request);
     const chosen = await Promise.all(handlers.map((h) => selects(h, request)));
     const selected = handlers.filter((_, i) => chosen[i]);
     if (selected.length === 0) return [];
@@ -180,9 +187,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
     return records.sort((a, b) => a.handler.displayOrder - b.handler.displayOrder);
   };
   return Object.assign(dispatch, {
-    addScoped(handlers: HookHandlerInfo[]) {
+    addScoped(handlers: HookHandlerInfo[], scope?: { agentId: string }) {
       const entry = [...handlers];
-      scoped.add(entry);
+      scoped.set(entry, scope?.agentId);
       return () => void scoped.delete(entry);
     },
   });
@@ -190,7 +197,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
 
 /** Handlers that run only while an activity lasts; the returned function ends their scope. */
 export interface ScopedHandlers {
-  addScoped(handlers: HookHandlerInfo[]): () => void;
+  addScoped(handlers: HookHandlerInfo[], scope?: { agentId: string }): () => void;
 }
 
 /**

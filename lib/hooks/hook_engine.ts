@@ -66,7 +66,7 @@ export interface HookEngine extends LifecycleHooks {
    * Registers handlers for the length of an activity (a skill's or command's frontmatter `hooks:`,
    * an agent's): they run beside the configured ones until the returned function is called.
    */
-  addScopedHooks(handlers: HookHandlerInfo[]): () => void;
+  addScopedHooks(handlers: HookHandlerInfo[], scope?: { agentId: string }): () => void;
   /** Calls `observer` with every dispatch's runs (configured order) until the returned function is called. */
   observe(observer: (runs: HookRunRecord[]) => void): () => void;
   takeBackgroundResults(): BackgroundResults;
@@ -117,7 +117,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
   };
 
   return {
-    addScopedHooks: (handlers) => dispatch.addScoped(handlers),
+    addScopedHooks: (handlers, scope) => dispatch.addScoped(handlers, scope),
     observe(observer) {
       observers.add(observer);
       return () => observers.delete(observer);

@@ -36,7 +36,10 @@ export type {
   StepToolCatalog,
 } from "./ports.ts";
 export { checkResumeId, checkSessionId, isSessionId, Transcript, TranscriptStore } from "./transcript.ts";
+export { historyLines, rebuildHistory } from "./transcript_history.ts";
 export type { SessionMeta } from "./transcript.ts";
+export { transcriptTurns, truncateTranscript } from "./transcript_turns.ts";
+export type { TranscriptTurn } from "./transcript_turns.ts";
 export { ContextMeter, estimateRequestTokens } from "./context_meter.ts";
 export { compactConversation, fixedRequestTokens, reachedAutoLimit } from "./compaction.ts";
 export type { CompactionRequest, CompactionResult, CompactionSettings } from "./compaction.ts";

@@ -4,8 +4,11 @@ import type { McpServerConfig } from "./server_config.ts";
 export const MCP_TIERS = ["plugin", "selected_plugin", "config", "compatibility", "extension"] as const;
 export type McpTier = typeof MCP_TIERS[number];
 
-/** Whose file declared a server: Trellis's own config, or a Codex or Claude Code user's files. */
-export type McpOrigin = "trellis" | "codex" | "claude";
+/**
+ * Whose file declared a server: Trellis's own config, or a Codex or Claude Code user's files; or
+ * `acp`: the editor driving `trellis acp` passed it in `session/new` (#25 item 1).
+ */
+export type McpOrigin = "trellis" | "codex" | "claude" | "acp";
 
 export interface McpRegistration {
   tier: McpTier;

@@ -59,7 +59,7 @@ export type {
   McpTransportConfig,
   SamplingPolicy,
 } from "./server_config.ts";
-export { expandVariables, parseMcpJson } from "./mcp_json.ts";
+export { expandVariables, parseMcpJson, readMcpServerEntry } from "./mcp_json.ts";
 export { peerMcpServers } from "./peer_servers.ts";
 export { importClaudeEntry, importCodexEntry } from "./import_entry.ts";
 export type { ImportedEntry } from "./import_entry.ts";

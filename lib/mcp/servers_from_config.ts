@@ -38,7 +38,10 @@ export interface McpServersFromConfigOptions {
   pluginServers: PluginMcpServer[];
   /** The thread-selected plugin's servers (SelectedPlugin tier); default none. */
   selectedPluginServers?: PluginMcpServer[];
-  /** Runtime extension servers (highest tier); default none. */
+  /**
+   * Servers the client of this process passed in (an ACP editor's `mcpServers`, #25 item 1): the
+   * highest tier, origin `acp`, with the same pinning and confinement rules as the user's own.
+   */
   extensionServers?: McpServerConfig[];
 }
 
@@ -129,7 +132,7 @@ export function mcpServersFromConfig(
     registrations.push({ tier: "config", source, config });
   }
   for (const config of options.extensionServers ?? []) {
-    registrations.push({ tier: "extension", source: "extension", config });
+    registrations.push({ tier: "extension", source: "ACP client (session/new)", origin: "acp", config });
   }
   const pinning = pinningSettings(loaded, diagnostics);
   const requireSandbox = requireSandboxSetting(loaded, diagnostics);

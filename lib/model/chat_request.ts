@@ -24,6 +24,13 @@ export function toChatBody(request: ModelRequest): Record<string, unknown> {
     body.tool_choice = "auto";
     body.parallel_tool_calls = request.parallelToolCalls;
   }
+  // Chat Completions' structured outputs, named as the Responses format is (#25 item 3).
+  if (request.outputSchema) {
+    body.response_format = {
+      type: "json_schema",
+      json_schema: { name: "codex_output_schema", strict: true, schema: request.outputSchema },
+    };
+  }
   return body;
 }
 

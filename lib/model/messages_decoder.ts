@@ -4,7 +4,12 @@
  * at its `content_block_stop`, so a stream cut inside a tool call's JSON never yields a half call.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ConversationItem, ModelStreamEvent, Usage } from "../shared/mod.ts";
+import {
+  type ConversationItem,
+  type ModelStreamEvent,
+  STRUCTURED_OUTPUT_TOOL,
+  type Usage,
+} from "../shared/mod.ts";
 import { protocolError, type RequestTarget, streamFailureError } from "./model_errors.ts";
 import { parseJsonData, type StreamDecoder, tokenCount } from "./stream_decoder.ts";
 import { transientErrors } from "./stream_reader.ts";
@@ -57,7 +62,16 @@ export function createMessagesDecoder(target: RequestTarget): MessagesDecoder {
           const block = blocks.get(index);
           blocks.delete(index);
           const item = block ? finishBlock(target, block) : undefined;
-          return item ? [{ type: "item_done", item }] : [];
+          if (!item) return [];
+          // The forced StructuredOutput call is the final answer (#25 item 3): streamed as its text.
+          if (item.type === "function_call" && item.name === STRUCTURED_OUTPUT_TOOL) {
+            const text = item.arguments;
+            return [{ type: "text_delta", delta: text }, {
+              type: "item_done",
+              item: { type: "message", role: "assistant", content: text },
+            }];
+          }
+          return [{ type: "item_done", item }];
         }
         case "message_delta": {
           const delta = data as Anthropic.RawMessageDeltaEvent;

@@ -11,7 +11,12 @@
  *   default (`high`) asks for 31,999 of its 32,000 `max_tokens`.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ConversationItem, ModelRequest, OutputPart } from "../shared/mod.ts";
+import {
+  type ConversationItem,
+  type ModelRequest,
+  type OutputPart,
+  STRUCTURED_OUTPUT_TOOL,
+} from "../shared/mod.ts";
 import { hostedMessagesTools } from "./hosted_tools.ts";
 import { messagesImageBlock } from "./image_parts.ts";
 
@@ -63,7 +68,8 @@ export function toMessagesBody(
   if (system.length > 0) body.system = system;
   // `tools.web_search` declares Anthropic's server search tool here, as `web_search` on Responses.
   const hosted = hostedMessagesTools(request.hostedTools);
-  if (request.tools.length > 0 || hosted.length > 0) {
+  const output = request.outputSchema ? [structuredOutputTool(request.outputSchema)] : [];
+  if (request.tools.length > 0 || hosted.length > 0 || output.length > 0) {
     body.tools = [
       ...request.tools.map((tool) => ({
         name: tool.name,
@@ -71,8 +77,13 @@ export function toMessagesBody(
         input_schema: tool.parameters,
       })),
       ...hosted,
+      ...output,
     ];
-    if (!request.parallelToolCalls) body.tool_choice = { type: "auto", disable_parallel_tool_use: true };
+    const parallel = request.parallelToolCalls ? {} : { disable_parallel_tool_use: true };
+    // Tool forcing: every step calls a tool, and the StructuredOutput call ends the turn. The API
+    // refuses forced tool use beside extended thinking, so with thinking on the tool is only offered.
+    if (output.length > 0 && budget === undefined) body.tool_choice = { type: "any", ...parallel };
+    else if (!request.parallelToolCalls) body.tool_choice = { type: "auto", ...parallel };
   }
   body.max_tokens = maxTokens;
   if (budget !== undefined) body.thinking = { type: "enabled", budget_tokens: budget };
@@ -188,4 +199,13 @@ function resultContent(
     } else blocks.push({ type: "text", text: `[audio omitted: ${part.mimeType}]` });
   }
   return blocks;
+}
+
+/** `--output-schema` on the Messages wire: the answer is this tool's input, checked by the API. */
+function structuredOutputTool(schema: Record<string, unknown>): Record<string, unknown> {
+  return {
+    name: STRUCTURED_OUTPUT_TOOL,
+    description: "Give your final answer by calling this tool once, last, with the answer as its input.",
+    input_schema: schema,
+  };
 }

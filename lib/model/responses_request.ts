@@ -77,6 +77,17 @@ function bodyTail(request: ModelRequest, options: ResponsesOptions): Record<stri
     body.tool_choice = "auto";
     body.parallel_tool_calls = request.parallelToolCalls;
   }
+  // As Codex 0.171 sends `--output-schema` (captured from its request to the fixture model).
+  if (request.outputSchema) {
+    body.text = {
+      format: {
+        type: "json_schema",
+        strict: true,
+        schema: request.outputSchema,
+        name: "codex_output_schema",
+      },
+    };
+  }
   if (options.reasoning) {
     body.reasoning = options.reasoning;
     body.include = ["reasoning.encrypted_content"];

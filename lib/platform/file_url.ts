@@ -11,3 +11,8 @@ const nodeUrl = memo(() => (process as any).getBuiltinModule("node:url") as type
 export function fileUrlOf(path: string): string {
   return nodeUrl().pathToFileURL(path).href;
 }
+
+/** The absolute path of a `file://` URL (an ACP client's resource links); throws for other URLs. */
+export function fileUrlToPath(url: string): string {
+  return nodeUrl().fileURLToPath(url);
+}

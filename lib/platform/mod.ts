@@ -36,7 +36,7 @@ export { createDigest, digestHex } from "./digest.ts";
 export type { IncrementalDigest } from "./digest.ts";
 export { namedFiles, namedFilesDigest } from "./named_files.ts";
 export type { NamedFile, NamedFilesOptions } from "./named_files.ts";
-export { fileUrlOf } from "./file_url.ts";
+export { fileUrlOf, fileUrlToPath } from "./file_url.ts";
 export { notStarted, runCommand } from "./run_command.ts";
 export { fileMode, isPrivatePath, keepPrivate, tightenPrivateTree } from "./private_tree.ts";
 export { GIT_SAFETY_CONFIG, gitArgv, repositoryFilterDrivers, runGit } from "./git_command.ts";
@@ -48,7 +48,7 @@ export {
   readRegularFile,
   readRegularTextSync,
 } from "./regular_file.ts";
-export { processStdio } from "./process_stdio.ts";
+export { processStdio, processWebStdio } from "./process_stdio.ts";
 export { processUid } from "./process_user.ts";
 export type { CommandResult } from "./run_command.ts";
 export {

@@ -92,6 +92,35 @@ const nodeSyncFileSystem: SyncFileSystem = {
   },
   writeFile: (path, data, options = {}) =>
     nodeFs.writeFileSync(path, data, { mode: fileMode(path, options.mode ?? 0o644) }),
+  writeFileAtomic(path, data, options = {}) {
+    const temp = nodePath.join(
+      nodePath.dirname(path),
+      `.${nodePath.basename(path)}.tmp-${process.pid}-${Date.now()}-${tempCounter++}`,
+    );
+    try {
+      const mode = fileMode(path, options.mode ?? 0o644)!;
+      nodeFs.writeFileSync(temp, data, { flag: "wx", mode });
+      // The mode given to open is filtered by the umask; the caller asked for exactly this one.
+      nodeFs.chmodSync(temp, mode);
+      nodeFs.renameSync(temp, path);
+    } catch (error) {
+      nodeFs.rmSync(temp, { force: true });
+      throw error;
+    }
+  },
+  linkAtomic(existing, path) {
+    const temp = nodePath.join(
+      nodePath.dirname(path),
+      `.${nodePath.basename(path)}.tmp-${process.pid}-${Date.now()}-${tempCounter++}`,
+    );
+    nodeFs.linkSync(existing, temp);
+    try {
+      nodeFs.renameSync(temp, path);
+    } catch (error) {
+      nodeFs.rmSync(temp, { force: true });
+      throw error;
+    }
+  },
   copyFile(from, to, options = {}) {
     nodeFs.copyFileSync(from, to);
     nodeFs.chmodSync(to, fileMode(to, options.mode ?? 0o644)!);

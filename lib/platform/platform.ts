@@ -108,6 +108,17 @@ export interface SyncFileSystem {
   /** Reads at most `maxBytes` from the start of the file. */
   readFilePrefix(path: string, maxBytes: number): Uint8Array;
   writeFile(path: string, data: Uint8Array, options?: { mode?: number }): void;
+  /**
+   * A temp file beside `path` renamed over it (readers never see half a file), without the thread
+   * pool's round trips: for a checkpoint's blob, written on the way to a tool's edit (#25 item 2).
+   */
+  writeFileAtomic(path: string, data: Uint8Array, options?: { mode?: number }): void;
+  /**
+   * A second name for `existing` at `path` (a hard link made beside it, then renamed over): no bytes
+   * copied. Throws EXDEV across file systems. For a file about to be replaced by a rename, whose old
+   * content then lives on under the new name alone.
+   */
+  linkAtomic(existing: string, path: string): void;
   /** Copies a file by the kernel's copy (no bytes through this process), then sets `mode`. */
   copyFile(from: string, to: string, options?: { mode?: number }): void;
   /** Hex digest of a file read in fixed-size chunks: memory stays bounded whatever its size. */

@@ -20,7 +20,16 @@ const RUN_KEEP = ["/run/current-system", "/run/booted-system", "/run/opengl-driv
  * Secrets under $TRELLIS_HOME that no sandboxed command needs to read (`run/` holds `mcp-server
  * --http`'s bearer tokens: a command that read one could drive that server).
  */
-export const TRELLIS_HOME_SECRETS = ["credentials", "config.toml", "sessions", "logs", "hook_outputs", "run"];
+export const TRELLIS_HOME_SECRETS = [
+  "credentials",
+  "config.toml",
+  "sessions",
+  // Checkpoints hold the content of files the agent changed, and of files since removed (#25 item 2).
+  "checkpoints",
+  "logs",
+  "hook_outputs",
+  "run",
+];
 
 export interface MaskOptions {
   /** Paths that must stay visible: the writable roots, the cwd, allowed sockets, PATH entries. */

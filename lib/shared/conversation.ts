@@ -96,7 +96,18 @@ export interface ModelRequest {
   parallelToolCalls: boolean;
   /** The provider's own tools to declare beside the functions (`tools.web_search`; #23 item 3). */
   hostedTools?: HostedTools;
+  /**
+   * `exec --output-schema` (#25 item 3): the JSON Schema the final answer must match, sent the way
+   * the wire carries it (Responses `text.format`, Chat `response_format`, Messages a forced tool).
+   */
+  outputSchema?: Record<string, unknown>;
 }
+
+/**
+ * The tool the Messages wire declares for `outputSchema` (Claude Code's name for its `--json-schema`
+ * tool): its call is the final answer, decoded as the assistant's text.
+ */
+export const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
 
 /**
  * Tools the provider runs itself. `webSearch`: Codex's `tools.web_search` — "live" searches the web,

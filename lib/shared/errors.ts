@@ -6,6 +6,8 @@
 /** What kind of failure a TrellisError is: the `code` field, stable across releases. */
 export type TrellisErrorCode =
   | "usage"
+  | "git_repo_check"
+  | "output_schema"
   | "config_parse"
   | "config_invalid"
   | "config_edit"

@@ -13,7 +13,7 @@ export { CancelledError, describeError, isTrellisError, TrellisError, UsageError
 export type { ErrnoCode, ErrorData, TrellisErrorCode } from "./errors.ts";
 export { errorDiagnostic, warning } from "./outcome.ts";
 export type { Diagnostic, DiagnosticLevel, Outcome } from "./outcome.ts";
-export { addUsage, emptyUsage } from "./conversation.ts";
+export { addUsage, emptyUsage, STRUCTURED_OUTPUT_TOOL } from "./conversation.ts";
 export type {
   CallOutputStatus,
   ConversationItem,
@@ -35,6 +35,7 @@ export type {
 } from "./tool_contract.ts";
 export type { UserAnswer, UserQuestion, UserQuestioner } from "./user_questions.ts";
 export type { ApprovalSubject, CommandSandbox, NamedFileState, SessionScope } from "./approval_subject.ts";
+export type { FileChangeRecorder } from "./file_changes.ts";
 export { terminalText } from "./terminal_text.ts";
 export { closestWord } from "./closest_word.ts";
 export { jsonErrorAt, parseJsoncText, parseJsonText } from "./json_text.ts";

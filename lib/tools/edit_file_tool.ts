@@ -46,9 +46,15 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       const denied = deniedUnlessEscalated(target, "edit", ctx.escalated);
       if (denied) return denied;
       let text: string;
+      let bytes: Uint8Array | undefined;
       try {
-        const bytes = await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES });
-        text = utf8.decode(bytes);
+        // An editor's unsaved buffer is what the model saw through read_file: edit that (#25 item 1).
+        const buffer = await env.editor?.readTextFile?.(target.path, ctx.signal) ?? null;
+        // The checkpoint keeps the disk's bytes (#25 item 2): those just read, else its own read.
+        bytes = buffer === null
+          ? await readRegularFile(target.path, { signal: ctx.signal, maxBytes: MAX_EDIT_BYTES })
+          : undefined;
+        text = buffer ?? utf8.decode(bytes!);
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
       }
@@ -65,12 +71,19 @@ export function editFileTool(env: ToolEnv): BuiltinTool {
       if (ctx.signal.aborted) return { status: "aborted", output: `Cannot edit "${args.path}": aborted` };
       const info = await env.platform.fs.stat(target.path);
       try {
-        await env.platform.fs.writeFileAtomic(target.path, updated, {
-          mode: info ? info.mode & 0o7777 : 0o644,
-        });
+        // The bytes just read are the checkpoint's (#25 item 2): a 1 MB file is not read twice.
+        await env.changes?.beforeChange(target.path, bytes, { inPlace: Boolean(env.editor?.writeTextFile) });
+        if (env.editor?.writeTextFile) await env.editor.writeTextFile(target.path, updated);
+        else {
+          await env.platform.fs.writeFileAtomic(target.path, updated, {
+            mode: info ? info.mode & 0o7777 : 0o644,
+          });
+        }
+        await env.changes?.afterChange(target.path, updated);
       } catch (error) {
         return fsErrorResult("edit", args.path, error);
       }
+      env.editor?.fileChanged?.({ callId: ctx.callId, path: target.path, oldText: text, newText: updated });
       const what = count === 1 ? "1 replacement" : `${count} replacements`;
       return { status: "success", output: `Edited ${target.path} (${what})` };
     },

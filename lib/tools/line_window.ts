@@ -43,6 +43,13 @@ export async function readLineWindow(
   return collector.result(true);
 }
 
+/** The same window of text already in memory (an editor's buffer): never binary, always complete. */
+export function textLineWindow(text: string, window: { offset: number; limit: number }): LineWindow {
+  const collector = new LineCollector(window.offset, window.offset + window.limit - 1);
+  collector.add(text);
+  return collector.result(true);
+}
+
 /** Splits streamed text into lines, keeping only those in [first, last] and only their first characters. */
 class LineCollector {
   readonly lines: string[] = [];

@@ -47,6 +47,7 @@ export {
   type EverydayFace,
 } from "./everyday_tools.ts";
 export type { EverydaySettings, ToolEnv } from "./tool_env.ts";
+export type { EditorCommand, EditorFiles, FileChange } from "./editor_files.ts";
 export { DEFAULT_IMAGE_MAX_BYTES, IMAGE_EXTENSIONS, type ImageRead, readImageFile } from "./image_file.ts";
 export { domainAllowed } from "./web_fetch.ts";
 export type { BuiltinToolsOptions } from "./builtin_tools.ts";

@@ -4,7 +4,7 @@ import { pathArgument } from "./path_argument.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
 import { truncateOutput } from "./output_budget.ts";
 import { fsErrorResult } from "./file_errors.ts";
-import { formatLineWindow, readLineWindow } from "./line_window.ts";
+import { formatLineWindow, readLineWindow, textLineWindow } from "./line_window.ts";
 import type { ToolEnv } from "./tool_env.ts";
 
 const DEFAULT_LIMIT = 2000;
@@ -47,11 +47,15 @@ export function readFileTool(env: ToolEnv): BuiltinTool {
       const offset = args.offset ?? 1;
       let window;
       try {
-        window = await readLineWindow(
-          target.path,
-          { offset, limit: args.limit ?? DEFAULT_LIMIT },
-          ctx.signal,
-        );
+        // An editor's buffer wins over the disk (#25 item 1); the roots were checked above.
+        const buffer = await env.editor?.readTextFile?.(target.path, ctx.signal) ?? null;
+        window = buffer !== null
+          ? textLineWindow(buffer, { offset, limit: args.limit ?? DEFAULT_LIMIT })
+          : await readLineWindow(
+            target.path,
+            { offset, limit: args.limit ?? DEFAULT_LIMIT },
+            ctx.signal,
+          );
       } catch (error) {
         return fsErrorResult("read", args.path, error);
       }

@@ -2,6 +2,7 @@ import * as nodePath from "node:path";
 import {
   canonicalPath,
   childEnv,
+  holdSandboxMounts,
   namedFiles,
   runCommand,
   sandboxArgv,
@@ -162,13 +163,32 @@ async function runShell(env: ToolEnv, args: Args, ctx: ToolRunContext): Promise<
   const { platform } = env;
   const timeoutMs = args.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS;
   // runCommand holds the sandbox's placeholders until the command has ended, then removes them.
-  const result = await runCommand(platform, {
+  const spawn = {
     cmd,
     cwd,
     env: childEnv(platform.envAll()),
     timeoutMs,
     signal: ctx.signal,
     maxOutputBytes: COLLECT_MAX_BYTES,
-  });
+  };
+  // An editor's terminal (#25 item 1) runs the same argv, sandbox wrapper included.
+  const runInEditor = env.editor?.runCommand;
+  const run = () =>
+    runInEditor
+      ? runHeld(cmd, () => runInEditor({ ...spawn, callId: ctx.callId }))
+      : runCommand(platform, spawn);
+  // The turn's checkpoint names the command (or, under `checkpoints.shell = "snapshot"`, keeps the
+  // files it changed): a rewind says what it cannot put back (#25 item 2).
+  const result = env.changes ? await env.changes.aroundCommand(args.command, cwd, run) : await run();
   return formatShellResult(result, { timeoutMs, sandboxed, maxBytes: env.outputMaxBytes });
+}
+
+/** The sandbox argv's placeholders stay until the editor's process has ended, as runCommand holds them. */
+async function runHeld<T>(cmd: string[], run: () => Promise<T>): Promise<T> {
+  const release = holdSandboxMounts(cmd);
+  try {
+    return await run();
+  } finally {
+    release();
+  }
 }

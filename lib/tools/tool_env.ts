@@ -1,7 +1,8 @@
 import type { Platform, SandboxStatus } from "../platform/mod.ts";
-import type { UserQuestioner } from "../shared/mod.ts";
+import type { FileChangeRecorder, UserQuestioner } from "../shared/mod.ts";
 import type { PermissionProfile } from "./permission_profile.ts";
 import type { WebFetchLimits } from "./web_page.ts";
+import type { EditorFiles } from "./editor_files.ts";
 
 /** What the everyday tools (#23 item 3) read beyond the file tools' environment. */
 export interface EverydaySettings {
@@ -20,4 +21,8 @@ export interface ToolEnv {
   sandbox: SandboxStatus;
   outputMaxBytes: number;
   everyday: EverydaySettings;
+  /** An editor's files and terminal (`trellis acp`); absent: the disk and the platform's processes. */
+  editor?: EditorFiles;
+  /** Records each file's state before the file tools change it (#25 item 2); absent: nothing kept. */
+  changes?: FileChangeRecorder;
 }

@@ -1,4 +1,4 @@
-import { describeSchema, memo, type ToolResult, z } from "../shared/mod.ts";
+import { describeSchema, memo, type ToolResult, type ToolRunContext, z } from "../shared/mod.ts";
 import { type BuiltinTool, builtinTool } from "./builtin_tool.ts";
 import { pathArgument } from "./path_argument.ts";
 import { checkPathAccess, deniedUnlessEscalated } from "./path_access.ts";
@@ -32,7 +32,7 @@ export function writeFileTool(env: ToolEnv): BuiltinTool {
       if (denied) return denied;
       if (ctx.signal.aborted) return { status: "aborted", output: `Cannot write "${args.path}": aborted` };
       try {
-        return await writeResolved(env, target.path, args);
+        return await writeResolved(env, target.path, args, ctx);
       } catch (error) {
         return fsErrorResult("write", args.path, error);
       }
@@ -42,15 +42,37 @@ export function writeFileTool(env: ToolEnv): BuiltinTool {
   });
 }
 
-async function writeResolved(env: ToolEnv, path: string, args: Args): Promise<ToolResult> {
+async function writeResolved(
+  env: ToolEnv,
+  path: string,
+  args: Args,
+  ctx: ToolRunContext,
+): Promise<ToolResult> {
   const info = await env.platform.fs.stat(path);
   if (info?.isDirectory) return { status: "error", output: `Cannot write "${args.path}": is a directory` };
   // A FIFO, socket or device is not content to replace: renaming a file over it would destroy it.
   if (info && !info.isFile) {
     return { status: "error", output: `Cannot write "${args.path}": not a regular file` };
   }
+  const before = env.editor?.fileChanged && info ? await previousText(env, path, ctx.signal) : null;
+  // The file as it is now goes to the turn's checkpoint first (#25 item 2): `rewind` puts it back.
+  await env.changes?.beforeChange(path, info ? undefined : null, {
+    inPlace: Boolean(env.editor?.writeTextFile),
+  });
   // Write to the resolved path: a symlink inside the roots keeps pointing at its updated target.
-  await env.platform.fs.writeFileAtomic(path, args.content, { mode: info ? info.mode & 0o7777 : 0o644 });
+  if (env.editor?.writeTextFile) await env.editor.writeTextFile(path, args.content);
+  else await env.platform.fs.writeFileAtomic(path, args.content, { mode: info ? info.mode & 0o7777 : 0o644 });
+  await env.changes?.afterChange(path, args.content);
+  env.editor?.fileChanged?.({ callId: ctx.callId, path, oldText: before, newText: args.content });
   const bytes = new TextEncoder().encode(args.content).length;
   return { status: "success", output: `${info ? "Overwrote" : "Created"} ${path} (${bytes} bytes)` };
+}
+
+/** What the file held before a write, for an editor's diff: its buffer, else the disk (text only). */
+async function previousText(env: ToolEnv, path: string, signal: AbortSignal): Promise<string | null> {
+  try {
+    return await env.editor?.readTextFile?.(path, signal) ?? await env.platform.fs.readTextFile(path);
+  } catch {
+    return null;
+  }
 }

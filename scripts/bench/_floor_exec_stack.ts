@@ -12,6 +12,7 @@ const program = new Command("floor").version("0.0.0");
 program.command("exec")
   .argument("[prompt]", "the prompt")
   .option("--json", "JSONL events")
+  .option("--skip-git-repo-check", "accepted as exec accepts it")
   .option("--max-steps <n>", "step limit")
   .option("-c, --config <key=value>", "override", (value: string, all: string[]) => [...all, value], [])
   .action(async (prompt: string, options: { config: string[] }) => {

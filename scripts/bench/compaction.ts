@@ -114,13 +114,19 @@ export async function bench(): Promise<BenchRow[]> {
     // Each resume continues its own copy, so every run reads the same 300-turn transcript.
     await Deno.writeTextFile(`${sessions}/bench-${i}.jsonl`, transcript);
     const resume = await toFirstRequest(
-      (url) => ["exec", "resume", `bench-${i}`, "--json", ...flags(url), "next"],
+      (url) => ["exec", "--skip-git-repo-check", "resume", `bench-${i}`, "--json", ...flags(url), "next"],
       home,
       cwd,
     );
     resumed.push(resume.ms);
     if (resume.summary) summaries++;
-    fresh.push((await toFirstRequest((url) => ["exec", "--json", ...flags(url), "next"], home, cwd)).ms);
+    fresh.push(
+      (await toFirstRequest(
+        (url) => ["exec", "--skip-git-repo-check", "--json", ...flags(url), "next"],
+        home,
+        cwd,
+      )).ms,
+    );
     await Deno.writeTextFile(`${sessions}/tui-${i}.jsonl`, transcript);
     // No model request is made before the prompt: an unreachable URL is enough.
     interactive.push(await toIdlePrompt(`tui-${i}`, flags("http://127.0.0.1:9/v1"), home, cwd));

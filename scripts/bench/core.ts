@@ -60,6 +60,7 @@ async function execTurn(
       const result = await measure([
         bin,
         "exec",
+        "--skip-git-repo-check",
         "--json",
         "--max-steps",
         "500",

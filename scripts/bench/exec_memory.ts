@@ -45,6 +45,7 @@ async function oneRun(): Promise<Record<number, number>> {
     const child = new Deno.Command(BIN, {
       args: [
         "exec",
+        "--skip-git-repo-check",
         "--json",
         "--max-steps",
         String(STEPS + 10),

@@ -55,7 +55,7 @@ async function startup(runs: number) {
   for (let i = 0; i <= runs; i++) {
     const server = await startFixtureModelServer({ script: [{ text: "ok" }] });
     try {
-      const pty = new Pty([BIN, "exec", "--json", ...flags(server.url), "go"], w);
+      const pty = new Pty([BIN, "exec", "--skip-git-repo-check", "--json", ...flags(server.url), "go"], w);
       let first = NaN;
       while (server.requests.length === 0) {
         await new Promise((r) => setTimeout(r, 1));

@@ -98,7 +98,11 @@ export async function bench(): Promise<BenchRow[]> {
     for (let i = 0; i <= RUNS; i++) {
       const exec = await withTurn(
         turns,
-        ({ ws, url }) => timed([BIN, "exec", "--json", ...fixtureFlags(url), "go"], { cwd: ws, env }),
+        ({ ws, url }) =>
+          timed([BIN, "exec", "--skip-git-repo-check", "--json", ...fixtureFlags(url), "go"], {
+            cwd: ws,
+            env,
+          }),
       );
       if (exec.result.code !== 0) throw new Error(`exec failed with ${exec.result.code}`);
       const served = await withTurn(turns, (turn) => serverTurn(client, turn));

@@ -141,6 +141,7 @@ async function sessionStart(
         ...(measureCpu ? ["/usr/bin/time", "-f", "%U %S", "-o", cpuFile] : []),
         BIN,
         "exec",
+        "--skip-git-repo-check",
         "--json",
         "-c",
         "model_provider=fixture",

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { agentSources, loadAgents, type PluginAgentFiles, selectAgentTools } from "../../lib/agents/mod.ts";
+import {
+  agentHookSource,
+  agentSources,
+  childPermissions,
+  loadAgents,
+  type PluginAgentFiles,
+  resolveAgentModel,
+  selectAgentTools,
+} from "../../lib/agents/mod.ts";
 import { loadConfig } from "../../lib/config/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { Diagnostic, ToolDefinition } from "../../lib/shared/mod.ts";
@@ -81,7 +89,7 @@ Deno.test("unknown frontmatter fields are named once per file; Claude Code's kno
   const b = await box();
   await write(
     `${b.env.TRELLIS_HOME}/agents/odd.md`,
-    agentFile("odd", "colour: red\ncolor: blue\ntoolz: Read\npermissionMode: plan\n"),
+    agentFile("odd", "colour: red\ncolor: blue\ntoolz: Read\npermissionMode: plan\nmemory: project\n"),
   );
   const { agents, diagnostics } = await load(b);
   assert.deepEqual(diagnostics.map((d) => d.message), [
@@ -89,7 +97,74 @@ Deno.test("unknown frontmatter fields are named once per file; Claude Code's kno
   ]);
   const odd = agents.find((a) => a.name === "odd")!;
   assert.equal(odd.color, "blue");
-  assert.deepEqual(odd.notApplied, ["permissionMode"]);
+  assert.deepEqual(odd.notApplied, ["memory"]);
+  assert.equal(odd.permissionMode, "plan");
+});
+
+Deno.test("#22 item 1: permissionMode, skills, mcpServers and hooks are read; a bad value is one warning naming file and field", async () => {
+  const b = await box();
+  await write(
+    `${b.env.TRELLIS_HOME}/agents/full.md`,
+    agentFile(
+      "full",
+      "permissionMode: dontAsk\nskills: review, style\nmcpServers:\n  - github\n  - local:\n      command: node\n" +
+        "      args: [srv.js]\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo hi\n",
+    ),
+  );
+  await write(`${b.env.TRELLIS_HOME}/agents/badmode.md`, agentFile("badmode", "permissionMode: yolo\n"));
+  await write(`${b.env.TRELLIS_HOME}/agents/badmcp.md`, agentFile("badmcp", "mcpServers: 3\n"));
+  const { agents, diagnostics } = await load(b);
+  assert.deepEqual(diagnostics.map((d) => d.message), [
+    `Agent file ${b.env.TRELLIS_HOME}/agents/badmcp.md is not loaded: \`mcpServers\` must be a list of server names or \`name: {command …}\` definitions`,
+    `Agent file ${b.env.TRELLIS_HOME}/agents/badmode.md is not loaded: \`permissionMode\` "yolo" is not one of default, acceptEdits, plan, dontAsk, bypassPermissions, auto`,
+  ]);
+  const full = agents.find((a) => a.name === "full")!;
+  assert.equal(full.permissionMode, "dontAsk");
+  assert.deepEqual(full.skills, ["review", "style"]);
+  assert.deepEqual(full.mcpServers, [
+    { kind: "ref", name: "github" },
+    { kind: "inline", name: "local", entry: { command: "node", args: ["srv.js"] } },
+  ]);
+  assert.deepEqual(agentHookSource(full)!.hooks, {
+    SubagentStop: [{ hooks: [{ type: "command", command: "echo hi" }] }],
+  });
+  assert.deepEqual(full.notApplied, []);
+});
+
+Deno.test("#22 item 1: model aliases map through [agents.model_aliases]; an unmapped alias warns and runs on the session's model; an id is sent as written", () => {
+  const def = (model: string) => ({ name: "x", path: "/a/x.md", model });
+  const aliases = { sonnet: "claude-sonnet-4-5" };
+  assert.deepEqual(resolveAgentModel(def("sonnet"), aliases, "gpt-5.1"), {
+    model: "claude-sonnet-4-5",
+    how: "alias sonnet → claude-sonnet-4-5",
+  });
+  assert.deepEqual(resolveAgentModel(def("inherit"), aliases, "gpt-5.1"), {
+    model: "gpt-5.1",
+    how: "inherit",
+  });
+  assert.deepEqual(resolveAgentModel(def("gpt-5.1-mini"), aliases, "gpt-5.1"), {
+    model: "gpt-5.1-mini",
+    how: "model id",
+  });
+  const haiku = resolveAgentModel(def("haiku"), aliases, "gpt-5.1");
+  assert.equal(haiku.model, "gpt-5.1");
+  assert.match(haiku.warning!, /model alias "haiku" has no entry in \[agents.model_aliases\]/);
+  // The neighbour: a typo of an alias is an alias too (a bare word), never sent to the provider.
+  const typo = resolveAgentModel(def("sonet"), aliases, "gpt-5.1");
+  assert.equal(typo.model, "gpt-5.1");
+  assert.match(typo.warning!, /"sonet" \(not one of Claude Code's aliases either\)/);
+});
+
+Deno.test("#22 item 1: permissionMode is never looser than the parent", () => {
+  assert.deepEqual(childPermissions("plan", "never"), {
+    approvalPolicy: "untrusted",
+    readOnly: true,
+    denyPrompts: false,
+  });
+  assert.equal(childPermissions("bypassPermissions", "untrusted").approvalPolicy, "untrusted");
+  assert.equal(childPermissions("acceptEdits", "on-request").approvalPolicy, "on-request");
+  assert.equal(childPermissions("dontAsk", "on-request").denyPrompts, true);
+  assert.equal(childPermissions("plan", "untrusted").approvalPolicy, "untrusted");
 });
 
 Deno.test("a project's agents are never read in an untrusted folder: a note says they were skipped", async () => {

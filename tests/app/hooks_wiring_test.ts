@@ -70,11 +70,11 @@ async function setup(config: string, sandboxMode: string) {
       fs: platform.fs,
       tempDir: `${root}/tmp`,
     });
-    const hooks = await wireHooks({
+    const hooks = wireHooks({
       platform: session,
       loaded,
       events: discardEvents,
-      pluginSources,
+      loadedHooks: await loadHooks({ loaded, platform: session, pluginSources }),
       sandbox,
       profile,
       threadId: "t",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { Session } from "../../lib/app/mod.ts";
+import { Session, Workspace } from "../../lib/app/mod.ts";
 import { loadConfig } from "../../lib/config/mod.ts";
-import { platform } from "../../lib/platform/mod.ts";
+import { type Platform, platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 import { call, say, scriptedModel } from "../loop/_fakes.ts";
@@ -84,4 +84,47 @@ Deno.test("PL-11/PL-13 a plugin installed by request_plugin_install contributes 
   );
   assert.equal(outputs.find(([id]) => id === "e")?.[1], "installed");
   assert.ok(events.some((e) => e.type === "plugin.changed"));
+});
+
+Deno.test("#26 item 2 / PL-11: two sessions of one Workspace share its plugin load; one installs, the other sees it from its next turn", async () => {
+  const { root, env } = await makeSandboxHome();
+  const market = await marketWithEchoPlugin(root);
+  const added = await runCliCaptured(["plugin", "marketplace", "add", market], { env, cwd: root });
+  assert.equal(added.code, 0, added.stderr);
+  const own: Platform = {
+    ...platform,
+    env: (name) => env[name],
+    envAll: () => ({ ...env }),
+    cwd: () => root,
+  };
+  const ws = await Workspace.open(own, { cwd: root, overrides: ["mcp_startup_grace_sec=60"] });
+  const approver = { request: () => Promise.resolve({ decision: "approved" as const }) };
+  const installer = scriptedModel([
+    [call(
+      "request_plugin_install",
+      { tool_id: "echoer@test", tool_type: "plugin", suggest_reason: "echo" },
+      "i",
+    )],
+    [say("installed")],
+  ]);
+  const watcher = scriptedModel([[say("before")], [say("after")]]);
+  const eventsB: TrellisEventBody[] = [];
+  const a = await ws.openSession({ events: () => {}, model: installer, approver });
+  const b = await ws.openSession({ events: (e) => eventsB.push(e), model: watcher, approver });
+  const go = (s: Session) => s.runTurn({ prompt: "go", maxSteps: 5, signal: new AbortController().signal });
+  try {
+    assert.equal((await go(b)).status, "completed");
+    assert.equal((await go(a)).status, "completed");
+    assert.equal((await go(b)).status, "completed");
+  } finally {
+    await a.close();
+    await b.close();
+  }
+  const declared = watcher.requests.map((r) => r.tools.map((t) => t.name));
+  assert.ok(!declared[0].includes("mcp__echoer__echo"), "not there before the install");
+  assert.ok(
+    declared[1].includes("mcp__echoer__echo"),
+    "the other session's install shows from its next turn",
+  );
+  assert.ok(eventsB.some((e) => e.type === "plugin.changed"));
 });

@@ -1,4 +1,5 @@
 import { platform } from "../../lib/platform/mod.ts";
+import { execArgs } from "../helpers/exec_args.ts";
 
 /** The binary under test: $TRELLIS_BIN (CI: dist/trellis), else the sources through Deno. */
 export function trellisArgv(): string[] {
@@ -21,7 +22,7 @@ export async function runTrellis(
 ): Promise<BinaryRun> {
   const env = { PATH: platform.env("PATH") ?? "/usr/bin:/bin", ...options.env };
   const command = new Deno.Command(trellisArgv()[0], {
-    args: [...trellisArgv().slice(1), ...args],
+    args: [...trellisArgv().slice(1), ...execArgs(args)],
     cwd: options.cwd,
     env,
     clearEnv: true,
@@ -64,7 +65,7 @@ export function spawnTrellis(
   options: { env: Record<string, string>; cwd: string },
 ): Deno.ChildProcess {
   return new Deno.Command(trellisArgv()[0], {
-    args: [...trellisArgv().slice(1), ...args],
+    args: [...trellisArgv().slice(1), ...execArgs(args)],
     cwd: options.cwd,
     env: { PATH: platform.env("PATH") ?? "/usr/bin:/bin", ...options.env },
     clearEnv: true,

@@ -6,6 +6,7 @@
  * for text under a generous deadline: no fixed sleep ever stands in for an assertion.
  */
 import { trellisArgv } from "./_binary.ts";
+import { execArgs } from "../helpers/exec_args.ts";
 
 const POLL_MS = 50;
 const DEADLINE_MS = 60_000;
@@ -43,7 +44,7 @@ export class TmuxTerminal {
       ...options.env,
     };
     const assignments = Object.entries(env).map(([k, v]) => quote(`${k}=${v}`)).join(" ");
-    const argv = [...trellisArgv(), ...options.args].map(quote).join(" ");
+    const argv = [...trellisArgv(), ...execArgs(options.args)].map(quote).join(" ");
     await Deno.writeTextFile(
       `${dir}/run.sh`,
       `cd ${quote(options.cwd)}\nenv -i ${assignments} ${argv}\necho $? > ${quote(`${dir}/exit_code`)}\n`,

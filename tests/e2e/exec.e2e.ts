@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { callItems, events, runTrellis, trellisArgv } from "./_binary.ts";
 import { e2eSetup, modelFixture } from "./_setup.ts";
+import { execArgs } from "../helpers/exec_args.ts";
 
 const setup = e2eSetup;
 const fixture = modelFixture;
@@ -155,7 +156,7 @@ Deno.test("SIGINT during a tool call aborts it, exits 130 and keeps call/output 
   try {
     const argv = trellisArgv();
     const child = new Deno.Command(argv[0], {
-      args: [...argv.slice(1), "exec", "--json", ...s.flags(server.url), "sleep"],
+      args: [...argv.slice(1), ...execArgs(["exec", "--json", ...s.flags(server.url), "sleep"])],
       cwd: s.workspace,
       env: { PATH: Deno.env.get("PATH") ?? "", ...s.env },
       clearEnv: true,

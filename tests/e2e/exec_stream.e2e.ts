@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { events, PipeReader, spawnTrellis, trellisArgv } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
+import { execArgs } from "../helpers/exec_args.ts";
 
 const FX = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
 
@@ -182,7 +183,10 @@ async function underHead(json: boolean, lines: number) {
     hold: (request, chunk) => request === 0 && chunk === 4 ? headPrinted : undefined,
   });
   try {
-    const argv = [...trellisArgv(), "exec", ...(json ? ["--json"] : []), ...s.flags(server.url), "go"];
+    const argv = [
+      ...trellisArgv(),
+      ...execArgs(["exec", ...(json ? ["--json"] : []), ...s.flags(server.url), "go"]),
+    ];
     const child = new Deno.Command("bash", {
       args: ["-c", `"$@" 2>"$ERR" | head -n ${lines}; echo "\${PIPESTATUS[0]}" >"$CODE"`, "bash", ...argv],
       cwd: s.workspace,

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { PipeReader, spawnTrellis, trellisArgv } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
+import { execArgs } from "../helpers/exec_args.ts";
 
 const FX = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
@@ -14,7 +15,7 @@ const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 /** Runs the binary on a pseudo-terminal (stdin, stdout and stderr all on it). */
 function onTerminal(args: string[], options: { env: Record<string, string>; cwd: string }) {
   const child = new Deno.Command("script", {
-    args: ["-qfec", [...trellisArgv(), ...args].map(quote).join(" "), "/dev/null"],
+    args: ["-qfec", [...trellisArgv(), ...execArgs(args)].map(quote).join(" "), "/dev/null"],
     cwd: options.cwd,
     env: { PATH: Deno.env.get("PATH") ?? "", TERM: "xterm", LANG: "C.UTF-8", ...options.env },
     clearEnv: true,

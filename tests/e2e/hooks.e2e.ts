@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { events, runTrellis, trellisArgv } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
+import { execArgs } from "../helpers/exec_args.ts";
 
 const guard = {
   hooks: {
@@ -349,7 +350,7 @@ Deno.test("#13 item 4: Ctrl-C while a blocking PreToolUse guard runs aborts the 
   try {
     const [bin, ...pre] = trellisArgv();
     const child = new Deno.Command(bin, {
-      args: [...pre, "exec", "--json", ...s.flags(server.url), "write"],
+      args: [...pre, ...execArgs(["exec", "--json", ...s.flags(server.url), "write"])],
       cwd: s.workspace,
       env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...s.env },
       clearEnv: true,

@@ -15,6 +15,11 @@ const EVERYTHING =
 const CLAUDE_MARKET = new URL("../../fixtures/plugins/claude-market", import.meta.url).pathname;
 const PROMPT = /^›$/m;
 
+/** The newest `›` input line on the screen (older ones stay above it in the scrollback). */
+function lastPromptLine(screen: string): string | undefined {
+  return screen.split("\n").filter((line) => line.startsWith("›")).at(-1);
+}
+
 async function withSession(
   script: FixtureScript,
   run: (
@@ -438,7 +443,12 @@ Deno.test("interactive: MCP prompts and plugin commands are slash commands with 
     assert.equal(server.requests.length, 0, "the bare prompt command reached no model");
     await t.type("/mcp__everything__args_p");
     await t.press("Tab");
-    await t.waitFor(/› \/mcp__everything__args_prompt$/m);
+    // The earlier bare command left a `› /mcp__everything__args_prompt` line above: only the
+    // newest prompt line may show the completion, or Paris is typed before Tab lands.
+    await t.waitFor(
+      (screen) => lastPromptLine(screen) === "› /mcp__everything__args_prompt",
+      "the completed /mcp__everything__args_prompt on the newest prompt line",
+    );
     await t.typeLine("Paris");
     await t.waitFor(/weather noted/);
     const first = JSON.stringify(server.requests[0]);

@@ -8,13 +8,14 @@ import assert from "node:assert/strict";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { type BinaryRun, trellisArgv } from "./_binary.ts";
 import { e2eSetup } from "./_setup.ts";
+import { execArgs } from "../helpers/exec_args.ts";
 
 const SERVER = new URL("../../fixtures/mcp/sandbox_server.mjs", import.meta.url).pathname;
 
 /** The binary under `umask 022`, whatever the test runner's. */
 async function run022(args: string[], env: Record<string, string>, cwd: string): Promise<BinaryRun> {
   const out = await new Deno.Command("/bin/sh", {
-    args: ["-c", 'umask 022 && exec "$@"', "sh", ...trellisArgv(), ...args],
+    args: ["-c", 'umask 022 && exec "$@"', "sh", ...trellisArgv(), ...execArgs(args)],
     cwd,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...env },
     clearEnv: true,

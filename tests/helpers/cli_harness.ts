@@ -1,5 +1,6 @@
 import { runCli } from "../../lib/cli/mod.ts";
 import { type Platform, platform } from "../../lib/platform/mod.ts";
+import { execArgs } from "./exec_args.ts";
 
 export interface CliRun {
   code: number;
@@ -24,7 +25,7 @@ export async function runCliCaptured(
     env: (name) => env[name],
     envAll: () => ({ ...env }),
     cwd: () => options.cwd,
-    args: () => argv,
+    args: () => execArgs(argv),
     exit: (code) => {
       throw new Error(`exit(${code}) called inside the CLI harness`);
     },
@@ -41,7 +42,7 @@ export async function runCliCaptured(
     homeDir: () => env.HOME ?? "/nonexistent",
     onSignal: () => () => {},
   };
-  const code = await runCli(argv, harness);
+  const code = await runCli(execArgs(argv), harness);
   return { code, stdout, stderr };
 }
 

@@ -2,7 +2,7 @@ import type { LoadedConfig } from "../../config/mod.ts";
 import type { TurnResult } from "../../loop/mod.ts";
 import type { ServedToolCall } from "../../mcp/mod.ts";
 import type { Platform } from "../../platform/mod.ts";
-import { emptyUsage, type EventSink, UsageError } from "../../shared/mod.ts";
+import { type EventSink, UsageError } from "../../shared/mod.ts";
 import { Session } from "../session.ts";
 import { forwardEvent } from "./call_events.ts";
 import { clientApprover } from "./client_approver.ts";
@@ -29,7 +29,6 @@ export interface OpenThreadOptions {
 export class ServedThread {
   #call: ServedToolCall | null = null;
   #running: Promise<TurnResult> | null = null;
-  #started = false;
   #session!: Session;
 
   private constructor(private readonly loaded: LoadedConfig, private readonly log: (line: string) => void) {}
@@ -86,17 +85,6 @@ export class ServedThread {
   }
 
   async #turn(prompt: string, signal: AbortSignal): Promise<TurnResult> {
-    if (!this.#started) {
-      this.#started = true;
-      const start = await this.#session.start(signal);
-      if (start.stop) {
-        this.#events({
-          type: "notice",
-          message: `SessionStart hook stopped the session: ${start.stop.reason}`,
-        });
-        return { status: "stopped", lastMessage: null, usage: emptyUsage(), steps: 0 };
-      }
-    }
     const maxSteps = this.loaded.config.max_steps ?? DEFAULT_MAX_STEPS;
     return await this.#session.runTurn({ prompt, maxSteps, signal });
   }

@@ -69,6 +69,15 @@ async function showAgent(ctx: CliContext, name: string, options: CommonOptions &
     ...(detail.disallowedTools.length > 0 ? [`disallowed: ${detail.disallowedTools.join(", ")}`] : []),
     ...(detail.color ? [`color: ${detail.color}`] : []),
     ...(detail.maxTurns ? [`max turns: ${detail.maxTurns}`] : []),
+    `permissions: ${detail.permissionMode ?? "default"} → approval policy ${detail.approvalPolicy}` +
+    (detail.readOnly ? ", no file-writing tools" : "") +
+    (detail.denyPrompts ? ", prompts denied" : "") +
+    (detail.permissionNote ? ` (${detail.permissionNote})` : ""),
+    ...(detail.skills.length > 0 ? [`skills (preloaded): ${detail.skills.join(", ")}`] : []),
+    ...(detail.mcpServers.length > 0
+      ? [`mcp servers: ${detail.mcpServers.map((s) => `${s.name} (${s.kind})`).join(", ")}`]
+      : []),
+    ...(detail.hookEvents.length > 0 ? [`hooks (while it runs): ${detail.hookEvents.join(", ")}`] : []),
     ...(detail.notApplied.length > 0 ? [`read but not applied yet: ${detail.notApplied.join(", ")}`] : []),
     "",
     detail.prompt,

@@ -253,17 +253,9 @@ export class InteractiveApp implements Ui {
         view.libraries = await this.#libraries();
         this.print(replayLines(this, session.transcript.items, view));
       }
+      // The session says why a SessionStart hook stopped it (a notice); the app only ends.
       const start = await session.start(this.#busy.controller.signal);
-      if (start.stop) {
-        this.print([
-          this.colors.yellow(
-            `SessionStart hook stopped the session: ${
-              terminalText(start.stop.reason, { lineBreaks: "show" })
-            }`,
-          ),
-        ]);
-        void this.#shutdown(0);
-      }
+      if (start.stop) void this.#shutdown(0);
       return true;
     } catch (error) {
       this.print([

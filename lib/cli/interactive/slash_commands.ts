@@ -14,6 +14,7 @@ import { twoColumns } from "./two_columns.ts";
 import type { Platform } from "../../platform/mod.ts";
 import type { EventView } from "./event_view.ts";
 import { INIT_PROMPT } from "./init_prompt.ts";
+import { rewindCommand } from "./rewind_command.ts";
 import { wrap } from "./markdown_render.ts";
 import type { Ui } from "./ui.ts";
 
@@ -91,6 +92,12 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
       }),
   },
   { name: "new", description: "start a new session in this directory", run: (_, ctx) => ctx.newSession() },
+  {
+    name: "rewind",
+    args: "[N] [force]",
+    description: "put files and/or the conversation back to before a turn",
+    run: (args, ctx) => rewindCommand(args, ctx),
+  },
   {
     name: "resume",
     description: "pick a recorded session and continue it",

@@ -18,6 +18,11 @@ const agentsSchema = () =>
     codex: z.optional(z.boolean()),
     /** Read Claude Code's `.claude/agents` (project) and `~/.claude/agents` (default true). */
     claude_code: z.optional(z.boolean()),
+    /**
+     * A frontmatter `model:` alias (`sonnet`, `opus`, `haiku`, or any bare word) → the model id it
+     * runs on. An alias with no entry runs on the session's model, with a warning naming it.
+     */
+    model_aliases: z.optional(z.record(z.string(), z.string().check(z.minLength(1)))),
   });
 
 export const agentsSections = {

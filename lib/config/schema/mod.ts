@@ -9,6 +9,7 @@ import { permissionsSections } from "./permissions.ts";
 import { pluginsSections } from "./plugins.ts";
 import { skillsSections } from "./skills.ts";
 import { toolsSections } from "./tools.ts";
+import { checkpointsSections } from "./checkpoints.ts";
 
 const SECTIONS = {
   ...coreSections,
@@ -20,6 +21,7 @@ const SECTIONS = {
   ...compatSections,
   ...agentsSections,
   ...toolsSections,
+  ...checkpointsSections,
 };
 type Sections = typeof SECTIONS;
 

@@ -6,7 +6,7 @@ import { platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { MAX_LIVE_EXEC_SESSIONS } from "../../lib/tools/mod.ts";
 import { type FixtureScript, startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
-import { makeSandboxHome } from "../helpers/cli_harness.ts";
+import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 
 // #23 item 2 (tool_set), "Side by side" and "Bad input", through Session and the real fixture model:
 // each family's first request against what its own CLI sent (fixtures/peers/, captured 2026-12-02).
@@ -284,4 +284,32 @@ Deno.test(`live sessions are capped at ${MAX_LIVE_EXEC_SESSIONS}: one more is re
     await s.close();
   }
   assert.equal(await running("sleep 3118"), 0);
+});
+
+Deno.test("trellis debug prompt shows the tool set chosen and why; the default is trellis and says so (#23 item 4)", async () => {
+  const home = await makeSandboxHome();
+  const cwd = `${home.root}/ws`;
+  await platform.fs.mkdir(cwd);
+  const env = { ...home.env, ANTHROPIC_API_KEY: "sk-ant-test" };
+  const claude = await runCliCaptured(
+    [
+      "debug",
+      "prompt",
+      "-c",
+      "tool_set=auto",
+      "-c",
+      "model=claude-sonnet-4-5",
+      "-c",
+      "model_provider=anthropic",
+      "hi",
+    ],
+    { env, cwd },
+  );
+  assert.match(claude.stdout, /## tool set: claude \(tool_set = "auto": claude-sonnet-4-5 is a Claude model/);
+  assert.match(claude.stdout, /- Bash: /);
+  const json = await runCliCaptured(["debug", "prompt", "--json", "hi"], { env, cwd });
+  assert.deepEqual(JSON.parse(json.stdout).toolSet, {
+    name: "trellis",
+    reason: 'tool_set = "trellis" (the default)',
+  });
 });

@@ -313,3 +313,26 @@ Deno.test("trellis debug prompt shows the tool set chosen and why; the default i
     reason: 'tool_set = "trellis" (the default)',
   });
 });
+
+Deno.test("/model from gpt-5 to a Claude model switches the tool set from the next request and says so; the same family says nothing (#23 item 4)", async () => {
+  const s = await open({ steps: [{ text: "one" }, { text: "two" }, { text: "three" }] }, "responses");
+  try {
+    await s.turn("first");
+    s.session.setModel("gpt-5.5");
+    await s.turn("second");
+    s.session.setModel("claude-sonnet-4-5");
+    await s.turn("third");
+    const names = s.bodies.map((b) =>
+      b.tools.filter((t: Body) => t.type === "function").map((t: Body) => t.name)
+    );
+    assert.ok(names[0].includes("exec_command") && names[1].includes("exec_command"));
+    assert.ok(names[2].includes("Bash") && !names[2].includes("exec_command"));
+    const notices = s.events.flatMap((e) =>
+      e.type === "notice" && /tool set/.test(e.message) ? [e.message] : []
+    );
+    assert.equal(notices.length, 1);
+    assert.match(notices[0], /tool set: claude from this request on \(was codex/);
+  } finally {
+    await s.close();
+  }
+});

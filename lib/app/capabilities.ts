@@ -32,6 +32,9 @@ export class Capabilities {
   private skillsInput: SkillsInput;
   private instructions: Promise<ProjectInstructions> | null = null;
   private instructionsUsed = false;
+  /** The last snapshot handed out, and the one held while ConfigChange hooks judge an edit (#24). */
+  private lastSkills: SkillsSnapshot | null = null;
+  private heldSkills: SkillsSnapshot | null = null;
 
   private constructor(
     private readonly options: { platform: Platform; loaded: LoadedConfig; events: EventSink },
@@ -45,6 +48,7 @@ export class Capabilities {
     // The cache is the workspace's, shared by its sessions (#26 item 2): a plugin one session
     // installed shows in every other from its next step too (PL-11).
     this.stopListening = plugins.onChange((change) => {
+      this.heldSkills = null;
       this.skills.clearCache();
       if (!this.reloading) this.pluginsDirty = true;
       options.events({ type: "plugin.changed", plugins: change.current });
@@ -78,19 +82,33 @@ export class Capabilities {
 
   /** Skills snapshot for a turn: the turn keeps it even if the cache is cleared meanwhile (SK-15). */
   async skillsSnapshot(): Promise<{ snapshot: SkillsSnapshot; input: SkillsInput }> {
-    const snapshot = await this.skills.snapshot(this.skillsInput);
+    const snapshot = this.heldSkills ?? await this.skills.snapshot(this.skillsInput);
+    this.lastSkills = snapshot;
     return { snapshot, input: this.skillsInput };
   }
 
-  /** Starts the native watcher on the skill roots; returns its stop function. */
-  watchSkills(): () => void {
+  /**
+   * Starts the native watcher on the skill roots; returns its stop function. `judge` (ConfigChange
+   * hooks, #24 item 1) sees each change first: until it answers, and for good when it blocks, turns
+   * keep the skills as they were before the edit.
+   */
+  watchSkills(judge?: (paths: string[]) => Promise<boolean>): () => void {
     let handle: { close(): void } | undefined;
     let stopped = false;
     void this.skills.snapshot(this.skillsInput).then((snapshot) => {
       if (stopped) return;
       handle = this.skills.watch(snapshot, {
         throttleMs: this.skillsInput.watchThrottleMs,
-        onChange: () => {},
+        onChange: (paths) => {
+          if (!judge) return;
+          const prior = this.lastSkills;
+          this.heldSkills = prior;
+          void judge(paths).then((blocked) => {
+            if (!blocked && this.heldSkills === prior) this.heldSkills = null;
+          }, () => {
+            if (this.heldSkills === prior) this.heldSkills = null;
+          });
+        },
       });
     });
     return () => {

@@ -31,13 +31,15 @@ export function wireHooks(options: {
   threadId: string;
   /** Model, subagents and MCP servers for prompt, agent and mcp_tool hooks (#24 item 2). */
   services?: Omit<HookServices, "httpAllowlist">;
+  /** A skill or command declares frontmatter `hooks:`: an engine is built even with none configured. */
+  scopedHooks?: boolean;
 }): LifecycleHooks {
   const { events, loadedHooks } = options;
   reportDiagnostics(events, loadedHooks.diagnostics);
   const notice = reviewNotice(loadedHooks.needsReview);
   if (notice) events({ type: "notice", message: notice });
   // Nothing to dispatch: the loop then skips building hook payloads for every call.
-  if (loadedHooks.handlers.length === 0) return noLifecycleHooks;
+  if (loadedHooks.handlers.length === 0 && !options.scopedHooks) return noLifecycleHooks;
   return hookEngineFor(options)(loadedHooks.handlers);
 }
 

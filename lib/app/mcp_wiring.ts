@@ -20,7 +20,13 @@ import {
 } from "../mcp/mod.ts";
 import type { Platform } from "../platform/mod.ts";
 import type { McpToolAnswer } from "../hooks/mod.ts";
-import { type ConversationItem, type Diagnostic, type EventSink, UsageError } from "../shared/mod.ts";
+import {
+  type ConversationItem,
+  type Diagnostic,
+  type EventSink,
+  type PromptExpansion,
+  UsageError,
+} from "../shared/mod.ts";
 import { approvalRequest, type Approver, approves, type ModelClient } from "../loop/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { samplingHandler } from "./sampling_handler.ts";
@@ -258,12 +264,18 @@ export class McpHolder {
    * `/mcp__server__prompt args`), expanded in order. A mention that cannot be expanded is a
    * warning, never a lost turn.
    */
-  async expandPromptMentions(text: string): Promise<ConversationItem[]> {
+  async expandPromptMentions(text: string): Promise<PromptExpansion[]> {
     if (!this.runtime || !text.includes("mcp__")) return [];
-    const items: ConversationItem[] = [];
+    const items: PromptExpansion[] = [];
     for (const mention of findPromptMentions(text, await this.listPrompts())) {
       try {
-        items.push(...await this.#expand(mention.prompt, mention.argsText));
+        items.push({
+          expansionType: "mcp_prompt",
+          commandName: mention.prompt.modelName,
+          commandArgs: mention.argsText,
+          commandSource: "mcp",
+          items: await this.#expand(mention.prompt, mention.argsText),
+        });
       } catch (error) {
         this.options.events({
           type: "warning",

@@ -40,10 +40,12 @@ import type {
   ImageInput,
   LifecycleHooks,
   ModelRequest,
+  TrellisEventBody,
   Usage,
   UserQuestioner,
 } from "../shared/mod.ts";
-import { type HookEngine, permissionRules } from "../hooks/mod.ts";
+import { type HookEngine, loadScopedHooks, permissionRules, reviewNotice } from "../hooks/mod.ts";
+import type { SkillMetadata } from "../skills/mod.ts";
 import {
   emptyUsage,
   noLifecycleHooks,
@@ -60,6 +62,13 @@ import {
 } from "../tools/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
 import { promptImageMessages } from "./prompt_images.ts";
+import {
+  type AttentionHooks,
+  hookedElicitation,
+  IDLE_PROMPT_MS,
+  notify,
+  notifyingQuestioner,
+} from "./attention_hooks.ts";
 import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
@@ -219,6 +228,10 @@ export class Session {
   // Turn ids count turns (t1, t2, …), carried over a resume from the transcript's turn lines; never
   // the user messages, which skill bodies and Stop-hook prompts add to (#16).
   private turnsStarted: number;
+  /** The running turn's id ("" between turns): what an elicitation's or a question's hooks see. */
+  private currentTurn = "";
+  private attention?: AttentionHooks & { pending: Set<Promise<void>> };
+  private idleTimer?: ReturnType<typeof setTimeout>;
 
   private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
     this.turnsStarted = parts.transcript.recordedTurns;
@@ -250,8 +263,34 @@ export class Session {
   }
 
   static async open(given: SessionOptions): Promise<Session> {
+    // Hooks that fire when a person is needed (#24 item 1) reach the session once it is built.
+    let built: Session | undefined;
+    const attention: AttentionHooks = {
+      hooks: () => built?.parts.hooks,
+      context: () => built!.momentContext(),
+    };
+    const pending = new Set<Promise<void>>();
+    const agentDone = (event: TrellisEventBody) => {
+      if (event.type !== "agent.completed" || !built) return;
+      const done = notify(
+        attention,
+        "agent_completed",
+        `Agent ${event.agent_type} ${event.status}`,
+        "Agent done",
+      );
+      pending.add(done);
+      void done.then(() => pending.delete(done));
+    };
     // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
-    const options = { ...given, events: withTodoListItems(given.events) };
+    const todo = withTodoListItems(given.events);
+    const options: SessionOptions = {
+      ...given,
+      events: (event) => {
+        todo(event);
+        agentDone(event);
+      },
+      ...(given.questioner ? { questioner: notifyingQuestioner(given.questioner, attention) } : {}),
+    };
     const { platform, loaded, events } = options;
     const meter = meterUsage(
       withOutputSchema(withHostedTools(modelFor(options), hostedTools(loaded.config)), options.outputSchema),
@@ -271,14 +310,23 @@ export class Session {
       platform,
       loaded,
       events,
-      elicitation: elicitationFor(options),
+      elicitation: hookedElicitation(elicitationFor(options), attention),
       model,
       approver: options.approver,
       preview: options.preview,
       settings,
     });
     try {
-      return await Session.build(options, { transcript, model, mcp, settings, loads, lastUsage: meter.last });
+      built = await Session.build(options, {
+        transcript,
+        model,
+        mcp,
+        settings,
+        loads,
+        lastUsage: meter.last,
+      });
+      built.attention = { ...attention, pending };
+      return built;
     } catch (error) {
       // A session that fails to open (a required MCP server down) leaves nothing running: a
       // long-lived process (`mcp-server`) opens many (#17 item 4).
@@ -348,6 +396,7 @@ export class Session {
       sandbox,
       profile,
       threadId: transcript.meta.id,
+      scopedHooks: snapshot.enabledSkills().some((s) => s.extra.hooks !== undefined),
       services: {
         // A prompt hook is one model request (#24 item 2): no tools, nothing recorded.
         ask: (request) => askModel(model, request.model ?? settings.model, request),
@@ -419,7 +468,9 @@ export class Session {
       ...(active ? { permissions: permissionRules(rules.entries, loaded.paths.userHome) } : {}),
       capabilities,
       subagents,
-      stopWatching: options.watchSkills && !options.preview ? capabilities.watchSkills() : () => {},
+      stopWatching: options.watchSkills && !options.preview
+        ? capabilities.watchSkills((paths) => session!.judgeSkillsChange(paths))
+        : () => {},
       lastUsage,
       checkpoints,
     });
@@ -447,13 +498,20 @@ export class Session {
   #stoppedBy: string | null = null;
 
   async #runSessionStart(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
-    const outcome = await this.parts.hooks.sessionStart(
-      { ...this.hookContext(), turnId: "", signal },
-      { source: this.options.resume ? "resume" : "startup" },
-    );
+    const ctx = { ...this.hookContext(), turnId: "", signal };
+    const fire = this.parts.hooks.fire;
+    // A thread resumed in another directory than it ran in: CwdChanged (#24 item 1).
+    const before = this.transcript.meta.cwd;
+    if (fire && this.options.resume && before && before !== ctx.cwd) {
+      await fire(ctx, "CwdChanged", { old_cwd: before, new_cwd: ctx.cwd }).catch(() => {});
+    }
+    const outcome = await this.parts.hooks.sessionStart(ctx, {
+      source: this.options.resume ? "resume" : "startup",
+    });
     for (const content of outcome.additionalContexts) {
       await this.compaction.recordItem({ type: "message", role: "developer", content });
     }
+    if (fire) await fireInstructionsLoaded(fire, ctx, await this.projectInstructions());
     if (!outcome.stop) return {};
     this.#stoppedBy = outcome.stop.reason;
     this.options.events({
@@ -461,6 +519,31 @@ export class Session {
       message: `SessionStart hook stopped the session: ${outcome.stop.reason}`,
     });
     return { stop: outcome.stop };
+  }
+
+  /**
+   * ConfigChange (#24 item 1, source `skills`) for an edit of the skill roots: true when a hook
+   * blocked it, and the session keeps the skills it had.
+   */
+  private async judgeSkillsChange(paths: string[]): Promise<boolean> {
+    const fire = this.parts.hooks.fire;
+    if (!fire) return false;
+    const ctx = { ...this.momentContext(), turnId: "" };
+    for (const file of paths) {
+      const outcome = await fire(ctx, "ConfigChange", { source: "skills", file_path: file }).catch(() =>
+        null
+      );
+      if (outcome?.block) {
+        this.options.events({
+          type: "warning",
+          message:
+            `ConfigChange hook blocked the change of ${file}: ${outcome.block.reason} (the skills stay as they were)`,
+          subject: file,
+        });
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The AGENTS.md / CLAUDE.md files this session sends, with their sources and warnings. */
@@ -509,6 +592,9 @@ export class Session {
       ...this.transcript.items.map((item) => [item, "history"] as [ConversationItem, InputPlace]),
       ...context.preamble.map((item) => [item, "preamble"] as [ConversationItem, InputPlace]),
       [{ type: "message", role: "user", content: prompt }, "prompt"],
+      ...context.expansions.flatMap((x) => x.items).map((item) =>
+        [item, "injected"] as [ConversationItem, InputPlace]
+      ),
       ...context.injected.map((item) => [item, "injected"] as [ConversationItem, InputPlace]),
     ];
     return {
@@ -601,11 +687,84 @@ export class Session {
   }
 
   private async runTurnNow(request: TurnRequest): Promise<TurnResult> {
+    this.stopIdleWait();
     const turnId = `${this.threadId}-t${++this.turnsStarted}`;
     this.parts.checkpoints?.beginTurn(this.turnsStarted);
-    const { events } = this.options;
+    this.currentTurn = turnId;
+    try {
+      return await this.runTurnIn(turnId, request);
+    } finally {
+      this.currentTurn = "";
+    }
+  }
+
+  /**
+   * The prompt waits for the person (an interactive mode calls this as it shows the prompt): after
+   * Claude Code's 60 s without a new turn, Notification `idle_prompt` fires once (#24 item 1).
+   */
+  waitingForInput(delayMs = IDLE_PROMPT_MS): void {
+    this.stopIdleWait();
+    if (!this.attention || !this.parts.hooks.fire) return;
+    const attention = this.attention;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      const idle = notify(attention, "idle_prompt", "Trellis is waiting for your input", "Waiting for input");
+      attention.pending.add(idle);
+      void idle.then(() => attention.pending.delete(idle));
+    }, delayMs);
+  }
+
+  private stopIdleWait(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /** The hook context of this moment: the running turn's id, or "" between turns. */
+  private momentContext(): HookTurnContext {
+    return { ...this.hookContext(), turnId: this.currentTurn, signal: new AbortController().signal };
+  }
+
+  private async runTurnIn(turnId: string, request: TurnRequest): Promise<TurnResult> {
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
     const context = await this.turnContext(request.prompt, request.skills ?? []);
+    // The selected skills' and commands' frontmatter `hooks:` run for this turn only (#24 item 2).
+    const release = this.activateScopedHooks(context.selected);
+    try {
+      return await this.runTurnWith(turnId, request, context);
+    } finally {
+      release();
+    }
+  }
+
+  /** Judges each skill's frontmatter hooks as a file's (trust by hash) and adds the runnable ones. */
+  private activateScopedHooks(skills: SkillMetadata[]): () => void {
+    const engine = this.parts.hooks as Partial<HookEngine>;
+    const declaring = skills.filter((s) => s.extra.hooks !== undefined);
+    if (!engine.addScopedHooks || declaring.length === 0) return () => {};
+    const handlers = declaring.flatMap((skill) => {
+      const scoped = loadScopedHooks({
+        loaded: this.options.loaded,
+        source: {
+          kind: skill.command ? "command" : "skill",
+          name: skill.name,
+          path: skill.path,
+          hooks: skill.extra.hooks,
+        },
+      });
+      reportDiagnostics(this.options.events, scoped.diagnostics);
+      const notice = reviewNotice(scoped.needsReview);
+      if (notice) this.options.events({ type: "notice", message: `${skill.name}: ${notice}` });
+      return scoped.handlers;
+    });
+    return handlers.length > 0 ? engine.addScopedHooks(handlers) : () => {};
+  }
+
+  private async runTurnWith(
+    turnId: string,
+    request: TurnRequest,
+    context: Awaited<ReturnType<Session["turnContext"]>>,
+  ): Promise<TurnResult> {
+    const { events } = this.options;
     const result = await runTurn({
       turnId,
       model: this.parts.model,
@@ -614,6 +773,7 @@ export class Session {
       history: [...this.transcript.items],
       prompt: request.prompt,
       preamble: context.preamble,
+      expansions: context.expansions,
       injected: [
         ...context.injected,
         ...(request.attachments ?? []).filter((a) => a.kind !== "image").map(attachmentMessage),
@@ -654,17 +814,18 @@ export class Session {
     const { hooks } = this.parts;
     const approver = this.options.approver;
     if (!hooks.fire) return approver;
+    const at: AttentionHooks = {
+      hooks: () => hooks,
+      context: () => ({ ...this.momentContext(), turnId: "" }),
+    };
     return {
       request: async (request) => {
-        await hooks.fire!(
-          { ...this.hookContext(), turnId: "", signal: new AbortController().signal },
-          "Notification",
-          {
-            message: `Trellis needs your permission to use ${request.toolName}`,
-            title: "Permission needed",
-            notification_type: "permission_prompt",
-          },
-        ).catch(() => {});
+        await notify(
+          at,
+          "permission_prompt",
+          `Trellis needs your permission to use ${request.toolName}`,
+          "Permission needed",
+        );
         return await approver.request(request);
       },
     };
@@ -797,6 +958,8 @@ export class Session {
 
   async close(reason: "prompt_input_exit" | "clear" | "logout" | "other" = "other"): Promise<void> {
     this.parts.stopWatching();
+    this.stopIdleWait();
+    await Promise.all([...this.attention?.pending ?? []]);
     // SessionEnd (#24 item 1): observers only, before background hooks are awaited.
     await this.parts.hooks.fire?.(
       { ...this.hookContext(), turnId: "", signal: new AbortController().signal },
@@ -872,6 +1035,26 @@ export class Session {
       permissionMode: this.parts.settings.approvalPolicy === "never" ? "bypassPermissions" : "default",
       transcriptPath: this.transcript.file,
     };
+  }
+}
+
+/**
+ * InstructionsLoaded (#24 item 1), once per AGENTS.md / CLAUDE.md file the session sends, as Claude
+ * Code fires it at start: an `@path` import is `include` with the file that imported it.
+ */
+async function fireInstructionsLoaded(
+  fire: NonNullable<LifecycleHooks["fire"]>,
+  ctx: HookTurnContext,
+  instructions: ProjectInstructions,
+): Promise<void> {
+  const memoryType = { user: "User", project: "Project", local: "Local" } as const;
+  for (const file of instructions.files) {
+    await fire(ctx, "InstructionsLoaded", {
+      file_path: file.path,
+      memory_type: memoryType[file.scope],
+      load_reason: file.importedFrom ? "include" : "session_start",
+      ...(file.importedFrom ? { parent_file_path: file.importedFrom } : {}),
+    }).catch(() => {});
   }
 }
 

@@ -1,8 +1,14 @@
 import type { ToolDefinition } from "../shared/mod.ts";
-import type { ConversationItem, EventSink } from "../shared/mod.ts";
+import type { ConversationItem, EventSink, PromptExpansion } from "../shared/mod.ts";
 import { UsageError } from "../shared/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
-import { detectImplicitUse, implicitUseKey, renderSkillsCatalog, selectSkills } from "../skills/mod.ts";
+import {
+  detectImplicitUse,
+  implicitUseKey,
+  renderSkillsCatalog,
+  selectSkills,
+  type SkillMetadata,
+} from "../skills/mod.ts";
 import type { Capabilities } from "./capabilities.ts";
 import { INSTRUCTIONS_HEADING, projectInstructionsMessage } from "./project_instructions_message.ts";
 
@@ -12,8 +18,15 @@ export interface TurnContext {
    * sends AGENTS.md), then the skills catalog and plugin summaries (developer messages).
    */
   preamble: ConversationItem[];
-  /** Selected skill bodies, recorded after the prompt (SK-11). */
+  /** Items recorded after the prompt and the expansions (none today; attachments follow). */
   injected: ConversationItem[];
+  /**
+   * `$mcp__server__prompt` mentions, then selected skills and plugin commands (SK-11): recorded after
+   * the prompt unless a UserPromptExpansion hook blocks them (#24 item 1).
+   */
+  expansions: PromptExpansion[];
+  /** The skills and commands this turn selected: their frontmatter `hooks:` run during it. */
+  selected: SkillMetadata[];
   /** Implicit skill-use detection on each finished call (SK-13), de-duplicated per turn. */
   onCall: (tool: ToolDefinition, args: string) => void;
 }
@@ -94,7 +107,20 @@ export async function prepareTurnContext(options: {
   };
   // `$mcp__server__prompt args` mentions: the prompts' messages follow the user's (issue #14).
   const prompts = await capabilities.mcp.expandPromptMentions(options.prompt);
-  return { preamble, injected: [...prompts, ...selection.items], onCall };
+  const skills: PromptExpansion[] = selection.expansions.map(({ skill, args, item }) => ({
+    expansionType: skill.command ? "plugin_command" : "slash_command",
+    commandName: skill.name,
+    commandArgs: args,
+    commandSource: skill.plugin ? "plugin" : skill.scope === "repo" ? "project" : skill.scope,
+    items: [item],
+  }));
+  return {
+    preamble,
+    injected: [],
+    expansions: [...prompts, ...skills],
+    selected: selection.selected,
+    onCall,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type {
   HookTurnContext,
   LifecycleHooks,
   PermissionRules,
+  PromptExpansion,
   StopOutcome,
   ToolDefinition,
   Usage,
@@ -37,6 +38,12 @@ export interface TurnOptions {
   preamble?: ConversationItem[];
   /** Items injected after the prompt (selected skill bodies, plugin summaries …). */
   injected: ConversationItem[];
+  /**
+   * Slash commands, plugin commands and MCP prompts the prompt expanded into: each fires
+   * UserPromptExpansion after UserPromptSubmit; a block ends the turn before anything is recorded,
+   * the others' items are recorded before `injected` (#24 item 1).
+   */
+  expansions?: PromptExpansion[];
   /** Called before every sampling: the step's immutable tool snapshot (MCP-8, PL-11). */
   captureTools: () => Promise<StepToolCatalog>;
   hooks: LifecycleHooks;
@@ -117,12 +124,18 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     });
     return finish("blocked");
   }
+  const expansion = await expandPrompt(options, hookContext);
+  if (expansion.block) {
+    for (const c of [...prompt.additionalContexts, ...expansion.contexts]) await developer(c);
+    options.events({ type: "warning", message: expansion.block });
+    return finish("blocked");
+  }
   for (const item of options.preamble ?? []) await record(item);
   await record({ type: "message", role: "user", content: options.prompt });
   const afterPrompt = conversation.length;
-  for (const c of prompt.additionalContexts) await developer(c);
-  if (prompt.stop) return finish("stopped");
-  for (const item of options.injected) await record(item);
+  for (const c of [...prompt.additionalContexts, ...expansion.contexts]) await developer(c);
+  if (prompt.stop || expansion.stop) return finish("stopped");
+  for (const item of [...expansion.items, ...options.injected]) await record(item);
 
   let stopHookActive = false;
   let itemCounter = 0;
@@ -301,4 +314,33 @@ function stopFailureKind(error: unknown): string {
 /** A setting given as a value, or as a function read now. */
 function current<T extends string | boolean | object>(setting: T | (() => T)): T {
   return typeof setting === "function" ? (setting as () => T)() : setting;
+}
+
+/**
+ * UserPromptExpansion (#24 item 1), once per slash command, plugin command or MCP prompt, in the
+ * prompt's order: the first block refuses the whole prompt, as Claude Code does.
+ */
+async function expandPrompt(options: TurnOptions, ctx: HookTurnContext) {
+  const items: ConversationItem[] = [];
+  const contexts: string[] = [];
+  let stop = false;
+  for (const x of options.expansions ?? []) {
+    const outcome = options.hooks.fire
+      ? await options.hooks.fire(ctx, "UserPromptExpansion", {
+        expansion_type: x.expansionType,
+        command_name: x.commandName,
+        command_args: x.commandArgs,
+        command_source: x.commandSource,
+        prompt: options.prompt,
+      })
+      : { additionalContexts: [] };
+    contexts.push(...outcome.additionalContexts);
+    if (outcome.block) {
+      const block = `UserPromptExpansion hook blocked ${x.commandName}: ${outcome.block.reason}`;
+      return { items, contexts, stop, block };
+    }
+    if (outcome.stop) stop = true;
+    items.push(...x.items);
+  }
+  return { items, contexts, stop };
 }

@@ -1,3 +1,5 @@
+import type { ConversationItem } from "./conversation.ts";
+
 /**
  * The port through which the loop runs lifecycle hooks. The hooks subsystem implements it; the loop
  * calls it at each point of a turn; with no hooks configured the loop uses `noLifecycleHooks`.
@@ -68,6 +70,21 @@ export type ObservedHookEvent =
   | "ConfigChange"
   | "CwdChanged"
   | "Interrupt";
+
+/**
+ * A slash command, plugin command or MCP prompt the prompt expanded into (UserPromptExpansion, #24
+ * item 1): its items reach the model only when no hook blocks it.
+ */
+export interface PromptExpansion {
+  expansionType: "slash_command" | "plugin_command" | "mcp_prompt";
+  /** The skill's or command's name (`plugin:command`), or the prompt's `mcp__server__prompt`. */
+  commandName: string;
+  commandArgs: string;
+  /** Where it came from: the skill's scope, the plugin, the MCP server. */
+  commandSource: string;
+  /** What the expansion adds to the conversation (after the prompt). */
+  items: ConversationItem[];
+}
 
 export interface ObservedHookOutcome {
   additionalContexts: string[];

@@ -65,6 +65,7 @@ export type {
   PermissionRequestOutcome,
   PostToolUseOutcome,
   PreToolUseOutcome,
+  PromptExpansion,
   StopOutcome,
   ToolHookInput,
   UserPromptOutcome,

@@ -85,7 +85,10 @@ export function parseCommandText(text: string, parseYaml?: FullYamlParse): Comma
     value: {
       description,
       command,
-      extra: allowed.length > 0 ? { allowedTools: allowed } : {},
+      extra: {
+        ...(allowed.length > 0 ? { allowedTools: allowed } : {}),
+        ...(isRecord(fm.hooks) ? { hooks: fm.hooks } : {}),
+      },
     },
   };
 }

@@ -28,6 +28,8 @@ export interface SkillSelection {
   /** Structured references that matched no enabled skill (the CLI may treat them as a usage error). */
   unresolved: string[];
   missingMcpDependencies: MissingMcpDependency[];
+  /** Each selected skill whose body was read, with its arguments and its message (UserPromptExpansion). */
+  expansions: { skill: SkillMetadata; args: string; item: ConversationItem }[];
 }
 
 /** A skill's file as written; a plugin command's body (no frontmatter) with its arguments filled in. */
@@ -84,13 +86,17 @@ export async function selectSkills(
   }
   const selected = [...chosen].sort(compareSkills);
   const items: ConversationItem[] = [];
+  const expansions: SkillSelection["expansions"] = [];
   for (const skill of selected) {
     const body = await readSkillBody(fs, skill.path);
     if (body.ok) {
-      items.push(skillMessage(skill, injectedText(skill, body.text, commandArgs.get(skill) ?? "")));
+      const args = commandArgs.get(skill) ?? "";
+      const item = skillMessage(skill, injectedText(skill, body.text, args));
+      items.push(item);
+      expansions.push({ skill, args, item });
     } else warnings.push(`Failed to load skill ${skill.name} at ${skill.path}: ${body.error}`);
   }
   const missing = input.mcpServers ? missingMcpDependencies(selected, input.mcpServers) : [];
   for (const m of missing) warnings.push(`Skill ${m.skill} needs MCP server "${m.server}": ${m.hint}`);
-  return { items, selected, warnings, unresolved, missingMcpDependencies: missing };
+  return { items, selected, warnings, unresolved, missingMcpDependencies: missing, expansions };
 }

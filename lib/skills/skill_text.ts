@@ -86,6 +86,7 @@ function extraFields(fm: Record<string, unknown>, metadata: Record<string, unkno
   if (allowed.length > 0) extra.allowedTools = allowed;
   const entries = Object.entries(metadata).map(([k, v]) => [k, scalar(v)]).filter(([, v]) => v !== "");
   if (entries.length > 0) extra.metadata = Object.fromEntries(entries);
+  if (isRecord(fm.hooks)) extra.hooks = fm.hooks;
   return extra;
 }
 

@@ -90,6 +90,8 @@ export interface SkillExtraFields {
   allowedTools?: string[];
   compatibility?: string;
   metadata?: Record<string, string>;
+  /** Frontmatter `hooks:` as written (Claude Code's shape): they run while the skill is active (#24). */
+  hooks?: Record<string, unknown>;
 }
 
 /**

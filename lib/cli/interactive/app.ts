@@ -627,6 +627,8 @@ export class InteractiveApp implements Ui {
         this.colors.red(`error: ${terminalText((error as Error).message, { lineBreaks: "show" })}`),
       ]);
     } finally {
+      // The prompt waits for the person again: Notification idle_prompt after 60 s (#24 item 1).
+      session.waitingForInput();
       this.#endBusy();
     }
   }

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import {
   DEFAULT_MODEL,
+  DEFAULT_TOOL_SET,
   type LoadedConfig,
   type ProjectInstructions,
   SessionSettings,
@@ -50,15 +51,15 @@ import {
   emptyUsage,
   noLifecycleHooks,
   type PermissionRules,
-  type ToolDefinition,
   TrellisError,
   UsageError,
 } from "../shared/mod.ts";
 import {
-  createBuiltinTools,
   DEFAULT_EVERYDAY_SETTINGS,
   type EditorFiles,
   resolvePermissionProfile,
+  SessionToolSets,
+  type ToolSetChoice,
 } from "../tools/mod.ts";
 import { openTelemetry, type Telemetry } from "../telemetry/mod.ts";
 import { everydayToolOptions, hostedTools, withHostedTools, withOutputSchema } from "./everyday_wiring.ts";
@@ -199,7 +200,8 @@ interface SessionParts {
   settings: SessionSettings;
   sandbox: SandboxStatus;
   instructions: string;
-  builtins: ToolDefinition[];
+  /** The built-in tools under each family's face (`tool_set`, #23 item 2), picked per request. */
+  toolSets: SessionToolSets;
   hooks: LifecycleHooks;
   /** Permission rules (allow/ask/deny), loaded once at start; absent when none takes effect. */
   permissions?: PermissionRules;
@@ -230,6 +232,8 @@ export class Session {
   private readonly compaction: SessionCompaction;
   /** A turn or a compaction is running: the history is theirs until it ends. */
   private busy = false;
+  /** The tool set of the last request, to say when `/model` changes it. */
+  private lastToolSet: ToolSetChoice["face"] | undefined;
   // Turn ids count turns (t1, t2, …), carried over a resume from the transcript's turn lines; never
   // the user messages, which skill bodies and Stop-hook prompts add to (#16).
   private turnsStarted: number;
@@ -390,7 +394,8 @@ export class Session {
       sessionId: transcript.meta.id,
       profile,
     });
-    const builtins = createBuiltinTools({
+    let outputDir: Promise<string> | undefined;
+    const toolSets = new SessionToolSets({
       platform,
       profile,
       sandbox,
@@ -398,6 +403,9 @@ export class Session {
       ...(config.tool_output_max_bytes ? { outputMaxBytes: config.tool_output_max_bytes } : {}),
       ...everydayToolOptions(config, options.questioner),
       ...(options.editor ? { editor: options.editor } : {}),
+      toolSet: config.tool_set ?? DEFAULT_TOOL_SET,
+      toolSetIsDefault: config.tool_set === undefined,
+      outputDir: () => outputDir ??= platform.fs.makeTempDir("trellis-bash-"),
     });
     const hookWiring: Parameters<typeof wireHooks>[0] = {
       platform,
@@ -428,7 +436,8 @@ export class Session {
     const subagents = new Subagents({
       model,
       modelName: () => settings.model,
-      captureTools: () => capabilities.captureStep(builtins),
+      // Seam for agents.tool_style (wt/agentsx): a subagent gets the face of the session's model now.
+      captureTools: () => capabilities.captureStep(toolSets.toolsFor(settings.model).tools),
       hooks,
       hookContext: () => session!.hookContext(),
       approver: options.approver,
@@ -474,7 +483,7 @@ export class Session {
       settings,
       sandbox,
       instructions,
-      builtins,
+      toolSets,
       hooks,
       ...(active ? { permissions: permissionRules(rules.entries, loaded.paths.userHome) } : {}),
       capabilities,
@@ -1010,8 +1019,15 @@ export class Session {
     this.parts.capabilities.close();
     await this.parts.checkpoints?.close();
     await this.parts.capabilities.mcp.shutdown();
+    // Background commands and PTY sessions end with the session: no orphan process (#23 item 3).
+    await this.parts.toolSets.close();
     // Last: the session span covers the whole session; a hung collector gets a moment, no more.
     await sessionTelemetry.get(this)?.shutdown();
+  }
+
+  /** The tool set the session's model gets now, and why (`trellis debug prompt`). */
+  toolSetChoice(): ToolSetChoice {
+    return this.parts.toolSets.choose(this.parts.settings.model);
   }
 
   private turnContext(prompt: string, skills: string[]) {
@@ -1035,7 +1051,16 @@ export class Session {
   }
 
   private async captureTools(): ReturnType<Capabilities["captureStep"]> {
-    const step = await this.parts.capabilities.captureStep(this.parts.builtins);
+    const { choice, tools } = this.parts.toolSets.toolsFor(this.parts.settings.model);
+    // `/model` to another family switches the set from this request on, and says so (#23 item 4).
+    if (this.lastToolSet !== undefined && this.lastToolSet !== choice.face) {
+      this.options.events({
+        type: "notice",
+        message: `tool set: ${choice.face} from this request on (was ${this.lastToolSet}; ${choice.reason})`,
+      });
+    }
+    this.lastToolSet = choice.face;
+    const step = await this.parts.capabilities.captureStep(tools);
     const agents = await this.parts.subagents?.tools(0) ?? [];
     return agents.length > 0 ? { ...step, tools: [...step.tools, ...agents] } : step;
   }

@@ -14,6 +14,12 @@ export const DEFAULT_SANDBOX_MODE: SandboxMode = "workspace-write";
  */
 export const HOME_WORKSPACE_SANDBOX_MODE: SandboxMode = "read-only";
 
+/**
+ * `tool_set` when no layer sets it (#23 item 2). Still `trellis`, not `auto`: the tests and scripts
+ * written against Trellis's own names for the default gpt-5 would all change face at once.
+ */
+export const DEFAULT_TOOL_SET = "trellis" as const;
+
 /** `[checkpoints]` defaults (#25 item 2): on, shell changes named as not restorable. */
 export const DEFAULT_CHECKPOINTS = { enabled: true, shell: "untracked" } as const;
 

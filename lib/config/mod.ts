@@ -27,6 +27,7 @@ export {
   DEFAULT_MODEL,
   DEFAULT_MODEL_PROVIDER,
   DEFAULT_SANDBOX_MODE,
+  DEFAULT_TOOL_SET,
   HOME_WORKSPACE_SANDBOX_MODE,
 } from "./defaults.ts";
 export { APPROVAL_POLICIES, SANDBOX_MODES } from "./schema/policies.ts";

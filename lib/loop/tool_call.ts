@@ -5,7 +5,13 @@ import type {
   ToolHookInput,
   ToolResult,
 } from "../shared/mod.ts";
-import { blockedToolMessage, describeError, noLifecycleHooks, ruleRefusal } from "../shared/mod.ts";
+import {
+  blockedToolMessage,
+  describeError,
+  noLifecycleHooks,
+  ruleRefusal,
+  unknownToolMessage,
+} from "../shared/mod.ts";
 import { approveUnsandboxedRetry, decideApproval } from "./approval_flow.ts";
 import type { CallEnv } from "./call_env.ts";
 export type { CallEnv } from "./call_env.ts";
@@ -46,7 +52,8 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
   });
   if (env.signal.aborted) return finish({ output: "aborted: the turn was interrupted", status: "aborted" });
   const tool = env.tools.get(call.name);
-  if (!tool) return finish({ output: `unknown tool "${call.name}"`, status: "error" });
+  // Another family's tool (#23 "Bad input"): the error names its set; the session goes on.
+  if (!tool) return finish({ output: unknownToolMessage(call.name, [...env.tools.keys()]), status: "error" });
   let args: unknown;
   try {
     args = tool.parseArguments(call.arguments.trim() === "" ? {} : JSON.parse(call.arguments));

@@ -216,7 +216,12 @@ function walkProtectedNames(roots: string[], first: string | undefined): string[
 }
 
 function firstMissing(root: string, path: string): string {
-  for (const dir of chain(root, path)) if (!lstatQuietly(dir)) return dir;
+  for (const dir of chain(root, path)) {
+    const info = lstatQuietly(dir);
+    // A file where a directory should be is the placeholder a sandbox still running holds (a
+    // background command, #23 item 3): this one mounts on it too, never below it.
+    if (!info || (dir !== path && !info.isDirectory())) return dir;
+  }
   return path;
 }
 

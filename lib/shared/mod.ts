@@ -73,6 +73,7 @@ export type {
 } from "./lifecycle_hooks.ts";
 export { describeSchema, z } from "./zod.ts";
 export { memo } from "./memo.ts";
+export { TOOL_SET_NAMES, type ToolSetFace, unknownToolMessage } from "./tool_set_names.ts";
 export { settle } from "./settle.ts";
 export { shellTokens } from "./shell_words.ts";
 export type { ShellToken } from "./shell_words.ts";

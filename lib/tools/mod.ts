@@ -67,3 +67,5 @@ export { DEFAULT_OUTPUT_MAX_BYTES, truncateOutput } from "./output_budget.ts";
 export { DEFAULT_SHELL_TIMEOUT_MS } from "./shell_tool.ts";
 export { globMatcher } from "./glob_pattern.ts";
 export type { GlobMatcher } from "./glob_pattern.ts";
+export { chooseToolSet, SessionToolSets, type ToolSetChoice, type ToolSetSetting } from "./tool_set.ts";
+export { MAX_LIVE_EXEC_SESSIONS } from "./exec_sessions.ts";

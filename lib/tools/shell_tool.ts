@@ -124,7 +124,15 @@ function policyFor(env: ToolEnv, cwd: string) {
   return sandboxPolicyFor(env.profile, cwd, env.platform.envAll());
 }
 
-async function runShell(env: ToolEnv, args: Args, ctx: ToolRunContext): Promise<ToolResult> {
+/**
+ * The argv a command runs as: bash -lc under bubblewrap unless full access or escalated; or the
+ * result that refuses it (no such directory, no sandbox). exec_command and background Bash share it.
+ */
+export async function commandArgv(
+  env: ToolEnv,
+  args: { command: string; workdir?: string },
+  ctx: Pick<ToolRunContext, "escalated">,
+): Promise<{ cmd: string[]; cwd: string; sandboxed: boolean } | ToolResult> {
   const { platform, profile, sandbox } = env;
   const cwd = commandCwd(env, args.workdir);
   if (!(await statQuietly(platform.fs, cwd))?.isDirectory) {
@@ -145,6 +153,14 @@ async function runShell(env: ToolEnv, args: Args, ctx: ToolRunContext): Promise<
       };
     }
   }
+  return { cmd, cwd, sandboxed };
+}
+
+async function runShell(env: ToolEnv, args: Args, ctx: ToolRunContext): Promise<ToolResult> {
+  const prepared = await commandArgv(env, args, ctx);
+  if ("status" in prepared) return prepared;
+  const { cmd, cwd, sandboxed } = prepared;
+  const { platform } = env;
   const timeoutMs = args.timeout_ms ?? DEFAULT_SHELL_TIMEOUT_MS;
   // runCommand holds the sandbox's placeholders until the command has ended, then removes them.
   const spawn = {

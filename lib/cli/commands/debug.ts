@@ -57,6 +57,8 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
       const preview = previewWarnings();
       const session = await previewSession(await ctx.workspace(options), preview.sink);
       let request, instructions;
+      // Which family's tools the request declares, and why (`tool_set`, #23 item 4).
+      const toolSet = session.toolSetChoice();
       try {
         request = await session.previewRequest(prompt);
         instructions = await session.projectInstructions();
@@ -76,7 +78,8 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
       }));
       if (options.json) {
         const projectInstructions = { sources, warnings: instructions.warnings };
-        await ctx.out(JSON.stringify({ ...request, projectInstructions }, null, 2) + "\n");
+        const chosen = { name: toolSet.face, reason: toolSet.reason };
+        await ctx.out(JSON.stringify({ ...request, projectInstructions, toolSet: chosen }, null, 2) + "\n");
         return;
       }
       const lines = [`# model: ${request.model}`, "", "## instructions", request.instructions, ""];
@@ -89,6 +92,7 @@ export function registerDebugCommand(program: Command, ctx: CliContext): void {
       }
       for (const w of instructions.warnings) lines.push(`warning: ${w}`);
       lines.push("");
+      lines.push(`## tool set: ${toolSet.face} (${toolSet.reason})`, "");
       lines.push(`## tools (${request.tools.length})`);
       for (const tool of request.tools) lines.push(`- ${tool.name}: ${tool.description.split("\n")[0]}`);
       lines.push("", `## input (${request.input.length} items)`);

@@ -75,6 +75,11 @@ export const coreSections = {
   project_doc_claude_md: () => z.boolean(),
   tool_output_max_bytes: () => z.number().check(z.int(), z.positive()),
   max_steps: () => z.number().check(z.int(), z.positive()),
+  /**
+   * Whose tool names and argument shapes the model sees (#23 item 2): `auto` (each family its own
+   * CLI's: Claude models Claude Code's, GPT-5 models Codex's, others Trellis's), or one set for all.
+   */
+  tool_set: () => z.enum(["auto", "codex", "claude", "trellis"]),
   /** Codex's: compact automatically when the context reaches this many tokens (default: 90% of the window). */
   model_auto_compact_token_limit: () => z.number().check(z.int(), z.positive()),
   /** Codex's: the prompt of the summarization request a compaction sends. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { platform } from "../lib/platform/mod.ts";
+import { unusedDoorExports } from "./helpers/door_exports.ts";
 
 // Who may import whom (ARCHITECTURE.md): shared ← platform ← config ← peers ← app ← cli.
 const PEERS = [
@@ -147,4 +148,35 @@ Deno.test("architecture: errors in lib are TrellisErrors; no new bare `new Error
   }
   // Equal, not at most: a converted site must leave the list, so it cannot come back unnoticed.
   assert.deepStrictEqual(found, BARE_ERRORS_LEFT);
+});
+
+// Issue #26 item 3: each folder's door exports only what something outside the folder imports.
+Deno.test("architecture: every name a lib/<folder>/mod.ts exports is imported outside its folder", async () => {
+  const root = new URL("..", import.meta.url).pathname;
+  const unused = (await unusedDoorExports(root)).map((u) => `lib/${u.folder}/mod.ts exports ${u.name}`);
+  assert.deepStrictEqual(unused, [], "remove the export from the door (or use it)");
+});
+
+Deno.test("architecture: the door check sees named, namespace, re-exported and `export *` uses, and nothing else", async () => {
+  const root = await platform.fs.makeTempDir("trellis-doors-");
+  const write = async (file: string, text: string) => {
+    await platform.fs.mkdir(path.dirname(path.join(root, file)));
+    await platform.fs.writeTextFile(path.join(root, file), text);
+  };
+  await write(
+    "lib/a/mod.ts",
+    'export { one, two } from "./impl.ts";\nexport * from "./more.ts";\nexport const three = 3;\n',
+  );
+  await write("lib/a/impl.ts", "export const one = 1;\nexport const two = 2;\n");
+  await write("lib/a/more.ts", "export type Four = 4;\nexport const five = 5;\n");
+  // Used inside its own folder only: still unused at the door.
+  await write("lib/a/inside.ts", 'import { two } from "./mod.ts";\nexport const x = two;\n');
+  await write("lib/b/mod.ts", 'import { one as uno } from "../a/mod.ts";\nexport const b = uno;\n');
+  await write(
+    "tests/t.ts",
+    'import * as a from "../lib/a/mod.ts";\nimport { b } from "../lib/b/mod.ts";\na.three; b;\n',
+  );
+  await write("mod.ts", 'export type { Four } from "./lib/a/mod.ts";\n');
+  const found = (await unusedDoorExports(root)).map((u) => `${u.folder}.${u.name}`);
+  assert.deepStrictEqual(found, ["a.five", "a.two"]);
 });

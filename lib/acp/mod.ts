@@ -11,14 +11,10 @@
  * @module
  */
 export { serveAcp } from "./serve.ts";
-export type { AcpServeOptions } from "./serve.ts";
 export type {
   AcpCommand,
-  AcpCommandResult,
-  AcpEditor,
   AcpHost,
   AcpMcpServer,
-  AcpMode,
   AcpOpenRequest,
   AcpPermissionAsk,
   AcpPromptInput,

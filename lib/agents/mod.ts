@@ -4,28 +4,15 @@
  * is lib/app's job (lib/app/subagents.ts): this folder knows no loop.
  * @module
  */
-export type { AgentDefinition, AgentMcpServer, AgentOrigin, AgentSource } from "./types.ts";
-export { AGENT_ORIGINS } from "./types.ts";
-export { GENERAL_PURPOSE } from "./builtin_agents.ts";
-export { parseAgentFile } from "./parse_agent_file.ts";
+export type { AgentDefinition } from "./types.ts";
 export { agentSources, loadAgents } from "./load_agents.ts";
 export type { LoadedAgents, PluginAgentFiles } from "./load_agents.ts";
 export { selectAgentTools } from "./tool_selection.ts";
 export { agentTool } from "./agent_tool.ts";
-export type { AgentCallArgs, SpawnAgent } from "./agent_tool.ts";
 export { agentLimits } from "./limits.ts";
 export type { AgentLimits } from "./limits.ts";
-export {
-  AgentCallRefused,
-  CODEX_AGENT_NAMESPACE,
-  codexAgentTools,
-  WAIT_TIMEOUT,
-} from "./codex_agent_tools.ts";
-export type { CodexAgentOps } from "./codex_agent_tools.ts";
+export { AgentCallRefused, codexAgentTools } from "./codex_agent_tools.ts";
 export { agentToolStyle } from "./tool_style.ts";
-export type { AgentToolStyle } from "./tool_style.ts";
-export { CLAUDE_MODEL_ALIASES, resolveAgentModel } from "./resolve_model.ts";
-export type { ResolvedAgentModel } from "./resolve_model.ts";
+export { resolveAgentModel } from "./resolve_model.ts";
 export { childPermissions, WRITING_HOOK_NAMES } from "./permission_mode.ts";
-export type { ChildPermissions } from "./permission_mode.ts";
 export { agentHookSource } from "./agent_hooks.ts";

@@ -12,33 +12,18 @@ export {
   isTable,
   SANDBOX_MODES,
 } from "../config/mod.ts";
-export type { CompatFile, LoadedConfig, TrellisPaths } from "../config/mod.ts";
+export type { LoadedConfig } from "../config/mod.ts";
 export { doctorHooks, reviewNotice, testHookEvent } from "../hooks/mod.ts";
-export type {
-  HookHandlerInfo,
-  HookRunRecord,
-  HookStateChange,
-  LoadedHooks,
-  LoadedPermissionRules,
-  PermissionRuleEntry,
-} from "../hooks/mod.ts";
+export type { HookHandlerInfo, HookRunRecord, HookStateChange, PermissionRuleEntry } from "../hooks/mod.ts";
 export {
   approvalChoices,
   approvalPromptLines,
   checkResumeId,
-  isSessionId,
   noTtyApprover,
   promptingApprover,
   ttyApprover,
 } from "../loop/mod.ts";
-export type {
-  ApprovalAnswer,
-  ApprovalChoice,
-  ApprovalDecision,
-  ApprovalRequest,
-  Approver,
-  TurnResult,
-} from "../loop/mod.ts";
+export type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Approver, TurnResult } from "../loop/mod.ts";
 export {
   callManagerTool,
   diffServerTools,
@@ -58,13 +43,10 @@ export type {
   ElicitationResponse,
   McpSandbox,
   McpServerOverview,
-  McpServerSummary,
-  ResolvedCatalog,
-  ServerEntryFlags,
   Tool,
   ToolDiff,
 } from "../mcp/mod.ts";
-export type { LoadedMarketplace, LoadedPlugin, PluginComponent } from "../plugins/mod.ts";
+export type { LoadedPlugin, PluginComponent } from "../plugins/mod.ts";
 export {
   extractFrontmatter,
   hiddenSkills,
@@ -73,4 +55,4 @@ export {
   resolveSkillRef,
   skillOrigin,
 } from "../skills/mod.ts";
-export type { SkillMetadata, SkillsInput, SkillsSnapshot } from "../skills/mod.ts";
+export type { SkillMetadata, SkillsSnapshot } from "../skills/mod.ts";

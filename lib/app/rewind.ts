@@ -14,6 +14,7 @@ import { isTypedPrompt } from "./session_listing.ts";
 
 /** One turn as `/rewind` lists it and `--to N` names it. */
 export interface RewindPoint {
+  /** Its number, from 1. */
   turn: number;
   /** The prompt typed for it ("" when none was: a turn a hook or a skill started). */
   prompt: string;
@@ -23,10 +24,13 @@ export interface RewindPoint {
   shellCommands: string[];
 }
 
+/** What `rewindSession()` is asked: `trellis rewind`'s flags, for a recorded session. */
 export interface RewindRequest {
+  /** The file system the session and the files are on. */
   fs: FileSystem;
   /** `$TRELLIS_HOME`. */
   home: string;
+  /** The session to rewind. */
   sessionId: string;
   /** Back to the state before this turn (from 1). */
   to: number;
@@ -40,13 +44,17 @@ export interface RewindRequest {
   dryRun?: boolean;
 }
 
+/** What a rewind did: the files put back, kept and failed, and whether the conversation was cut. */
 export interface SessionRewindOutcome extends RewindOutcome {
+  /** The session rewound. */
   sessionId: string;
   /** Files were asked to be put back. */
   files: boolean;
   /** The conversation was cut to before turn `to`; the transcript as it was is kept at `savedTranscript`. */
   conversation: boolean;
+  /** Where the transcript as it was before the cut is kept. */
   savedTranscript?: string;
+  /** Nothing was written: the outcome says what would have happened. */
   dryRun: boolean;
 }
 

@@ -216,10 +216,15 @@ interface SessionParts {
 
 /** What `Session.rewind()` is asked (#25 item 2): `trellis rewind`'s flags, for a live session. */
 export interface LiveRewindRequest {
+  /** Back to the state before this turn (from 1). */
   to: number;
+  /** Put files back (default true). */
   files?: boolean;
+  /** Cut the conversation to before turn `to` (default false). */
   conversation?: boolean;
+  /** Also put back files edited since the agent left them. */
   force?: boolean;
+  /** Only say what would happen. */
   dryRun?: boolean;
 }
 

@@ -13,10 +13,9 @@
  * ```
  * @module
  */
-export { checkpointDir, CheckpointStore, CheckpointStoreError } from "./checkpoint_store.ts";
+export { checkpointDir, CheckpointStore } from "./checkpoint_store.ts";
 export type { CheckpointRecord } from "./records.ts";
 export { SessionCheckpoints } from "./session_checkpoints.ts";
-export type { SessionCheckpointsOptions } from "./session_checkpoints.ts";
 export { applyRewind, planRewind } from "./rewind_files.ts";
 export type { FileRestore, RewindOutcome, RewindPlan } from "./rewind_files.ts";
 export { removeOrphanCheckpoints } from "./expiry.ts";

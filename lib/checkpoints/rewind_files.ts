@@ -4,8 +4,11 @@ import type { CheckpointRecord } from "./records.ts";
 
 /** One file a rewind puts back: to its content before the turn (`blob`), or removed (null). */
 export interface FileRestore {
+  /** The file's real path. */
   path: string;
+  /** The store's blob (its sha256) of the content to put back; null: the file is removed. */
   blob: string | null;
+  /** The mode it is written with. */
   mode: number;
   /** The turn whose first change of it is undone. */
   turn: number;
@@ -13,6 +16,7 @@ export interface FileRestore {
 
 /** What a rewind to before turn `to` would do, and what it cannot do. */
 export interface RewindPlan {
+  /** Back to the state before this turn (from 1). */
   to: number;
   /** Files to put back (their content differs from the checkpoint's now). */
   restore: FileRestore[];
@@ -25,6 +29,7 @@ export interface RewindPlan {
   shellCommands: { turn: number; command: string; cwd: string }[];
 }
 
+/** What a rewind did: the plan, and which files were put back, kept or could not be written. */
 export interface RewindOutcome extends RewindPlan {
   /** Paths written back or removed. */
   restored: string[];

@@ -25,70 +25,31 @@
  * @module
  */
 export { mcpServersFromConfig } from "./servers_from_config.ts";
-export type { McpServersFromConfigOptions, PluginMcpServer } from "./servers_from_config.ts";
-export { MCP_TIERS, resolveCatalog } from "./catalog.ts";
-export type {
-  CatalogConflict,
-  FailedRegistration,
-  McpOrigin,
-  McpRegistration,
-  McpTier,
-  ResolvedCatalog,
-} from "./catalog.ts";
-export {
-  DEFAULT_SAMPLING_MAX_TOKENS,
-  DEFAULT_STARTUP_TIMEOUT_MS,
-  DEFAULT_TOOL_MAX_MS,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  serverConfigFromTable,
-} from "./server_config.ts";
-/** The one server-name rule (config validates with it; lib/mcp and the CLI re-use it). */
-export { MCP_SERVER_NAME } from "../config/mod.ts";
-export {
-  checkServerName,
-  isValidServerName,
-  serverEntryFromFlags,
-  TRANSPORT_TYPES,
-  transportType,
-} from "./transport_rules.ts";
+export type { PluginMcpServer } from "./servers_from_config.ts";
+export { resolveCatalog } from "./catalog.ts";
+export type { CatalogConflict, McpRegistration, ResolvedCatalog } from "./catalog.ts";
+export { serverConfigFromTable } from "./server_config.ts";
+export { checkServerName, serverEntryFromFlags } from "./transport_rules.ts";
 export type { ServerEntryFlags } from "./transport_rules.ts";
-export type {
-  ApprovalMode,
-  McpSandbox,
-  McpServerConfig,
-  McpTransportConfig,
-  SamplingPolicy,
-} from "./server_config.ts";
-export { expandVariables, parseMcpJson, readMcpServerEntry } from "./mcp_json.ts";
-export { peerMcpServers } from "./peer_servers.ts";
+export type { McpSandbox, McpServerConfig } from "./server_config.ts";
+export { parseMcpJson, readMcpServerEntry } from "./mcp_json.ts";
 export { importClaudeEntry, importCodexEntry } from "./import_entry.ts";
 export type { ImportedEntry } from "./import_entry.ts";
-export type { PeerServers } from "./peer_servers.ts";
 export { createMcpRuntime } from "./runtime.ts";
 export type { McpRuntime, McpRuntimeOptions, McpStepSnapshot } from "./runtime.ts";
-export { ConnectionManager } from "./connection_manager.ts";
-export type { ServerStatus } from "./server_connection.ts";
 export { ElicitationRouter, noUiElicitationResponder } from "./elicitation.ts";
-export type {
-  ElicitationPolicy,
-  ElicitationRequest,
-  ElicitationResponder,
-  ElicitationResponse,
-} from "./elicitation.ts";
+export type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "./elicitation.ts";
 export { ttyElicitationResponder } from "./tty_elicitation.ts";
-export type { ElicitationIo } from "./tty_elicitation.ts";
 export { callManagerTool, findServerTool, listManagerTools, mcpApprovalNeeded } from "./mcp_tools.ts";
-export type { McpToolListing } from "./mcp_tools.ts";
 export { type McpServerOverview, mcpServerOverview } from "./server_overview.ts";
 export type { Tool } from "./_sdk.ts";
-export { listEveryServer, listResourcesOutput, readResourceOutput } from "./resource_tools.ts";
-export { PINS_FILE, ToolPins } from "./tool_pins.ts";
+export { listEveryServer, readResourceOutput } from "./resource_tools.ts";
+export { ToolPins } from "./tool_pins.ts";
 export { visibleName } from "./tool_pin_policy.ts";
-export type { PinningMode, PinRecord, PinState } from "./tool_pins.ts";
-export { canonicalJson, pinnedDefinition, toolFingerprint } from "./tool_fingerprint.ts";
-export type { PinnedDefinition } from "./tool_fingerprint.ts";
-export { diffDefinitions, diffServerTools, MAX_CHANGES } from "./tool_diff.ts";
-export type { FieldChange, ToolDiff } from "./tool_diff.ts";
+export type { PinningMode } from "./tool_pins.ts";
+export { canonicalJson, toolFingerprint } from "./tool_fingerprint.ts";
+export { diffServerTools } from "./tool_diff.ts";
+export type { ToolDiff } from "./tool_diff.ts";
 export {
   findPromptMentions,
   getManagerPrompt,
@@ -96,56 +57,25 @@ export {
   promptArguments,
   splitPromptArguments,
 } from "./prompts.ts";
-export type { McpPromptListing, PromptMention } from "./prompts.ts";
+export type { McpPromptListing } from "./prompts.ts";
 export { MAX_STDERR_LOG_BYTES, RotatingLog } from "./stderr_log.ts";
-export { assignToolNames, MAX_TOOL_NAME_BYTES, sanitizeNamePart } from "./tool_names.ts";
-export { convertCallResult, DEFAULT_OUTPUT_BUDGET_BYTES, truncateHeadTail } from "./call_result.ts";
+export { assignToolNames } from "./tool_names.ts";
+export { convertCallResult, truncateHeadTail } from "./call_result.ts";
 export { stderrLogPath } from "./client_factory.ts";
 export { summarizeServer } from "./server_summary.ts";
 export { type LastStartFailure, readLastStartFailure } from "./last_start.ts";
-export {
-  MAX_SERVER_INSTRUCTIONS_CHARS,
-  SERVER_INSTRUCTIONS_HEADING,
-  type ServerInstructions,
-  serverInstructionsSection,
-} from "./server_instructions.ts";
-export { SamplingGate, summarize as summarizeSamplingRequest } from "./sampling.ts";
-export type { SamplingOptions, SamplingRequest, SamplingResult, SamplingVerdict } from "./sampling.ts";
-export { rootsFromPaths } from "./roots.ts";
+export { type ServerInstructions, serverInstructionsSection } from "./server_instructions.ts";
+export type { SamplingRequest, SamplingResult } from "./sampling.ts";
 export { CredentialStore } from "./credential_store.ts";
-export type { StoredCredentials } from "./credential_store.ts";
-export { AuthorizationDeniedError, codeFromRedirect, TrellisOAuthProvider } from "./oauth_provider.ts";
-export type { TrellisOAuthOptions } from "./oauth_provider.ts";
-export { MAX_AUTH_ATTEMPTS, oauthFetch } from "./oauth_fetch.ts";
-export { authStatus, authStatuses, loginServer, storedOAuthFetch } from "./oauth_login.ts";
-export type { LoginOptions, McpAuthStatus } from "./oauth_login.ts";
+export { authStatus, authStatuses, loginServer } from "./oauth_login.ts";
 export { browserCommand, openInBrowser } from "./open_browser.ts";
-export type { OpenBrowserOptions } from "./open_browser.ts";
 export { probeServer } from "./probe.ts";
 export { checkServerSandbox } from "./sandbox_check.ts";
-export type { SandboxCheckOptions, SandboxCheckReport } from "./sandbox_check.ts";
+export type { SandboxCheckReport } from "./sandbox_check.ts";
 export { type Denial, findDenials } from "./sandbox_denials.ts";
-export type { ServerConfinement, TransportContext } from "./client_factory.ts";
-export type { ProbeOptions } from "./probe.ts";
-export { argumentsFromSchema, defaultsFromSchema } from "./schema_values.ts";
-export {
-  declarationTokens,
-  DEFAULT_TOOL_SEARCH_SHARE,
-  SEARCH_TOOLS_NAME,
-  searchTools,
-  shouldDeferTools,
-} from "./tool_search.ts";
-export type { ToolSearchOptions } from "./tool_search.ts";
+export type { ServerConfinement } from "./client_factory.ts";
+export { shouldDeferTools } from "./tool_search.ts";
 export type { McpServerSummary } from "./server_summary.ts";
-export { CLIENT_ELICITATION_TIMEOUT_MS } from "./tool_server.ts";
-export type {
-  ClientElicitation,
-  ServedTool,
-  ServedToolCall,
-  ServedToolResult,
-  ServedToolsInfo,
-} from "./tool_server.ts";
+export type { ServedTool, ServedToolCall, ServedToolResult, ServedToolsInfo } from "./tool_server.ts";
 export { serveToolsOverStdio } from "./serve_stdio.ts";
-export type { ServedConnection } from "./serve_stdio.ts";
-export { MCP_HTTP_PATH, serveToolsOverHttp } from "./serve_http.ts";
-export type { ServedHttp } from "./serve_http.ts";
+export { serveToolsOverHttp } from "./serve_http.ts";

@@ -12,10 +12,9 @@
 export { CancelledError, describeError, isTrellisError, TrellisError, UsageError } from "./errors.ts";
 export type { ErrnoCode, ErrorData, TrellisErrorCode } from "./errors.ts";
 export { errorDiagnostic, warning } from "./outcome.ts";
-export type { Diagnostic, DiagnosticLevel, Outcome } from "./outcome.ts";
+export type { Diagnostic } from "./outcome.ts";
 export { addUsage, emptyUsage, STRUCTURED_OUTPUT_TOOL } from "./conversation.ts";
 export type {
-  CallOutputStatus,
   ConversationItem,
   HostedTools,
   ImageInput,
@@ -24,7 +23,6 @@ export type {
   ModelStreamEvent,
   OutputPart,
   ToolDeclaration,
-  ToolNamespace,
   Usage,
 } from "./conversation.ts";
 export type {
@@ -39,8 +37,7 @@ export type { ApprovalSubject, CommandSandbox, NamedFileState, SessionScope } fr
 export type { FileChangeRecorder } from "./file_changes.ts";
 export { terminalText } from "./terminal_text.ts";
 export { closestWord } from "./closest_word.ts";
-export { jsonErrorAt, parseJsoncText, parseJsonText } from "./json_text.ts";
-export type { TerminalTextOptions } from "./terminal_text.ts";
+export { parseJsoncText, parseJsonText } from "./json_text.ts";
 export { discardEvents, EVENT_SCHEMA_VERSION, eventUsage } from "./events.ts";
 export type {
   CallFields,
@@ -48,12 +45,11 @@ export type {
   EventSink,
   EventUsage,
   ThreadItem,
-  TrellisEvent,
   TrellisEventBody,
 } from "./events.ts";
 export { noLifecycleHooks } from "./lifecycle_hooks.ts";
 export { blockedToolMessage, hookPromptMessage } from "./hook_messages.ts";
-export { noPermissionRules, ruleRefusal } from "./permission_rules.ts";
+export { ruleRefusal } from "./permission_rules.ts";
 export type { PermissionRuleHit, PermissionRuleKind, PermissionRules } from "./permission_rules.ts";
 export type {
   BackgroundResults,
@@ -73,7 +69,7 @@ export type {
 } from "./lifecycle_hooks.ts";
 export { describeSchema, z } from "./zod.ts";
 export { memo } from "./memo.ts";
-export { TOOL_SET_NAMES, type ToolSetFace, unknownToolMessage } from "./tool_set_names.ts";
+export { type ToolSetFace, unknownToolMessage } from "./tool_set_names.ts";
 export { settle } from "./settle.ts";
 export { shellTokens } from "./shell_words.ts";
 export type { ShellToken } from "./shell_words.ts";
@@ -82,7 +78,6 @@ export { splitQuotedWords } from "./quoted_words.ts";
 export {
   extractFrontmatter,
   frontmatterClosedIn,
-  MISSING_FRONTMATTER,
   parseFrontmatterYaml,
   sanitizeSingleLine,
 } from "./frontmatter.ts";

@@ -5,14 +5,14 @@
  * model calls, handed to the SDK's batch processors, and exported off the turn's path.
  */
 import type { OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
-export type { ModelClient, OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
+export type { Telemetry } from "./types.ts";
 
 /**
  * Codex 0.171's rule: each signal has its own endpoint — traces go only to `trace_exporter`, metrics
  * only to `metrics_exporter`; `exporter` is the log exporter and never implies traces (a /v1/logs
  * endpoint would get spans). Trellis exports no log events yet, so `exporter` alone exports nothing.
  */
-export function otelTargets(settings: OtelSettings | undefined): {
+function otelTargets(settings: OtelSettings | undefined): {
   traces: OtelExporter | undefined;
   metrics: OtelExporter | undefined;
 } {

@@ -33,39 +33,21 @@
  */
 export {
   builtinToolsForListing,
-  CORE_TOOL_MAKERS,
   createBuiltinTools,
   deriveBuiltinParameters,
   toolEnv,
 } from "./builtin_tools.ts";
-export {
-  allEverydayTools,
-  createEverydayTools,
-  DEFAULT_EVERYDAY_SETTINGS,
-  EVERYDAY_FACES,
-  EVERYDAY_TOOL_NAMES,
-  type EverydayFace,
-} from "./everyday_tools.ts";
-export type { EverydaySettings, ToolEnv } from "./tool_env.ts";
-export type { EditorCommand, EditorFiles, FileChange } from "./editor_files.ts";
-export { DEFAULT_IMAGE_MAX_BYTES, IMAGE_EXTENSIONS, type ImageRead, readImageFile } from "./image_file.ts";
-export { domainAllowed } from "./web_fetch.ts";
+export { allEverydayTools, createEverydayTools, DEFAULT_EVERYDAY_SETTINGS } from "./everyday_tools.ts";
+export type { EditorFiles } from "./editor_files.ts";
+export { IMAGE_EXTENSIONS, readImageFile } from "./image_file.ts";
 export type { BuiltinToolsOptions } from "./builtin_tools.ts";
 export type { BuiltinTool } from "./builtin_tool.ts";
 export { resolvePermissionProfile } from "./permission_profile.ts";
-export type {
-  ApprovalPolicy,
-  PermissionProfile,
-  ResolveProfileOptions,
-  SandboxMode,
-} from "./permission_profile.ts";
+export type { PermissionProfile } from "./permission_profile.ts";
 export { checkPathAccess, isWithin } from "./path_access.ts";
-export type { AccessKind, PathAccess } from "./path_access.ts";
 export { isKnownSafeCommand } from "./known_safe_command.ts";
 export { confinedPolicy, type Confinement, sandboxPolicyFor } from "./sandbox_policy.ts";
-export { DEFAULT_OUTPUT_MAX_BYTES, truncateOutput } from "./output_budget.ts";
-export { DEFAULT_SHELL_TIMEOUT_MS } from "./shell_tool.ts";
+export { truncateOutput } from "./output_budget.ts";
 export { globMatcher } from "./glob_pattern.ts";
-export type { GlobMatcher } from "./glob_pattern.ts";
-export { chooseToolSet, SessionToolSets, type ToolSetChoice, type ToolSetSetting } from "./tool_set.ts";
+export { SessionToolSets, type ToolSetChoice } from "./tool_set.ts";
 export { MAX_LIVE_EXEC_SESSIONS } from "./exec_sessions.ts";

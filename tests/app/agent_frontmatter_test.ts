@@ -376,6 +376,7 @@ Deno.test("#22 item 4: with the session's own hooks, an agent's hooks join for i
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       "model_providers.fixture.request_max_retries=0",
       "skills.bundled.enabled=false",
+      'agents.tool_style="claude"', // the script calls Agent (auto would pick codex for gpt-5)
     ],
   });
   const session = await Session.open({ platform, loaded, events: () => {}, approver: noTtyApprover });

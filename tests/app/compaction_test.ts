@@ -39,6 +39,8 @@ async function open(h: Home, script: FixtureScript, extra: { resume?: string; ov
       "model_providers.fixture.stream_max_retries=0",
       "skills.bundled.enabled=false",
       "model_context_window=3000", // auto compaction at 2,700 tokens
+      // The Agent tool's one declaration, not Codex's five, as the token counts below were set for.
+      'agents.tool_style="claude"',
       ...(extra.overrides ?? []),
     ],
   });

@@ -63,6 +63,7 @@ async function open(o: Open) {
     "model_providers.fixture.stream_max_retries=0",
     "skills.bundled.enabled=false",
     "skills.watch_throttle_ms=20",
+    'agents.tool_style="claude"', // the scripts call Agent (auto gives gpt-5 Codex's spawn_agent)
   ];
   const configure = async (state: string) => {
     await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, `${o.userToml ?? ""}\n${state}`);

@@ -22,7 +22,13 @@ Deno.test("debug prompt --json shows the first request without calling a model o
     "view_image",
     "web_fetch",
     "request_user_input",
-    "Agent", // #22: the subagent tool, offered in every session
+    // #22 item 2: the default gpt-5 is OpenAI-family, so agents.tool_style = "auto" gives it Codex's
+    // multi_agent_v1 face (a Claude model gets the Agent tool).
+    "spawn_agent",
+    "send_input",
+    "wait_agent",
+    "close_agent",
+    "resume_agent",
   ]);
   assert.deepEqual(request.input.at(-1), { type: "message", role: "user", content: "hello there" });
   assert.match(request.instructions, /You are Trellis/);

@@ -30,9 +30,9 @@ Deno.test("#22 item 5: a feature-dev-shaped plugin command launches three plugin
   const list = await trellis("agents", "list", "--json");
   assert.equal(list.code, 0, list.stderr);
   assert.deepEqual(
-    JSON.parse(list.stdout).agents.filter((a: { plugin: string | null }) => a.plugin).map((a: { name: string }) =>
-      a.name
-    ),
+    JSON.parse(list.stdout).agents.filter((a: { plugin: string | null }) => a.plugin).map((
+      a: { name: string },
+    ) => a.name),
     ["feature-dev:code-architect", "feature-dev:code-explorer", "feature-dev:code-reviewer"],
   );
   const show = await trellis(

@@ -119,9 +119,13 @@ class HostedSession implements AcpSession {
   async commands(): Promise<AcpCommand[]> {
     const skills = await this.session.skills().catch(() => []);
     const prompts = await this.session.mcpPrompts().catch(() => []);
-    // The checkpoints work (#25 item 2) adds `/rewind` here, answered in prompt() as `/compact` is.
     return [
       { name: "compact", description: "summarize the conversation to free context", hint: "what to keep" },
+      {
+        name: "rewind",
+        description: "list the turns, or put files and the conversation back to before turn N",
+        hint: "N [files|conversation] [force]",
+      },
       { name: "mcp", description: "the session's MCP servers: state, transport, origin, tools" },
       ...skills.map((s) => ({ name: s.name, description: s.description, hint: "arguments" })),
       ...prompts.map((p) => ({
@@ -154,6 +158,10 @@ class HostedSession implements AcpSession {
         }
         return { stopReason: "end_turn" };
       }
+      if (command?.[1] === "rewind") {
+        this.say(await this.rewind(command[2] ?? ""));
+        return { stopReason: "end_turn" };
+      }
       if (command?.[1] === "mcp" && !command[2]) {
         this.say(mcpListing(this.session));
         return { stopReason: "end_turn" };
@@ -175,6 +183,54 @@ class HostedSession implements AcpSession {
         message: describeError(error),
         code: isTrellisError(error) ? error.code : "internal",
       };
+    }
+  }
+
+  /**
+   * `/rewind` (#25 item 2, the ACP equivalent of the interactive mode's): bare, the turns with what
+   * each changed; `/rewind N` puts files and the conversation back to before turn N, `files` or
+   * `conversation` only one of them, `force` also files edited since. The answer says what was put
+   * back, what was kept, and the shell commands it could not undo. A mistake is said, not thrown.
+   */
+  private async rewind(args: string): Promise<string> {
+    const words = args.trim().split(/\s+/).filter((w) => w.length > 0);
+    const points = await this.session.rewindPoints();
+    if (words.length === 0) {
+      if (points.length === 0) return "Nothing to rewind: this session has no turns yet.";
+      return points.toReversed().map((p) =>
+        `${p.turn}. ${
+          p.prompt || "(no prompt)"
+        } — ${p.files.length} file(s), ${p.shellCommands.length} shell command(s)`
+      ).join("\n");
+    }
+    const to = Number(words[0]);
+    const unknown = words.slice(1).filter((w) => !["files", "conversation", "force"].includes(w));
+    if (
+      !Number.isInteger(to) || unknown.length > 0 ||
+      (words.includes("files") && words.includes("conversation"))
+    ) {
+      return "Usage: /rewind [N [files|conversation] [force]]";
+    }
+    try {
+      const outcome = await this.session.rewind({
+        to,
+        files: !words.includes("conversation"),
+        conversation: !words.includes("files"),
+        force: words.includes("force"),
+      });
+      const lines = [`Rewound to before turn ${to}.`];
+      if (outcome.restored.length) lines.push(`Put back: ${outcome.restored.join(", ")}`);
+      for (const kept of outcome.kept) {
+        lines.push(`Kept ${kept}: it was edited since the agent left it (add force)`);
+      }
+      for (const failed of outcome.failed) lines.push(`Not put back ${failed.path}: ${failed.reason}`);
+      for (const c of outcome.shellCommands) {
+        lines.push(`Not restorable (shell, turn ${c.turn}): ${c.command}`);
+      }
+      if (outcome.conversation) lines.push("The conversation continues from before that turn.");
+      return lines.join("\n");
+    } catch (error) {
+      return `Cannot rewind: ${describeError(error)}`;
     }
   }
 

@@ -188,3 +188,51 @@ Deno.test("acp: with terminal/* offered the shell command runs in the client's t
     await setup.close();
   }
 });
+
+// #25 item 2, the ACP equivalent of /rewind: the turns listed, files and conversation put back.
+Deno.test("acp: /rewind lists the turns and puts a file back to before turn 1; a turn out of range is said, nothing changed", async () => {
+  const setup = await acpSetup({
+    steps: [
+      { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", content: "v1\n" } }] },
+      { text: "Wrote v1." },
+      { tool_calls: [{ name: "write_file", arguments: { path: "notes.md", content: "v2\n" } }] },
+      { text: "Wrote v2." },
+    ],
+  });
+  const c = connect(setup, { extra: ["-c", "approval_policy=never"] });
+  const said = async (sessionId: string, text: string) => {
+    const before = updatesOf(c, "agent_message_chunk").length;
+    const response = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+    assert.equal(response.stopReason, "end_turn");
+    return updatesOf(c, "agent_message_chunk").slice(before).map((u) => (u.content as { text: string }).text)
+      .join("");
+  };
+  try {
+    await c.initialize();
+    const { sessionId } = await c.agent.request("session/new", { cwd: setup.workspace, mcpServers: [] });
+    await wait(() => updatesOf(c, "available_commands_update").length > 0);
+    const names = updatesOf(c, "available_commands_update")[0].availableCommands.map((x) => x.name);
+    assert.ok(names.includes("rewind"), names.join(","));
+    await said(sessionId, "write v1");
+    await said(sessionId, "write v2");
+    assert.equal(await Deno.readTextFile(`${setup.workspace}/notes.md`), "v2\n");
+    const list = await said(sessionId, "/rewind");
+    assert.match(list, /^2\. write v2 — 1 file\(s\), 0 shell command\(s\)\n1\. write v1 — 1 file\(s\)/);
+    // The neighbour: a turn that does not exist changes nothing.
+    assert.match(await said(sessionId, "/rewind 7"), /^Cannot rewind: .*turns are 1 to 2/);
+    assert.equal(await Deno.readTextFile(`${setup.workspace}/notes.md`), "v2\n");
+    // Files only, back to before turn 2: v1 again.
+    assert.match(
+      await said(sessionId, "/rewind 2 files"),
+      /^Rewound to before turn 2\.\nPut back: .*notes\.md/,
+    );
+    assert.equal(await Deno.readTextFile(`${setup.workspace}/notes.md`), "v1\n");
+    // Both, back to before turn 1: the file the agent created is gone.
+    assert.match(await said(sessionId, "/rewind 1"), /The conversation continues from before that turn\./);
+    await assert.rejects(Deno.stat(`${setup.workspace}/notes.md`), Deno.errors.NotFound);
+    assert.equal(setup.model.requests.length, 4, "no /rewind reached the model");
+  } finally {
+    await c.close();
+    await setup.close();
+  }
+});

@@ -1,3 +1,4 @@
+import type { CommandResult } from "../platform/mod.ts";
 import type { ConversationItem, EventSink, ImageInput } from "../shared/mod.ts";
 
 /**
@@ -52,19 +53,8 @@ export interface AcpEditor {
   }): Promise<AcpCommandResult>;
 }
 
-/** As lib/platform's CommandResult. */
-export interface AcpCommandResult {
-  code: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  stdoutTruncated: boolean;
-  stderrTruncated: boolean;
-  timedOut: boolean;
-  aborted: boolean;
-  durationMs: number;
-  error?: string;
-}
+/** What a command run in the client's terminal gives back: lib/platform's CommandResult. */
+export type AcpCommandResult = CommandResult;
 
 export interface AcpPromptInput {
   text: string;

@@ -17,6 +17,11 @@ export interface SessionSummary {
   firstPrompt: string;
   /** A line of the transcript's head that is not JSON (cut by a crash), named for a warning. */
   warning?: string;
+  /**
+   * Its subagents' transcripts (`<id>-agentN.jsonl`, #22 item 3), in spawn order: the tree a
+   * resume restores (`resume_agent` reads a child back from its transcript).
+   */
+  agents: { id: string; agentType: string }[];
 }
 
 /** Enough of a transcript for its header line. */
@@ -43,9 +48,15 @@ export async function listSessions(
 ): Promise<{ sessions: SessionSummary[]; total: number }> {
   const entries = await fs.readDir(dir).catch(() => []);
   const found: { id: string; file: string; modified: number }[] = [];
+  const children = new Map<string, { id: string; n: number }[]>();
   for (const entry of entries) {
     if (!entry.isFile || !entry.name.endsWith(".jsonl")) continue;
     const id = entry.name.slice(0, -".jsonl".length);
+    const child = /^(.+)-agent(\d+)$/.exec(id);
+    if (child && isSessionId(child[1])) {
+      children.set(child[1], [...children.get(child[1]) ?? [], { id, n: Number(child[2]) }]);
+      continue;
+    }
     if (!isSessionId(id)) continue;
     const file = path.join(dir, entry.name);
     const info = await fs.lstat(file);
@@ -62,7 +73,13 @@ export async function listSessions(
     }
     total++;
     if (sessions.length >= limit) continue;
-    sessions.push({ id, file, modified, ...parseHead(await readHead(fs, file, HEAD_BYTES), false) });
+    const agents = await Promise.all(
+      (children.get(id) ?? []).sort((a, b) => a.n - b.n).map(async (c) => ({
+        id: c.id,
+        agentType: agentTypeOf((await readHead(fs, path.join(dir, `${c.id}.jsonl`), META_BYTES)).text),
+      })),
+    );
+    sessions.push({ id, file, modified, ...parseHead(await readHead(fs, file, HEAD_BYTES), false), agents });
   }
   return { sessions, total };
 }
@@ -101,6 +118,16 @@ interface Head {
   text: string;
   /** The file goes on past `text`: its last line may be cut by the read, not by a crash. */
   truncated: boolean;
+}
+
+/** A child transcript's agent type, from its header's `parent` ("" when the head is unreadable). */
+function agentTypeOf(head: string): string {
+  try {
+    const meta = JSON.parse(head.split("\n")[0]) as { meta?: { parent?: { agentType?: unknown } } };
+    return String(meta.meta?.parent?.agentType ?? "");
+  } catch {
+    return "";
+  }
 }
 
 function parseHead(

@@ -52,3 +52,35 @@ Deno.test("trellis sessions --all --json: every directory's, newest first; a cut
   ]);
   assert.match(run.stderr, /warning: session s-there \(.*s-there\.jsonl\): line 2 is not JSON/);
 });
+
+// #22 item 3: a session's subagent transcripts (`<id>-agentN.jsonl`) show with it — the tree a
+// resume restores — and are never rows of their own.
+Deno.test("trellis sessions names each session's subagents; a child transcript is not a session row", async () => {
+  const { env, here } = await recorded();
+  const dir = `${env.TRELLIS_HOME}/sessions`;
+  const child = (id: string, agentType: string) =>
+    JSON.stringify({
+      type: "session_meta",
+      meta: {
+        id,
+        created: "2026-01-02T03:04:05Z",
+        cwd: here,
+        model: "m",
+        parent: { threadId: "s-here", agentType, callId: "c" },
+      },
+    }) + "\n";
+  await Deno.writeTextFile(`${dir}/s-here-agent2.jsonl`, child("s-here-agent2", "reviewer"));
+  await Deno.writeTextFile(`${dir}/s-here-agent1.jsonl`, child("s-here-agent1", "code-explorer"));
+  await Deno.writeTextFile(`${dir}/s-here-agent3.jsonl`, child("s-here-agent3", "code-explorer"));
+  const run = await runCliCaptured(["sessions"], { env, cwd: here });
+  assert.equal(run.code, 0, run.stderr);
+  const rows = run.stdout.trimEnd().split("\n");
+  assert.equal(rows.length, 1, run.stdout);
+  assert.match(rows[0], /  fix it  \[agents: code-explorer ×2, reviewer\]$/);
+  const json = await runCliCaptured(["sessions", "--json"], { env, cwd: here });
+  assert.deepEqual(JSON.parse(json.stdout.trim()).agents, [
+    { id: "s-here-agent1", agent_type: "code-explorer" },
+    { id: "s-here-agent2", agent_type: "reviewer" },
+    { id: "s-here-agent3", agent_type: "code-explorer" },
+  ]);
+});

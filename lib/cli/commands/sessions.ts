@@ -13,7 +13,7 @@ export function registerSessionsCommand(program: Command, ctx: CliContext): void
   program.command("sessions")
     .description("list recorded sessions (this directory's; --all for every one), newest first")
     .option("--all", "the sessions of every directory")
-    .option("--json", "one JSON object per session: id, cwd, modified, created, first_prompt")
+    .option("--json", "one JSON object per session: id, cwd, modified, created, first_prompt, agents")
     .option("-C, --cd <dir>", "list as if started in <dir>")
     .action(async (options: { all?: boolean; json?: boolean; cd?: string }) => {
       const cwd = await ctx.cwd(options);
@@ -31,6 +31,7 @@ export function registerSessionsCommand(program: Command, ctx: CliContext): void
             modified: new Date(s.modified).toISOString(),
             created: s.created,
             first_prompt: s.firstPrompt,
+            agents: s.agents.map((a) => ({ id: a.id, agent_type: a.agentType })),
           }) + "\n"
         );
         await ctx.out(rows.join(""));

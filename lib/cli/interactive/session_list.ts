@@ -12,7 +12,16 @@ const MAX_LISTED = 200;
 export function sessionRow(s: SessionSummary): string {
   const when = new Date(s.modified).toISOString().slice(0, 16).replace("T", " ");
   const prompt = terminalText(s.firstPrompt || "(no prompt)", { lineBreaks: "show" });
-  return `${when}  ${terminalText(s.cwd, { lineBreaks: "show" })}  ${prompt}`;
+  return `${when}  ${terminalText(s.cwd, { lineBreaks: "show" })}  ${prompt}${agentsNote(s)}`;
+}
+
+/** `  [agents: code-explorer ×2, reviewer]`: the subagents a resume restores with it (#22 item 3). */
+function agentsNote(s: SessionSummary): string {
+  if (s.agents.length === 0) return "";
+  const counts = new Map<string, number>();
+  for (const a of s.agents) counts.set(a.agentType || "agent", (counts.get(a.agentType || "agent") ?? 0) + 1);
+  const names = [...counts].map(([type, n]) => n > 1 ? `${type} ×${n}` : type);
+  return `  [agents: ${terminalText(names.join(", "), { lineBreaks: "show" })}]`;
 }
 
 /** The named warning for a session whose head has a line cut short (the rest of the list loads). */

@@ -76,7 +76,7 @@ Deno.test("trellis sessions names each session's subagents; a child transcript i
   assert.equal(run.code, 0, run.stderr);
   const rows = run.stdout.trimEnd().split("\n");
   assert.equal(rows.length, 1, run.stdout);
-  assert.match(rows[0], /  fix it  \[agents: code-explorer ×2, reviewer\]$/);
+  assert.match(rows[0], / {2}fix it {2}\[agents: code-explorer ×2, reviewer\]$/);
   const json = await runCliCaptured(["sessions", "--json"], { env, cwd: here });
   assert.deepEqual(JSON.parse(json.stdout.trim()).agents, [
     { id: "s-here-agent1", agent_type: "code-explorer" },

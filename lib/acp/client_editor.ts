@@ -1,4 +1,5 @@
 import type * as acp from "@agentclientprotocol/sdk";
+import { notStarted } from "../platform/mod.ts";
 import { describeError } from "../shared/mod.ts";
 import type { AcpCommandResult, AcpEditor } from "./host.ts";
 import type { SessionUpdates } from "./session_updates.ts";
@@ -47,16 +48,6 @@ async function runInTerminal(
   request: Parameters<NonNullable<AcpEditor["runCommand"]>>[0],
 ): Promise<AcpCommandResult> {
   const started = performance.now();
-  const base = {
-    code: null,
-    signal: null,
-    stdout: "",
-    stderr: "",
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    timedOut: false,
-    aborted: false,
-  };
   let terminal: acp.TerminalHandle;
   try {
     terminal = await client.createTerminal({
@@ -68,11 +59,7 @@ async function runInTerminal(
       outputByteLimit: request.maxOutputBytes,
     });
   } catch (error) {
-    return {
-      ...base,
-      durationMs: performance.now() - started,
-      error: `the client's terminal: ${describeError(error)}`,
-    };
+    return notStarted(performance.now() - started, `the client's terminal: ${describeError(error)}`);
   }
   // The editor shows the command's output live in the tool call.
   await client.notify("session/update", {
@@ -86,28 +73,27 @@ async function runInTerminal(
   let timedOut = false;
   let aborted = false;
   const kill = () => terminal.kill().catch(() => {});
+  // A client that never reports the exit after a kill (timeout or abort) is given up on.
+  let giveUp = () => {};
+  const gaveUp = new Promise<null>((resolve) => {
+    giveUp = () => void setTimeout(() => resolve(null), KILL_GRACE_MS);
+  });
   const timer = setTimeout(() => {
     timedOut = true;
     void kill();
+    giveUp();
   }, request.timeoutMs);
   const onAbort = () => {
     aborted = true;
     void kill();
+    giveUp();
   };
   request.signal.addEventListener("abort", onAbort, { once: true });
   try {
-    const exit = await Promise.race([
-      terminal.waitForExit(),
-      // A client that never reports the exit after a kill: give up on it.
-      new Promise<null>((resolve) => {
-        const check = () =>
-          (timedOut || aborted) ? setTimeout(() => resolve(null), KILL_GRACE_MS) : undefined;
-        request.signal.addEventListener("abort", check, { once: true });
-      }),
-    ]);
+    const exit = await Promise.race([terminal.waitForExit(), gaveUp]);
     const output = await terminal.currentOutput().catch(() => ({ output: "", truncated: false }));
     return {
-      ...base,
+      ...notStarted(performance.now() - started),
       code: exit?.exitCode ?? null,
       signal: exit?.signal ?? (exit ? null : "SIGKILL"),
       stdout: output.output,
@@ -117,13 +103,7 @@ async function runInTerminal(
       durationMs: performance.now() - started,
     };
   } catch (error) {
-    return {
-      ...base,
-      aborted,
-      timedOut,
-      durationMs: performance.now() - started,
-      error: describeError(error),
-    };
+    return { ...notStarted(performance.now() - started, describeError(error)), aborted, timedOut };
   } finally {
     clearTimeout(timer);
     request.signal.removeEventListener("abort", onAbort);

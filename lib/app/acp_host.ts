@@ -69,7 +69,6 @@ export function acpHost(options: AcpServeAgentOptions): AcpHost {
 
 /** One ACP session over a Session: prompts as turns, modes as approval policies, commands. */
 class HostedSession implements AcpSession {
-  #started = false;
 
   private constructor(
     private readonly session: Session,
@@ -138,11 +137,9 @@ class HostedSession implements AcpSession {
 
   async prompt(input: AcpPromptInput, signal: AbortSignal): Promise<AcpTurnEnd> {
     try {
-      if (!this.#started) {
-        this.#started = true;
-        const start = await this.session.start(signal);
-        if (start.stop) return { stopReason: "refusal" };
-      }
+      // SessionStart runs once (the session keeps whether it ran and whether a hook stopped it).
+      await this.session.start(signal);
+      if (this.session.stoppedBy !== null) return { stopReason: "refusal" };
       const command = /^\/([^\s]+)(?:\s+([\s\S]*))?$/.exec(input.text);
       if (command?.[1] === "compact") {
         const outcome = await this.session.compact({

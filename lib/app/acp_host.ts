@@ -69,7 +69,6 @@ export function acpHost(options: AcpServeAgentOptions): AcpHost {
 
 /** One ACP session over a Session: prompts as turns, modes as approval policies, commands. */
 class HostedSession implements AcpSession {
-
   private constructor(
     private readonly session: Session,
     private readonly loaded: LoadedConfig,

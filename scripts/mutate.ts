@@ -25,6 +25,7 @@ import { makeScratchTree, type ScratchTree } from "./mutate/scratch_tree.ts";
 import { allTests, failureSummary, runTests, type TestOutcome } from "./mutate/test_run.ts";
 import { platform, runCommand } from "../lib/platform/mod.ts";
 import { type LineHits, linesHit, reaches } from "./mutate/coverage.ts";
+import { CoverageCache } from "./mutate/coverage_cache.ts";
 
 const THRESHOLD = 95;
 const { values, positionals } = parseArgs({
@@ -37,6 +38,8 @@ const { values, positionals } = parseArgs({
     sample: { type: "string" },
     seed: { type: "string", default: "1" },
     serial: { type: "boolean", default: false },
+    only: { type: "string" }, // comma-separated generated ids: re-run these (survivors) of the sample
+    "no-cache": { type: "boolean", default: false },
     root: { type: "string" }, // the tree to mutate (tests point it at a small fixture project)
   },
   allowPositionals: true,
@@ -73,6 +76,13 @@ if (values.generate) {
     });
     for (const note of plan.notes) console.log(`mutate: ${note}`);
     jobs = plan.jobs;
+    if (values.only !== undefined) {
+      const wanted = values.only.split(",").map((id) => id.trim()).filter(Boolean);
+      const unknown = wanted.filter((id) => !jobs.some((j) => j.id === id));
+      if (unknown.length) fail(`--only: not in this sample: ${unknown.join(", ")}`);
+      jobs = jobs.filter((j) => wanted.includes(j.id));
+      console.log(`mutate: --only: running ${jobs.length} of the sample`);
+    }
   } catch (error) {
     if (!(error instanceof PlanError)) throw error;
     jobs = fail(error.message);
@@ -146,10 +156,19 @@ async function main(): Promise<number> {
   const took = new Map<string, number>();
   const hits = new Map<string, LineHits>();
   if (values.generate) {
-    // Each test file alone, recording which lines it runs (its subprocesses' too).
-    const files = [...new Set(jobs.map((m) => m.file))];
+    // Each test file alone, recording which lines of lib/ it runs (its subprocesses' too),
+    // remembered per test file outside the repo until the code or that test changes.
+    const cache = values["no-cache"] ? null : await CoverageCache.open(root);
     let failed: string | null = null;
+    let fromCache = 0;
     await pool(baselineTests, async (test, scratch, index) => {
+      const known = cache && isTestFile(test) ? await cache.get(test) : null;
+      if (known) {
+        fromCache++;
+        took.set(test, known.ms);
+        hits.set(test, known.hits);
+        return;
+      }
       const coverage = isTestFile(test) ? `${coverageRoot}/${index}` : null;
       const outcome = await runTests(scratch.dir, [test], {
         ...base,
@@ -157,8 +176,14 @@ async function main(): Promise<number> {
         ...(coverage ? { env: { DENO_COVERAGE_DIR: coverage } } : {}),
       });
       took.set(test, outcome.ms);
-      if (!outcome.passed) failed ??= outcome.detail;
-      else if (coverage) hits.set(test, await linesHit(scratch.dir, coverage, files, interrupt.signal));
+      if (!outcome.passed) failed ??= `${outcome.detail}`;
+      else if (coverage) {
+        const lines = await linesHit(scratch.dir, coverage, null, interrupt.signal);
+        if (interrupt.signal.aborted) return;
+        hits.set(test, lines);
+        await cache?.set(test, { ms: outcome.ms, hits: lines });
+      }
+      console.log(`baseline: ${test} (${seconds(outcome.ms)})`);
     });
     if (interrupt.signal.aborted) return 130;
     if (failed) {
@@ -168,7 +193,10 @@ async function main(): Promise<number> {
     const total = [...took.values()].reduce((a, b) => a + b, 0);
     console.log(
       `baseline: ${baselineTests.length} test paths pass unmutated, each alone with coverage ` +
-        `(${seconds(performance.now() - started)}; ${seconds(total)} of test runs)`,
+        `(${seconds(performance.now() - started)}; ${fromCache} remembered from ${
+          cache?.dir ?? "no cache"
+        }, ` +
+        `${seconds(total)} of test runs when measured)`,
     );
   } else {
     const baseline = await runTests(scratches[0].dir, baselineTests, {

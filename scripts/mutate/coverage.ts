@@ -11,17 +11,22 @@ import { platform, runCommand } from "../../lib/platform/mod.ts";
 /** Lines (1-based) executed at least once, per file relative to the tree's root. */
 export type LineHits = Map<string, Set<number>>;
 
-/** Reads a coverage directory as lcov, keeping only `files` (relative to `dir`). */
+/**
+ * Reads a coverage directory as lcov, keeping only `files` (relative to `dir`), or every file of
+ * lib/ when null (what the baseline cache keeps, so any later choice of files can be answered).
+ */
 export async function linesHit(
   dir: string,
   coverageDir: string,
-  files: string[],
+  files: string[] | null,
   signal?: AbortSignal,
 ): Promise<LineHits> {
   const hits: LineHits = new Map();
-  const wanted = new Set(files);
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const include = `(${files.map((f) => escape(path.join(dir, f))).join("|")})$`;
+  const include = files
+    ? `(${files.map((f) => escape(path.join(dir, f))).join("|")})$`
+    : `${escape(path.join(dir, "lib"))}/`;
+  const wanted = (rel: string) => files ? files.includes(rel) : rel.startsWith("lib/");
   const result = await runCommand(platform, {
     cmd: [platform.execPath(), "coverage", "--lcov", `--include=${include}`, coverageDir],
     cwd: dir,
@@ -36,7 +41,7 @@ export async function linesHit(
   for (const line of result.stdout.split("\n")) {
     if (line.startsWith("SF:")) {
       const rel = path.relative(dir, line.slice(3).trim());
-      current = wanted.has(rel) ? (hits.get(rel) ?? new Set()) : null;
+      current = wanted(rel) ? (hits.get(rel) ?? new Set()) : null;
       if (current) hits.set(rel, current);
     } else if (current && line.startsWith("DA:")) {
       const [at, count] = line.slice(3).split(",").map(Number);

@@ -91,10 +91,25 @@ async function project(files: Record<string, string>) {
   return root;
 }
 
+/** Runs `mutate --generate` on a fixture; without `cache` the baseline is measured afresh (--no-cache). */
 async function mutate(root: string, ...args: string[]) {
+  return await mutateWith(null, root, ...args);
+}
+
+async function mutateWith(cache: string | null, root: string, ...args: string[]) {
   const out = await new Deno.Command(platform.execPath(), {
-    args: ["run", "-A", MUTATE, "--root", root, "--generate", "--serial", ...args],
-    env: { ...platform.envAll(), NO_COLOR: "1" },
+    args: [
+      "run",
+      "-A",
+      MUTATE,
+      "--root",
+      root,
+      "--generate",
+      "--serial",
+      ...(cache ? [] : ["--no-cache"]),
+      ...args,
+    ],
+    env: { ...platform.envAll(), NO_COLOR: "1", ...(cache ? { TRELLIS_MUTATE_CACHE: cache } : {}) },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -195,7 +210,7 @@ Deno.test("mutate --generate: SIGINT half way through leaves the tree as it was 
   try {
     const before = await snapshot(root);
     const child = new Deno.Command(platform.execPath(), {
-      args: ["run", "-A", MUTATE, "--root", root, "--generate", "--serial", "lib/clamp.ts"],
+      args: ["run", "-A", MUTATE, "--root", root, "--generate", "--serial", "--no-cache", "lib/clamp.ts"],
       env: { ...platform.envAll(), NO_COLOR: "1", [ready]: flag },
       stdout: "piped",
       stderr: "piped",
@@ -247,5 +262,73 @@ Deno.test("mutate --generate: a mutant runs only the test files that ran its lin
     assert.deepEqual(await snapshot(root), before);
   } finally {
     await platform.fs.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mutate --generate: the coverage baseline is remembered outside the tree until the code or that test changes; --only re-runs named mutants", async () => {
+  const root = await project({
+    "lib/pair.ts": "export function big(n: number): boolean {\n  return n > 10;\n}\n" +
+      "export function small(n: number): boolean {\n  return n < 0;\n}\n",
+    "tests/big_test.ts": 'import { big } from "../lib/pair.ts";\n' +
+      'Deno.test("big", () => {\n  if (!big(20) || big(3)) throw new Error("big is wrong");\n});\n',
+    "tests/other_test.ts": 'import "../lib/pair.ts";\nDeno.test("other", () => {});\n',
+  });
+  const cache = await platform.fs.makeTempDir("trellis-mutgen-cache-");
+  const unrun = /SURVIVED lib\/pair\.ts:5:12:flip-comparison .*\n +no test runs this line/;
+  try {
+    const before = await snapshot(root);
+    const first = await mutateWith(cache, root, "lib/pair.ts");
+    assert.equal(first.code, 0, first.out);
+    assert.match(
+      first.out,
+      /baseline: 2 test paths pass unmutated, each alone with coverage \(.*; 0 remembered/,
+    );
+    assert.equal([...Deno.readDirSync(cache)].filter((e) => e.name.endsWith(".json")).length, 2);
+    assert.deepEqual(await snapshot(root), before, "nothing of the cache is written into the tree");
+
+    // Same tree: nothing measured again, the same verdicts from the remembered lines.
+    const second = await mutateWith(cache, root, "lib/pair.ts");
+    assert.equal(second.code, 0, second.out);
+    assert.match(second.out, /; 2 remembered from /);
+    assert.doesNotMatch(second.out, /baseline: tests\//);
+    assert.match(
+      second.out,
+      /killed +lib\/pair\.ts:2:12:flip-comparison .*\n +tests\/big_test\.ts: 1 failed/,
+    );
+    assert.match(second.out, unrun);
+
+    // One test changes (it now calls small()): that test alone is measured again, and its new
+    // coverage counts (a stale entry would still say no test runs line 5).
+    await platform.fs.writeTextFile(
+      `${root}/tests/other_test.ts`,
+      'import { small } from "../lib/pair.ts";\n' +
+        'Deno.test("other", () => {\n  if (!small(-1) || small(0)) throw new Error("small is wrong");\n});\n',
+    );
+    const third = await mutateWith(cache, root, "lib/pair.ts");
+    assert.equal(third.code, 0, third.out);
+    assert.match(third.out, /; 1 remembered from /);
+    assert.match(third.out, /baseline: tests\/other_test\.ts \(/);
+    assert.match(
+      third.out,
+      /killed +lib\/pair\.ts:5:12:flip-comparison .*\n +tests\/other_test\.ts: 1 failed/,
+    );
+
+    // The code changes: every test is measured again.
+    await platform.fs.writeTextFile(
+      `${root}/lib/pair.ts`,
+      (await platform.fs.readTextFile(`${root}/lib/pair.ts`)) + "\n",
+    );
+    const fourth = await mutateWith(cache, root, "lib/pair.ts", "--only", "lib/pair.ts:5:12:flip-comparison");
+    assert.equal(fourth.code, 0, fourth.out);
+    assert.match(fourth.out, /; 0 remembered from /);
+    assert.match(fourth.out, /--only: running 1 of the sample/);
+    assert.match(fourth.out, /1\/1 mutants killed/);
+
+    const unknown = await mutateWith(cache, root, "lib/pair.ts", "--only", "lib/pair.ts:9:1:flip-comparison");
+    assert.equal(unknown.code, 2, unknown.out);
+    assert.match(unknown.out, /--only: not in this sample: lib\/pair\.ts:9:1:flip-comparison/);
+  } finally {
+    await platform.fs.remove(root, { recursive: true });
+    await platform.fs.remove(cache, { recursive: true });
   }
 });

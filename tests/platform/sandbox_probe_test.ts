@@ -95,6 +95,29 @@ Deno.test("detectSandbox() caches a verdict that holds on disk and probes again 
   }
 });
 
+Deno.test("detectSandbox() probes again when a cache entry with the right key holds flags that are not all strings", async () => {
+  // The key matching is not enough: the flags are spliced into bwrap's argv, so an entry whose
+  // flags are not an array of strings (hand-edited, another version's shape) is probed again, as
+  // is one whose flags are not an array at all (the neighbour).
+  const fake = await fakeBwrap(`exec /usr/bin/bwrap "$@"`);
+  const cacheFile = `${fake.dir}/cache/sandbox.json`;
+  try {
+    const first = await detectSandbox(platformWith(fake.dir), { cacheFile });
+    assert.equal(first.available, true);
+    const probed = await runs(fake.log);
+    const entry = JSON.parse(await platform.fs.readTextFile(cacheFile));
+    let expected = probed;
+    for (const flags of [[...entry.flags, 42], "--unshare-user"]) {
+      await platform.fs.writeTextFile(cacheFile, JSON.stringify({ ...entry, flags }));
+      assert.deepStrictEqual(await detectSandbox(platformWith(fake.dir), { cacheFile }), first);
+      expected += probed;
+      assert.equal(await runs(fake.log), expected, `flags ${JSON.stringify(flags)} were trusted`);
+    }
+  } finally {
+    await platform.fs.remove(fake.dir, { recursive: true });
+  }
+});
+
 Deno.test("shell() needs approval naming the failed self-check when the probe got out", async () => {
   const fake = await fakeBwrap(IGNORES_HARDENING);
   try {

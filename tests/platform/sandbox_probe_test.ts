@@ -47,6 +47,25 @@ Deno.test("detectSandbox() refuses a bwrap whose profile lets the probe remount 
   }
 });
 
+Deno.test("detectSandbox() refuses a profile that keeps a single capability, as it refuses one keeping several", async () => {
+  // The real bwrap holds; its report is altered so exactly one capability set is not empty (the
+  // neighbour of the test above, where the hardening is ignored and every set is full).
+  const fake = await fakeBwrap(
+    `/usr/bin/bwrap "$@" | sed 's/^trellis-probe:cap:CapEff:.*/trellis-probe:cap:CapEff:0000000000000400/'`,
+  );
+  try {
+    const status = await detectSandbox(platformWith(fake.dir), { cacheFile: `${fake.dir}/sandbox.json` });
+    assert.equal(status.available, false);
+    assert.equal(
+      (status as { reason: string }).reason,
+      "bwrap does not hold here: the self-check probe kept capabilities (CapEff:0000000000000400)",
+    );
+    assert.equal(await platform.fs.lstat(`${fake.dir}/sandbox.json`), null);
+  } finally {
+    await platform.fs.remove(fake.dir, { recursive: true });
+  }
+});
+
 Deno.test("detectSandbox() refuses a bwrap that runs the command without any sandbox at all", async () => {
   const fake = await fakeBwrap(`while [ "$1" != "--" ]; do shift; done; shift; exec "$@"`);
   try {

@@ -215,9 +215,13 @@ async function main(): Promise<number> {
   let byCompiler = 0;
   let unreached = 0;
   await pool(jobs, async (mutant, scratch, index) => {
-    // Generated: only the tests that ran the mutated lines (a directory, like tests/, runs whole).
+    // Generated: only the tests that ran the mutated lines (a directory, like tests/, runs whole),
+    // or the line either side: `deno coverage` counts a line 0 when any part of it did not run, so
+    // `if (once) x.once = true;` never taken reads as unrun although its condition ran.
     const tests = values.generate && mutant.lines
-      ? mutant.tests.filter((t) => !hits.has(t) || reaches(hits.get(t)!, mutant.file, ...mutant.lines!))
+      ? mutant.tests.filter((t) =>
+        !hits.has(t) || reaches(hits.get(t)!, mutant.file, mutant.lines![0] - 1, mutant.lines![1] + 1)
+      )
       : mutant.tests;
     const original = await scratch.read(mutant.file);
     await scratch.write(mutant.file, mutant.apply(original));

@@ -181,6 +181,37 @@ Deno.test("runTurn() lets a PermissionRequest allow run the call escalated, and 
   }
 });
 
+Deno.test("runTurn(): a PermissionRequest deny stops the call even when the user would approve it, and the user is never asked (HK-10)", async () => {
+  // The neighbour of the test above, whose approver says no anyway: here only the hook's deny can
+  // stop the call, and the output names the hook's message.
+  for (const message of ["not on Fridays", undefined]) {
+    const runs: { args: unknown; escalated: boolean }[] = [];
+    const asked: string[] = [];
+    const { opts, rec } = options([[call("write", {}, "w")], [say("ok")]], {
+      captureTools: catalogOf([fakeTool("write", { needsApproval: true, runs })]),
+      hooks: hooksWith({
+        permissionRequest: () =>
+          Promise.resolve({ decision: "deny" as const, ...(message ? { message } : {}) }),
+      }),
+      approver: {
+        request: (r) => {
+          asked.push(r.reason);
+          return Promise.resolve({ decision: "approved" });
+        },
+      },
+    });
+    await runTurn(opts);
+    assert.deepEqual(outputsOf(rec.items), [["w", "denied"]]);
+    assert.deepEqual(runs, []);
+    assert.deepEqual(asked, []);
+    const output = rec.items.find((i) => i.type === "function_call_output");
+    assert.match(
+      JSON.stringify(output),
+      message ? /PermissionRequest hook: not on Fridays/ : /PermissionRequest hook denied approval/,
+    );
+  }
+});
+
 Deno.test("runTurn() applies a PreToolUse block and rewrite, and PostToolUse feedback (HK-9, HK-11)", async () => {
   const runs: { args: unknown; escalated: boolean }[] = [];
   const { opts, rec } = options([[call("read", { v: 1 }, "a"), call("write", {}, "b")], [say("ok")]], {

@@ -89,6 +89,25 @@ Deno.test("sandboxArgv() reaches a socket listed in allow_unix_sockets and no ot
   );
 });
 
+Deno.test("sandboxArgv() with the network off gives the command a network namespace of its own (only lo); on, the host's", async () => {
+  // The seccomp filter refuses some sockets, but the namespace is what leaves a command nothing to
+  // reach (the host's interfaces, its loopback listeners); the neighbour: with the network on the
+  // command sees the host's interfaces, or network access would be off whatever the user said.
+  const box = await makeBox();
+  try {
+    const host = (await platform.fs.readTextFile("/proc/net/dev")).split("\n").slice(2)
+      .map((line) => line.trim().split(":")[0]).filter(Boolean).sort();
+    assert.ok(host.some((name) => name !== "lo"), `this host has no interface but lo: ${host}`);
+    const list = "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ' '";
+    const off = await runInSandbox(policyFor(box), list);
+    assert.equal(off.stdout.trim(), "lo", off.stderr);
+    const on = await runInSandbox(policyFor(box, { networkAccess: true }), list);
+    assert.equal(on.stdout.trim(), host.join(" "), on.stderr);
+  } finally {
+    await removeBox(box);
+  }
+});
+
 Deno.test("sandboxArgv() shows an empty /run, where host daemons keep their sockets", async () => {
   const box = await makeBox();
   try {

@@ -5,6 +5,7 @@ import {
   runCommand,
   sandboxArgv,
   SandboxProfileError,
+  sandboxProfileProblem,
 } from "../../lib/platform/mod.ts";
 import { bareWorktree } from "./_git_worktree.ts";
 import { resolvePaths, userProtectedPaths } from "../../lib/config/mod.ts";
@@ -173,6 +174,24 @@ Deno.test("sandboxArgv() refuses, naming it, a protected name that is a symbolic
         `protected path "${box.ws}/.claude" is a symbolic link, which the sandbox cannot keep read-only`,
       ),
     );
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("sandboxProfileProblem() names the symbolic link a profile cannot hold, before anything runs; a plain policy has none", async () => {
+  // What the shell tool asks about before it runs a command (sandbox unavailable: …): the same
+  // refusal as sandboxArgv's, as text; its neighbour, the same box without the link, has no problem.
+  const box = await makeBox();
+  try {
+    assert.equal(sandboxProfileProblem(policyFor(box)), undefined);
+    await platform.fs.mkdir(`${box.ws}/decoy`);
+    await platform.fs.symlink("decoy", `${box.ws}/.claude`);
+    assert.equal(
+      sandboxProfileProblem(policyFor(box)),
+      `protected path "${box.ws}/.claude" is a symbolic link, which the sandbox cannot keep read-only`,
+    );
+    assert.equal(sandboxProfileProblem(policyFor(box, { mode: "danger-full-access" })), undefined);
   } finally {
     await removeBox(box);
   }

@@ -3,7 +3,13 @@
  * the loop calls them; neither imports the other.
  */
 
-import type { CallOutputStatus, FreeformFormat, JsonSchema, OutputPart, ToolNamespace } from "./conversation.ts";
+import type {
+  CallOutputStatus,
+  FreeformFormat,
+  JsonSchema,
+  OutputPart,
+  ToolNamespace,
+} from "./conversation.ts";
 import type { EventSink } from "./events.ts";
 import type { ApprovalSubject } from "./approval_subject.ts";
 

@@ -43,7 +43,9 @@ const DESCRIPTION =
 
 const PARAMETERS: JsonSchema = {
   type: "object",
-  properties: { input: { type: "string", description: "The whole patch, *** Begin Patch to *** End Patch." } },
+  properties: {
+    input: { type: "string", description: "The whole patch, *** Begin Patch to *** End Patch." },
+  },
   required: ["input"],
   additionalProperties: false,
 };
@@ -93,7 +95,9 @@ function touchedPaths(operations: PatchOperation[]): string[] {
   return operations.flatMap((op) => op.kind === "update" && op.moveTo ? [op.path, op.moveTo] : [op.path]);
 }
 
-export function applyPatchTool(env: ToolEnv): BuiltinTool & { freeform: { syntax: "lark"; definition: string } } {
+export function applyPatchTool(
+  env: ToolEnv,
+): BuiltinTool & { freeform: { syntax: "lark"; definition: string } } {
   const access = (path: string) => checkPathAccess(env.profile, path, "write");
   const parse = (raw: unknown): PatchArgs => {
     const input = patchText(raw);
@@ -126,7 +130,9 @@ export function applyPatchTool(env: ToolEnv): BuiltinTool & { freeform: { syntax
         const written = await write(env, change, ctx);
         if (written) return written;
       }
-      const lines = planned.map((c) => `${c.letter} ${nodePath.relative(env.profile.workspace, c.access.path)}`);
+      const lines = planned.map((c) =>
+        `${c.letter} ${nodePath.relative(env.profile.workspace, c.access.path)}`
+      );
       return { status: "success", output: `Success. Updated the following files:\n${lines.join("\n")}` };
     },
     toHookInput(raw) {
@@ -153,7 +159,9 @@ async function plan(
   const read = async (path: string): Promise<Uint8Array | null> => {
     const info = await env.platform.fs.stat(path);
     if (!info) return null;
-    if (!info.isFile) throw new TrellisError("patch_invalid", `"${path}" is not a regular file`, { file: path });
+    if (!info.isFile) {
+      throw new TrellisError("patch_invalid", `"${path}" is not a regular file`, { file: path });
+    }
     return await readRegularFile(path, { signal: ctx.signal, maxBytes: MAX_PATCH_FILE_BYTES });
   };
   for (const op of operations) {
@@ -162,7 +170,9 @@ async function plan(
     try {
       before = await read(target.path);
     } catch (error) {
-      if (error instanceof TrellisError) return { status: "error", output: `Cannot apply the patch: ${error.message}` };
+      if (error instanceof TrellisError) {
+        return { status: "error", output: `Cannot apply the patch: ${error.message}` };
+      }
       return fsErrorResult("patch", op.path, error);
     }
     const oldText = before === null ? null : utf8.decode(before);
@@ -208,7 +218,11 @@ async function plan(
   return changes;
 }
 
-async function write(env: ToolEnv, change: PlannedChange, ctx: ToolRunContext): Promise<ToolResult | undefined> {
+async function write(
+  env: ToolEnv,
+  change: PlannedChange,
+  ctx: ToolRunContext,
+): Promise<ToolResult | undefined> {
   const path = change.access.path;
   try {
     await env.changes?.beforeChange(path, change.before, { inPlace: false });
@@ -222,6 +236,11 @@ async function write(env: ToolEnv, change: PlannedChange, ctx: ToolRunContext): 
   } catch (error) {
     return fsErrorResult("patch", change.access.requested, error);
   }
-  env.editor?.fileChanged?.({ callId: ctx.callId, path, oldText: change.oldText, newText: change.after ?? "" });
+  env.editor?.fileChanged?.({
+    callId: ctx.callId,
+    path,
+    oldText: change.oldText,
+    newText: change.after ?? "",
+  });
   return undefined;
 }

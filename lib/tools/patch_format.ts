@@ -52,7 +52,8 @@ export function parsePatch(text: string): PatchOperation[] {
   const body = lines.slice(start + 1, lines.length - 1);
   const operations: PatchOperation[] = [];
   let i = 0;
-  const header = (prefix: string) => body[i].startsWith(prefix) ? body[i].slice(prefix.length).trim() : undefined;
+  const header = (prefix: string) =>
+    body[i].startsWith(prefix) ? body[i].slice(prefix.length).trim() : undefined;
   while (i < body.length) {
     const line = body[i];
     const lineNo = start + 2 + i;
@@ -67,7 +68,11 @@ export function parsePatch(text: string): PatchOperation[] {
         content.push(body[i].slice(1));
         i++;
       }
-      operations.push({ kind: "add", path: need(path, lineNo), content: content.map((l) => `${l}\n`).join("") });
+      operations.push({
+        kind: "add",
+        path: need(path, lineNo),
+        content: content.map((l) => `${l}\n`).join(""),
+      });
     } else if ((path = header("*** Delete File: ")) !== undefined) {
       operations.push({ kind: "delete", path: need(path, lineNo) });
       i++;
@@ -99,7 +104,9 @@ export function parsePatch(text: string): PatchOperation[] {
           else if (mark === "+") hunk.after.push(rest);
           else {
             throw patchError(
-              `Update File "${file}": hunk ${hunk.number}, line ${start + 2 + i} must start with " ", "-" or "+"`,
+              `Update File "${file}": hunk ${hunk.number}, line ${
+                start + 2 + i
+              } must start with " ", "-" or "+"`,
               file,
             );
           }
@@ -120,7 +127,9 @@ export function parsePatch(text: string): PatchOperation[] {
       operations.push({ kind: "update", path: file, ...(moveTo ? { moveTo } : {}), hunks });
     } else {
       throw patchError(
-        `Line ${lineNo} ("${line.slice(0, 60)}") is not "*** Add File:", "*** Delete File:" or "*** Update File:"`,
+        `Line ${lineNo} ("${
+          line.slice(0, 60)
+        }") is not "*** Add File:", "*** Delete File:" or "*** Update File:"`,
       );
     }
   }
@@ -147,13 +156,18 @@ export function applyHunks(file: string, text: string, hunks: PatchHunk[]): stri
     if (hunk.anchor !== "") {
       const found = seek(lines, [hunk.anchor], cursor, false);
       if (found < 0) {
-        throw patchError(`Cannot apply hunk ${hunk.number} to "${file}": "@@ ${hunk.anchor}" not found`, file);
+        throw patchError(
+          `Cannot apply hunk ${hunk.number} to "${file}": "@@ ${hunk.anchor}" not found`,
+          file,
+        );
       }
       cursor = found + 1;
     }
     let before = hunk.before;
     let after = hunk.after;
-    let at = before.length === 0 ? (hunk.anchor === "" ? lines.length : cursor) : seek(lines, before, cursor, hunk.atEnd);
+    let at = before.length === 0
+      ? (hunk.anchor === "" ? lines.length : cursor)
+      : seek(lines, before, cursor, hunk.atEnd);
     // A trailing blank context line the model added past the file's end.
     if (at < 0 && before.length > 0 && before[before.length - 1] === "") {
       before = before.slice(0, -1);
@@ -163,7 +177,9 @@ export function applyHunks(file: string, text: string, hunks: PatchHunk[]): stri
     if (at < 0) {
       const first = before.find((l) => l.trim() !== "") ?? before[0];
       throw patchError(
-        `Cannot apply hunk ${hunk.number} to "${file}": its lines were not found (first: "${first.slice(0, 80)}")`,
+        `Cannot apply hunk ${hunk.number} to "${file}": its lines were not found (first: "${
+          first.slice(0, 80)
+        }")`,
         file,
       );
     }

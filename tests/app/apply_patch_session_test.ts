@@ -20,7 +20,11 @@ async function open(script: FixtureScript, model: string, overrides: string[] = 
   const cwd = `${home.root}/ws`;
   await platform.fs.mkdir(cwd);
   const server = await startFixtureModelServer({ script });
-  const env: Record<string, string> = { ...home.env, PATH: platform.env("PATH") ?? "/usr/bin:/bin", SHELL: "/bin/sh" };
+  const env: Record<string, string> = {
+    ...home.env,
+    PATH: platform.env("PATH") ?? "/usr/bin:/bin",
+    SHELL: "/bin/sh",
+  };
   const loaded = await loadConfig(platform.fs, {
     cwd,
     env: (name) => env[name],
@@ -115,10 +119,18 @@ Deno.test("apply_patch: gpt-5.5 on Responses gets the freeform grammar tool as C
     assert.ok(!exists(`${s.cwd}/old.txt`));
     assert.equal(read(`${s.cwd}/moved/new_name.txt`), "ONE\ntwo\n");
     const call = second.input.find((i: Body) => i.type === "custom_tool_call");
-    assert.deepEqual(call, { type: "custom_tool_call", call_id: "call_p1", name: "apply_patch", input: PATCH });
+    assert.deepEqual(call, {
+      type: "custom_tool_call",
+      call_id: "call_p1",
+      name: "apply_patch",
+      input: PATCH,
+    });
     const out = second.input.find((i: Body) => i.type === "custom_tool_call_output");
     assert.equal(out.call_id, "call_p1");
-    assert.match(out.output, /^Success\. Updated the following files:\nA src\/new\.txt\nM keep\.txt\nD gone\.txt/);
+    assert.match(
+      out.output,
+      /^Success\. Updated the following files:\nA src\/new\.txt\nM keep\.txt\nD gone\.txt/,
+    );
     assert.ok(!second.input.some((i: Body) => i.type === "function_call_output"));
   } finally {
     await s.close();
@@ -142,14 +154,22 @@ Deno.test("apply_patch: a hunk that does not match names the file and the hunk, 
   const s = await open({
     steps: [
       { tool_calls: [{ name: "apply_patch", custom: true, arguments: bad }] },
-      { tool_calls: [{ name: "apply_patch", custom: true, arguments: "*** Begin Patch\n*** Frobnicate: a\n*** End Patch" }] },
+      {
+        tool_calls: [{
+          name: "apply_patch",
+          custom: true,
+          arguments: "*** Begin Patch\n*** Frobnicate: a\n*** End Patch",
+        }],
+      },
       { text: "Gave up." },
     ],
   }, "gpt-5.5");
   try {
     await seed(s.cwd);
     assert.equal((await s.turn("Patch it")).status, "completed");
-    const outputs = s.bodies.slice(1).map((b) => b.input.filter((i: Body) => i.type === "custom_tool_call_output").at(-1)?.output);
+    const outputs = s.bodies.slice(1).map((b) =>
+      b.input.filter((i: Body) => i.type === "custom_tool_call_output").at(-1)?.output
+    );
     assert.match(outputs[0], /Cannot apply hunk 2 to "keep\.txt": its lines were not found \(first: "x"\)/);
     assert.match(outputs[1], /Line 2 \("\*\*\* Frobnicate: a"\) is not "\*\*\* Add File:"/);
     // The add before the bad hunk and the delete after it: neither happened.
@@ -163,8 +183,10 @@ Deno.test("apply_patch: a hunk that does not match names the file and the hunk, 
 });
 
 Deno.test("apply_patch: a file in a protected path is refused without a terminal to ask, and the patch's other file is not written either; outside the writable roots likewise (#23 item 2)", async () => {
-  const protectedPatch = "*** Begin Patch\n*** Add File: fine.txt\n+ok\n*** Add File: .git/hooks/pre-commit\n+#!/bin/sh\n*** End Patch";
-  const outsidePatch = "*** Begin Patch\n*** Add File: fine.txt\n+ok\n*** Add File: /usr/trellis-escape.txt\n+out\n*** End Patch";
+  const protectedPatch =
+    "*** Begin Patch\n*** Add File: fine.txt\n+ok\n*** Add File: .git/hooks/pre-commit\n+#!/bin/sh\n*** End Patch";
+  const outsidePatch =
+    "*** Begin Patch\n*** Add File: fine.txt\n+ok\n*** Add File: /usr/trellis-escape.txt\n+out\n*** End Patch";
   const s = await open({
     steps: [
       { tool_calls: [{ name: "apply_patch", custom: true, arguments: protectedPatch }] },
@@ -175,7 +197,9 @@ Deno.test("apply_patch: a file in a protected path is refused without a terminal
   try {
     await Deno.mkdir(`${s.cwd}/.git/hooks`, { recursive: true });
     assert.equal((await s.turn("Patch it")).status, "completed");
-    const outputs = s.bodies.slice(1).map((b) => b.input.filter((i: Body) => i.type === "custom_tool_call_output").at(-1)?.output);
+    const outputs = s.bodies.slice(1).map((b) =>
+      b.input.filter((i: Body) => i.type === "custom_tool_call_output").at(-1)?.output
+    );
     assert.match(outputs[0], /\.git/);
     assert.match(outputs[1], /escape\.txt/);
     assert.ok(!exists(`${s.cwd}/fine.txt`));
@@ -187,12 +211,21 @@ Deno.test("apply_patch: a file in a protected path is refused without a terminal
 });
 
 Deno.test("apply_patch: on the Messages wire it is a function taking {input}, and a tool_use with the patch applies it (#23 item 2, fallback)", async () => {
-  const s = await open({
-    steps: [
-      { tool_calls: [{ name: "apply_patch", arguments: { input: "*** Begin Patch\n*** Add File: m.txt\n+messages\n*** End Patch" } }] },
-      { text: "Done." },
-    ],
-  }, "gpt-5.5", ["model_providers.fixture.wire_api=messages", "tool_set=codex"]);
+  const s = await open(
+    {
+      steps: [
+        {
+          tool_calls: [{
+            name: "apply_patch",
+            arguments: { input: "*** Begin Patch\n*** Add File: m.txt\n+messages\n*** End Patch" },
+          }],
+        },
+        { text: "Done." },
+      ],
+    },
+    "gpt-5.5",
+    ["model_providers.fixture.wire_api=messages", "tool_set=codex"],
+  );
   try {
     assert.equal((await s.turn("Patch it")).status, "completed");
     const mine = s.bodies[0].tools.find((t: Body) => t.name === "apply_patch");

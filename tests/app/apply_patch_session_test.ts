@@ -46,6 +46,7 @@ async function open(script: FixtureScript, model: string, overrides: string[] = 
   await session.start(signal());
   return {
     cwd,
+    session,
     bodies: server.requests as Body[],
     turn: (prompt: string) => session.runTurn({ prompt, maxSteps: 8, signal: signal() }),
     close: async () => {
@@ -232,6 +233,25 @@ Deno.test("apply_patch: on the Messages wire it is a function taking {input}, an
     assert.deepEqual(mine.input_schema.required, ["input"]);
     assert.equal(mine.input_schema.properties.input.type, "string");
     assert.equal(read(`${s.cwd}/m.txt`), "messages\n");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("apply_patch: every file a patch added, changed, deleted or moved goes to the turn's checkpoint, and rewind puts them all back (#23 item 2, #25 item 2)", async () => {
+  const s = await open({
+    steps: [{ tool_calls: [{ name: "apply_patch", custom: true, arguments: PATCH }] }, { text: "Patched." }],
+  }, "gpt-5.5");
+  try {
+    await seed(s.cwd);
+    assert.equal((await s.turn("Patch it")).status, "completed");
+    assert.ok(exists(`${s.cwd}/moved/new_name.txt`));
+    await s.session.rewind({ to: 1 });
+    assert.ok(!exists(`${s.cwd}/src/new.txt`));
+    assert.equal(read(`${s.cwd}/keep.txt`), "fn main\na\nb\nc\nmiddle\nx\ny\nz\n");
+    assert.equal(read(`${s.cwd}/gone.txt`), "bye\n");
+    assert.equal(read(`${s.cwd}/old.txt`), "one\ntwo\n");
+    assert.ok(!exists(`${s.cwd}/moved/new_name.txt`));
   } finally {
     await s.close();
   }

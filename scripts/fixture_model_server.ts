@@ -75,6 +75,8 @@ const toolCallSchema = z.strictObject({
   id: z.string().optional(),
   /** Responses: the call's `namespace` (a tool of a `type: "namespace"` group, as Codex declares them). */
   namespace: z.string().optional(),
+  /** Responses: a freeform call (`custom_tool_call`, as to Codex's `apply_patch`): `arguments` is its input text. */
+  custom: z.boolean().optional(),
 });
 
 const stepSchema = z.strictObject({
@@ -350,7 +352,10 @@ function toolOutputTexts(body: Record<string, unknown>): string[] {
   const texts: string[] = [];
   const list = Array.isArray(body.input) ? body.input : Array.isArray(body.messages) ? body.messages : [];
   for (const item of list) {
-    if (item?.type === "function_call_output" && typeof item.output === "string") texts.push(item.output);
+    if (
+      (item?.type === "function_call_output" || item?.type === "custom_tool_call_output") &&
+      typeof item.output === "string"
+    ) texts.push(item.output);
     if (item?.role === "tool" && typeof item.content === "string") texts.push(item.content);
     for (const block of Array.isArray(item?.content) ? item.content : []) {
       if (block?.type !== "tool_result") continue;
@@ -368,7 +373,12 @@ function orphanOutput(body: Record<string, unknown>): string | undefined {
   const calls = new Set<unknown>();
   for (const item of Array.isArray(body.input) ? body.input : []) {
     if (item?.type === "function_call") calls.add(item.call_id);
+    if (item?.type === "custom_tool_call") calls.add(`custom:${item.call_id}`);
     if (item?.type === "function_call_output" && !calls.has(item.call_id)) return String(item.call_id);
+    // A freeform call is answered by a custom_tool_call_output, as the API insists.
+    if (item?.type === "custom_tool_call_output" && !calls.has(`custom:${item.call_id}`)) {
+      return String(item.call_id);
+    }
   }
   return undefined;
 }
@@ -645,6 +655,24 @@ function responsesEvents(step: Step, body: Record<string, unknown>): string[] {
     finishItem({ id, type: "message", role: "assistant", status: "completed", content });
   }
   for (const call of step.tool_calls ?? []) {
+    if (call.custom) {
+      const item = {
+        id: randomId("ctc"),
+        type: "custom_tool_call",
+        call_id: call.id ?? randomId("call"),
+        name: call.name,
+        input: argumentsText(call),
+        status: "completed",
+      };
+      emit("response.output_item.added", { output_index: output.length, item: { ...item, input: "" } });
+      emit("response.custom_tool_call_input.delta", {
+        item_id: item.id,
+        output_index: output.length,
+        delta: item.input,
+      });
+      finishItem(item);
+      continue;
+    }
     const item = {
       id: randomId("fc"),
       type: "function_call",

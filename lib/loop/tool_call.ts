@@ -36,6 +36,7 @@ const output = (call: Call, result: ToolResult): CallOutcome["output"] => ({
   output: result.output,
   status: result.status,
   ...(result.content ? { content: result.content } : {}),
+  ...(call.custom ? { custom: true as const } : {}),
 });
 
 /**
@@ -56,7 +57,10 @@ export async function runToolCall(call: Call, env: CallEnv): Promise<CallOutcome
   if (!tool) return finish({ output: unknownToolMessage(call.name, [...env.tools.keys()]), status: "error" });
   let args: unknown;
   try {
-    args = tool.parseArguments(call.arguments.trim() === "" ? {} : JSON.parse(call.arguments));
+    // A freeform call's input is text (a patch), not JSON: the tool reads it as it is.
+    args = tool.parseArguments(
+      call.custom ? call.arguments : call.arguments.trim() === "" ? {} : JSON.parse(call.arguments),
+    );
   } catch (error) {
     return finish({ output: `invalid arguments for ${tool.name}: ${describeError(error)}`, status: "error" });
   }

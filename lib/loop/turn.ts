@@ -169,6 +169,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           description: t.description,
           parameters: t.parameters,
           ...(t.namespace ? { namespace: t.namespace } : {}),
+          ...(t.freeform ? { freeform: t.freeform } : {}),
         }));
         await compactor?.beforeSampling(conversation, declared);
         const sampled = await sampleStep(options.model, {

@@ -57,7 +57,11 @@ export function toChatMessages(instructions: string, input: ConversationItem[]):
         assistantFor(messages).tool_calls.push({
           id: item.callId,
           type: "function",
-          function: { name: item.name, arguments: item.arguments },
+          // A freeform call recorded on Responses goes back as the function fallback's {input}.
+          function: {
+            name: item.name,
+            arguments: item.custom ? JSON.stringify({ input: item.arguments }) : item.arguments,
+          },
         });
         break;
       case "function_call_output": {

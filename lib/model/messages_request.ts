@@ -143,7 +143,8 @@ export function toMessages(
           type: "tool_use",
           id: item.callId,
           name: item.name,
-          input: toolInput(item.arguments),
+          // A freeform call (apply_patch on Responses, then /model to Claude) is the function's {input}.
+          input: item.custom ? { input: item.arguments } : toolInput(item.arguments),
         });
         break;
       case "function_call_output":

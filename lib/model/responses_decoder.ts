@@ -65,6 +65,15 @@ export function toConversationItem(item: any): ConversationItem | undefined {
         ...(typeof item.namespace === "string" ? { namespace: item.namespace } : {}),
         ...id,
       };
+    case "custom_tool_call":
+      return {
+        type: "function_call",
+        callId: String(item.call_id ?? item.id ?? ""),
+        name: String(item.name ?? ""),
+        arguments: typeof item.input === "string" ? item.input : "",
+        custom: true,
+        ...id,
+      };
     case "reasoning": {
       const summary: any[] = Array.isArray(item.summary) ? item.summary : [];
       return {

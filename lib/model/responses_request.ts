@@ -94,6 +94,15 @@ function declaredFunctions(tools: ModelRequest["tools"]): WireItem[] {
   const out: WireItem[] = [];
   const groups = new Map<string, WireItem[]>();
   for (const tool of tools) {
+    if (tool.freeform && !tool.namespace) {
+      out.push({
+        type: "custom",
+        name: tool.name,
+        description: tool.description,
+        format: { type: "grammar", syntax: tool.freeform.syntax, definition: tool.freeform.definition },
+      });
+      continue;
+    }
     const fn = {
       type: "function",
       name: tool.name,
@@ -145,6 +154,9 @@ export function toResponsesItem(item: ConversationItem): WireItem[] {
         encrypted_content: item.encryptedContent,
       }];
     case "function_call":
+      if (item.custom) {
+        return [{ type: "custom_tool_call", call_id: item.callId, name: item.name, input: item.arguments }];
+      }
       return [{
         type: "function_call",
         call_id: item.callId,
@@ -154,7 +166,7 @@ export function toResponsesItem(item: ConversationItem): WireItem[] {
       }];
     case "function_call_output":
       return [{
-        type: "function_call_output",
+        type: item.custom ? "custom_tool_call_output" : "function_call_output",
         call_id: item.callId,
         output: outputFor(item.output, item.content),
       }];

@@ -61,6 +61,8 @@ export type ConversationItem =
     id?: string;
     /** The Responses namespace the call names (sent back as it came). */
     namespace?: string;
+    /** A Responses freeform (`custom_tool_call`) call: `arguments` is its raw input text. */
+    custom?: true;
   }
   | {
     type: "function_call_output";
@@ -68,6 +70,8 @@ export type ConversationItem =
     output: string;
     status: CallOutputStatus;
     content?: OutputPart[];
+    /** Answers a freeform call: the Responses wire sends it as `custom_tool_call_output`. */
+    custom?: true;
   };
 
 export interface ToolDeclaration {
@@ -79,6 +83,17 @@ export interface ToolDeclaration {
    * `multi_agent_v1` tools); the other wires declare the function by its name alone.
    */
   namespace?: ToolNamespace;
+  /**
+   * Declared as a Responses freeform tool (`type: "custom"`) constrained by this grammar, as Codex
+   * declares `apply_patch`; the other wires declare the function with its `parameters` (`{input}`).
+   */
+  freeform?: FreeformFormat;
+}
+
+/** A freeform tool's input grammar (the Responses API's `format: {type: "grammar"}`). */
+export interface FreeformFormat {
+  syntax: "lark";
+  definition: string;
 }
 
 export interface ToolNamespace {

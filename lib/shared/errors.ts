@@ -19,6 +19,7 @@ export type TrellisErrorCode =
   | "model_protocol"
   | "model_stream_limit"
   | "tool_arguments"
+  | "patch_invalid"
   | "permission_denied"
   | "mcp_config"
   | "mcp_required_failed"

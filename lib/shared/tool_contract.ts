@@ -3,7 +3,13 @@
  * the loop calls them; neither imports the other.
  */
 
-import type { CallOutputStatus, JsonSchema, OutputPart, ToolNamespace } from "./conversation.ts";
+import type {
+  CallOutputStatus,
+  FreeformFormat,
+  JsonSchema,
+  OutputPart,
+  ToolNamespace,
+} from "./conversation.ts";
 import type { EventSink } from "./events.ts";
 import type { ApprovalSubject } from "./approval_subject.ts";
 
@@ -74,6 +80,8 @@ export interface ToolDefinition {
   parameters: JsonSchema;
   /** Declared inside this Responses namespace (Codex's `multi_agent_v1`); the name stays unique. */
   namespace?: ToolNamespace;
+  /** See ToolDeclaration.freeform: the Responses wire declares it as a grammar tool. */
+  freeform?: FreeformFormat;
   /** May run concurrently with other calls of the same step. */
   parallel: boolean;
   source: ToolSource;

@@ -11,6 +11,7 @@ import type { BuiltinTool } from "./builtin_tool.ts";
 import { type BuiltinToolsOptions, createBuiltinTools, toolEnv } from "./builtin_tools.ts";
 import { claudeBashTool, claudeEditTool, claudeReadTool, claudeWriteTool } from "./claude_tool_set.ts";
 
+import { applyPatchTool } from "./apply_patch_tool.ts";
 import { execCommandTool, writeStdinTool } from "./exec_command_tool.ts";
 import { ExecSessions } from "./exec_sessions.ts";
 import { todoWriteTool, updatePlanTool } from "./plan_tool.ts";
@@ -42,6 +43,22 @@ export function chooseToolSet(setting: ToolSetSetting, model: string, isDefault 
   return { face: "trellis", reason: `tool_set = "auto": ${model} has no family set (Trellis's tools)` };
 }
 
+/**
+ * Codex 0.171 declares `apply_patch` (freeform) to the newer GPT-5 models and the codex models,
+ * not to gpt-5 itself (fixtures/peers/codex-0.171-gpt-5.5.json vs codex-0.171-gpt-5.json).
+ */
+export function offersApplyPatch(model: string): boolean {
+  const slug = model.slice(model.lastIndexOf("/") + 1).toLowerCase();
+  return /^(gpt-5\.\d|gpt-5-codex|codex-)/.test(slug);
+}
+
+interface Face {
+  tools: BuiltinTool[];
+  /** `apply_patch`, declared only to the models Codex offers it to. */
+  patch?: BuiltinTool;
+  deferred: BuiltinTool[];
+}
+
 export interface SessionToolSetsOptions extends BuiltinToolsOptions {
   toolSet: ToolSetSetting;
   /** No config layer set `tool_set`: the reason says "the default". */
@@ -53,7 +70,7 @@ export interface SessionToolSetsOptions extends BuiltinToolsOptions {
 /** One session's tool sets: each face built on first use, the background sessions they share. */
 export class SessionToolSets {
   readonly sessions: ExecSessions;
-  readonly #faces = new Map<ToolSetFace, { tools: BuiltinTool[]; deferred: BuiltinTool[] }>();
+  readonly #faces = new Map<ToolSetFace, Face>();
   readonly #loaded = new Set<string>();
 
   constructor(private readonly options: SessionToolSetsOptions) {
@@ -68,7 +85,11 @@ export class SessionToolSets {
   toolsFor(model: string): { choice: ToolSetChoice; tools: BuiltinTool[] } {
     const choice = this.choose(model);
     const face = this.#face(choice.face);
-    return { choice, tools: [...face.tools, ...face.deferred.filter((t) => this.#loaded.has(t.name))] };
+    const patch = face.patch && offersApplyPatch(model) ? [face.patch] : [];
+    return {
+      choice,
+      tools: [...face.tools, ...patch, ...face.deferred.filter((t) => this.#loaded.has(t.name))],
+    };
   }
 
   /** Kills every background command and PTY session still running (the session ends). */
@@ -85,7 +106,7 @@ export class SessionToolSets {
     return built;
   }
 
-  #build(face: ToolSetFace): { tools: BuiltinTool[]; deferred: BuiltinTool[] } {
+  #build(face: ToolSetFace): Face {
     const options = this.options;
     if (face === "trellis") return { tools: createBuiltinTools(options), deferred: [] };
     const env = toolEnv(options);
@@ -98,6 +119,7 @@ export class SessionToolSets {
           ...(options.viewImage === false ? [] : [viewImageTool(env)]),
           updatePlanTool(),
         ],
+        patch: applyPatchTool(env),
         deferred: [],
       };
     }

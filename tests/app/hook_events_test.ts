@@ -314,3 +314,30 @@ Deno.test("http hooks: with no allowlist in the user's own config ONE warning na
   await ok.close();
   assert.deepStrictEqual(warnings(ok.events).filter((w) => w.includes("allowed_http_hook_urls")), []);
 });
+
+Deno.test("apply_patch (Codex's set, gpt-5.5) fires PreToolUse and PostToolUse as Edit, with the file's path and the patch; a hook matching Bash does not see it (#23 item 2)", async () => {
+  const patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-alpha\n+ALPHA\n*** End Patch";
+  const s = await open({
+    hooks: {
+      PreToolUse: [{ matcher: "Edit", hooks: [logTo("pre")] }, { matcher: "Bash", hooks: [logTo("bash")] }],
+      PostToolUse: [{ matcher: "Edit", hooks: [logTo("post")] }],
+    },
+    userToml: 'model = "gpt-5.5"\ntool_set = "auto"',
+    script: [
+      { tool_calls: [{ name: "apply_patch", custom: true, arguments: patch }] },
+      { text: "done" },
+    ],
+  });
+  try {
+    assert.equal((await s.turn()).status, "completed");
+    const [pre] = await s.lines("pre");
+    assert.equal(pre.tool_name, "Edit");
+    assert.equal(pre.tool_input.file_path, `${s.cwd}/a.txt`);
+    assert.equal(pre.tool_input.patch, patch);
+    assert.equal((await s.lines("post")).length, 1);
+    assert.deepEqual(await s.lines("bash"), []);
+    assert.equal(await platform.fs.readTextFile(`${s.cwd}/a.txt`), "ALPHA\n");
+  } finally {
+    await s.close();
+  }
+});

@@ -150,3 +150,38 @@ Deno.test("toChatBody() leaves tools out when the request declares none", () => 
   assert.equal("tools" in body, false);
   assert.equal("parallel_tool_calls" in body, false);
 });
+
+Deno.test("a freeform apply_patch call recorded on Responses goes back as custom_tool_call there, and as the {input} function on Chat (#23 item 2)", () => {
+  const patch = "*** Begin Patch\n*** Delete File: a.txt\n*** End Patch";
+  const history: ModelRequest = {
+    model: "gpt-5.5",
+    instructions: "",
+    input: [
+      { type: "message", role: "user", content: "go" },
+      { type: "function_call", callId: "c1", name: "apply_patch", arguments: patch, custom: true },
+      { type: "function_call_output", callId: "c1", output: "Success.", status: "success", custom: true },
+    ],
+    tools: [{
+      name: "apply_patch",
+      description: "d",
+      parameters: { type: "object", properties: { input: { type: "string" } } },
+      freeform: { syntax: "lark", definition: "start: x" },
+    }],
+    parallelToolCalls: false,
+  } as ModelRequest;
+  const responses = toResponsesBody(history) as Record<string, any>;
+  assert.deepEqual(responses.input.slice(1), [
+    { type: "custom_tool_call", call_id: "c1", name: "apply_patch", input: patch },
+    { type: "custom_tool_call_output", call_id: "c1", output: "Success." },
+  ]);
+  assert.deepEqual(responses.tools[0], {
+    type: "custom",
+    name: "apply_patch",
+    description: "d",
+    format: { type: "grammar", syntax: "lark", definition: "start: x" },
+  });
+  const chat = toChatBody(history) as Record<string, any>;
+  const call = chat.messages.find((m: Record<string, any>) => m.tool_calls)?.tool_calls[0];
+  assert.deepEqual(JSON.parse(call.function.arguments), { input: patch });
+  assert.equal(chat.tools[0].type, "function");
+});

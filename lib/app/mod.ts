@@ -40,7 +40,46 @@ export type { WorkspaceSessionOptions } from "./workspace.ts";
 export { editMcpServer } from "./mcp_config_edits.ts";
 export { listMcpServers, loginMcpServer, logoutMcpServer } from "./mcp_inspection.ts";
 export { PluginAdmin } from "./plugin_admin.ts";
-export * from "./command_api.ts";
+// What the CLI's commands do beyond the Workspace (#26 item 2): each an operation over what the
+// Workspace loaded, returning data the front end prints — never a subsystem function passed through.
+export {
+  callMcpTool,
+  listMcpPrompts,
+  listMcpResources,
+  mcpPinDiff,
+  mcpPromptMentionError,
+  mcpToolsReport,
+  probeMcpUrl,
+  readMcpResource,
+  trustMcpTools,
+} from "./mcp_operations.ts";
+export { showSkill, skillsDoctorReport, skillsListReport } from "./skill_reports.ts";
+export type { SkillProblems } from "./skill_reports.ts";
+export { doctorWorkspaceHooks, hookReviewNotice, testHooks } from "./hook_reports.ts";
+export { configReport } from "./config_report.ts";
+// The contracts a front end implements or renders: the loop's approver and its prompt text, MCP's
+// form responder, and the display-safe form of a server-supplied name.
+export type { LoadedConfig } from "../config/mod.ts";
+export type { HookHandlerInfo, HookRunRecord, HookStateChange, PermissionRuleEntry } from "../hooks/mod.ts";
+export {
+  approvalChoices,
+  approvalPromptLines,
+  checkResumeId,
+  noTtyApprover,
+  promptingApprover,
+  ttyApprover,
+} from "../loop/mod.ts";
+export type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Approver, TurnResult } from "../loop/mod.ts";
+export { visibleName } from "../mcp/mod.ts";
+export type {
+  ElicitationRequest,
+  ElicitationResponder,
+  ElicitationResponse,
+  McpSandbox,
+  McpServerOverview,
+  ToolDiff,
+} from "../mcp/mod.ts";
+export type { LoadedPlugin, PluginComponent } from "../plugins/mod.ts";
 export { Session } from "./session.ts";
 // The names `/approvals` and `/sandbox` accept, from the config's one list.
 export { APPROVAL_POLICIES, SANDBOX_MODES } from "../config/mod.ts";

@@ -48,5 +48,6 @@ export type { ProjectInstructions } from "./project_instructions.ts";
 export type { InstructionFile } from "./instruction_file.ts";
 export { findImports } from "./claude_imports.ts";
 export { compatEnabled, compatFiles } from "./compat.ts";
+export type { CompatFile } from "./compat.ts";
 export { codexNotTakenLine, readCodexConfig } from "./codex_config_file.ts";
 export { readClaudeJson } from "./claude_json_file.ts";

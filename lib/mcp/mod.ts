@@ -41,6 +41,7 @@ export { ElicitationRouter, noUiElicitationResponder } from "./elicitation.ts";
 export type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "./elicitation.ts";
 export { ttyElicitationResponder } from "./tty_elicitation.ts";
 export { callManagerTool, findServerTool, listManagerTools, mcpApprovalNeeded } from "./mcp_tools.ts";
+export type { McpToolListing } from "./mcp_tools.ts";
 export { type McpServerOverview, mcpServerOverview } from "./server_overview.ts";
 export type { Tool } from "./_sdk.ts";
 export { listEveryServer, readResourceOutput } from "./resource_tools.ts";
@@ -68,8 +69,8 @@ export { type ServerInstructions, serverInstructionsSection } from "./server_ins
 export type { SamplingRequest, SamplingResult } from "./sampling.ts";
 export { CredentialStore } from "./credential_store.ts";
 export { authStatus, authStatuses, loginServer } from "./oauth_login.ts";
-export { browserCommand, openInBrowser } from "./open_browser.ts";
 export { probeServer } from "./probe.ts";
+export type { ProbeOptions } from "./probe.ts";
 export { checkServerSandbox } from "./sandbox_check.ts";
 export type { SandboxCheckReport } from "./sandbox_check.ts";
 export { type Denial, findDenials } from "./sandbox_denials.ts";

@@ -38,6 +38,7 @@ export { namedFiles, namedFilesDigest } from "./named_files.ts";
 export type { NamedFile, NamedFilesOptions } from "./named_files.ts";
 export { fileUrlOf, fileUrlToPath } from "./file_url.ts";
 export { notStarted, runCommand } from "./run_command.ts";
+export { browserCommand, openInBrowser } from "./open_browser.ts";
 export { fileMode, isPrivatePath, keepPrivate, tightenPrivateTree } from "./private_tree.ts";
 export { GIT_SAFETY_CONFIG, gitArgv, repositoryFilterDrivers, runGit } from "./git_command.ts";
 export { readStreamText } from "./stream_text.ts";

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { platform } from "../../lib/platform/mod.ts";
-import { browserCommand, openInBrowser } from "../../lib/mcp/mod.ts";
+import { browserCommand, openInBrowser, platform } from "../../lib/platform/mod.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 import { fixture } from "./_helpers.ts";
 import { startProtectedServer } from "./_oauth_fixture.ts";

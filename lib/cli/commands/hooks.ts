@@ -1,12 +1,11 @@
 import type { Command } from "commander";
 import {
-  doctorHooks,
+  doctorWorkspaceHooks,
   type HookHandlerInfo,
+  hookReviewNotice,
   type HookRunRecord,
   type HookStateChange,
-  type LoadedConfig,
-  reviewNotice,
-  testHookEvent,
+  testHooks,
   type Workspace,
 } from "../../app/mod.ts";
 import { UsageError } from "../../shared/mod.ts";
@@ -47,7 +46,7 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
           h.contentHash ? `\n    content ${h.contentHash}` : ""
         }`
       );
-      const notice = reviewNotice(needsReview);
+      const notice = hookReviewNotice(needsReview);
       await ctx.out(
         lines.join("\n") + "\n" + (notice ? `\n${notice} (then: trellis hooks trust N|KEY|--all)\n` : ""),
       );
@@ -98,19 +97,14 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
     hooks.command("doctor").description("spawn every trusted hook once and report the ones that cannot run"),
   )
     .action(async (options) => {
-      const { ws, loaded, handlers } = await load(options);
-      const findings = await doctorHooks(handlers, {
-        platform: ctx.platform,
-        cwd: loaded.paths.cwd,
-        services: ws.hookServices(),
-      });
+      const { ws, handlers } = await load(options);
+      const { findings, notRun: skipped } = await doctorWorkspaceHooks(ws, handlers);
       const bad = findings.filter((f) => !f.ok);
       const lines = findings.map((f) =>
         `${f.ok ? "ok  " : "FAIL"} ${f.key}${f.vendor ? ` (${f.vendor})` : ""}${
           f.problem ? `: ${f.problem}` : ""
         }`
       );
-      const skipped = handlers.filter((h) => !h.runnable).length;
       lines.push(
         `${findings.length - bad.length} of ${findings.length} runnable hook(s) work` +
           (skipped ? `; ${skipped} not run (untrusted, modified or disabled)` : ""),
@@ -123,14 +117,14 @@ export function registerHooksCommand(program: Command, ctx: CliContext): void {
 function registerTestCommand(
   hooks: Command,
   ctx: CliContext,
-  load: (o: CommonOptions) => Promise<{ ws: Workspace; loaded: LoadedConfig; handlers: HookHandlerInfo[] }>,
+  load: (o: CommonOptions) => Promise<{ ws: Workspace; handlers: HookHandlerInfo[] }>,
 ): void {
   withCommonOptions(hooks.command("test").description("dispatch a synthetic event through the real engine"))
     .argument("<event>", "PreToolUse, PostToolUse, Stop, …")
     .option("--tool <name>", "canonical tool name for tool events", "Bash")
     .option("--input <json>", "tool_input for tool events; event fields (prompt, source, …) otherwise")
     .action(async (eventName: string, options) => {
-      const { ws, loaded, handlers } = await load(options);
+      const { ws, handlers } = await load(options);
       let input: unknown;
       if (options.input !== undefined) {
         try {
@@ -141,20 +135,9 @@ function registerTestCommand(
           });
         }
       }
-      const engine = ws.hookEngine(handlers, { threadId: "hooks-test" });
-      const hookCtx = {
-        sessionId: "trellis-hooks-test",
-        turnId: "hooks-test-turn",
-        cwd: loaded.paths.cwd,
-        model: loaded.config.model ?? "",
-        permissionMode: "default",
-        transcriptPath: null,
-        signal: new AbortController().signal,
-      };
-      const result = await testHookEvent(engine, eventName, hookCtx, { tool: options.tool, input });
-      const skipped = handlers.filter((h) => h.event === result.event && !h.runnable);
+      const result = await testHooks(ws, handlers, eventName, { tool: options.tool, input });
       const lines = result.runs.map(describeRun);
-      for (const h of skipped) {
+      for (const h of result.skipped) {
         const why = h.enabled ? `${h.trust}${h.trustReason ? ` (${h.trustReason})` : ""}` : "disabled";
         lines.push(`skipped ${h.key}: ${why}`);
       }

@@ -1,19 +1,18 @@
 import type { Command } from "commander";
 import {
-  callManagerTool,
-  findServerTool,
-  listEveryServer,
-  listManagerPrompts,
-  listManagerTools,
+  callMcpTool,
+  listMcpPrompts,
+  listMcpResources,
   listMcpServers,
   loginMcpServer,
   logoutMcpServer,
-  openInBrowser,
-  probeServer,
-  readResourceOutput,
+  mcpToolsReport,
+  probeMcpUrl,
+  readMcpResource,
   visibleName,
   type Workspace,
 } from "../../app/mod.ts";
+import { openInBrowser } from "../../platform/mod.ts";
 import { TrellisError, UsageError } from "../../shared/mod.ts";
 import { type CliContext, printDiagnostics, withCommonOptions } from "../context.ts";
 import { registerMcpEditCommands } from "./mcp_edit.ts";
@@ -62,13 +61,8 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
     .option("--client-metadata-url <url>", "client ID metadata document URL for OAuth")
     .option("--scopes <a,b>", "comma-separated OAuth scopes")
     .action(async (url: string, options) => {
-      try {
-        new URL(url);
-      } catch {
-        throw new UsageError(`Cannot probe "${url}": not a URL`, { field: "url" });
-      }
       const out: string[] = [];
-      const { failures } = await probeServer(url, {
+      const { failures } = await probeMcpUrl(url, {
         platform: ctx.platform,
         cwd: await ctx.cwd(),
         out: (text) => void out.push(text),
@@ -78,9 +72,6 @@ function registerAuthCommands(mcp: Command, ctx: CliContext): void {
         context: ctx.platform.env("MCP_CONFORMANCE_CONTEXT"),
         clientMetadataUrl: options.clientMetadataUrl,
         scopes: options.scopes ? String(options.scopes).split(",").filter(Boolean) : undefined,
-      }).catch((error) => {
-        if (error instanceof TrellisError) throw error;
-        throw new TrellisError("mcp_protocol", `Cannot probe "${url}": ${(error as Error).message}`, {});
       }).finally(async () => await ctx.out(out.join("")));
       if (failures > 0) ctx.exitCode = 1;
     });
@@ -172,14 +163,9 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
   )
     .option("--json", "print JSON")
     .action((server: string | undefined, options) =>
-      withRuntime(ctx, options, server, async ({ runtime }) => {
-        const tools = listManagerTools(runtime.manager);
-        const startup = [...runtime.manager.servers.values()].map(({ connection }) => ({
-          server: connection.config.name,
-          ...connection.status,
-          ...(connection.status.state === "ready" ? { tools: connection.status.tools.length } : {}),
-        }));
-        if (options.json) return void await ctx.out(json({ servers: startup, tools }));
+      withRuntime(ctx, options, server, async (rt) => {
+        const { servers, tools } = mcpToolsReport(rt);
+        if (options.json) return void await ctx.out(json({ servers, tools }));
         const lines = tools.map((t) =>
           `${t.modelName}${t.visible ? "" : " [hidden from model]"}${
             t.allowed ? "" : " [disabled by filter]"
@@ -217,20 +203,13 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
           field: "args",
         });
       }
-      return withRuntime(ctx, options, server, async ({ runtime }) => {
-        // The server's own name first, then the name the model sees (`mcp__server__tool`).
-        const raw = findServerTool(runtime.manager, server, tool) ?? tool;
-        const signal = new AbortController().signal;
-        const result = await callManagerTool(
-          runtime.manager,
-          {
-            server,
-            tool: raw,
-            args: args as Record<string, unknown>,
-          },
-          { callId: "cli", signal },
-          { events: (e) => printEvent(ctx, e), budgetBytes: Number.MAX_SAFE_INTEGER },
-        );
+      return withRuntime(ctx, options, server, async (mcp) => {
+        const result = await callMcpTool(mcp, {
+          server,
+          tool,
+          args: args as Record<string, unknown>,
+          events: (e) => printEvent(ctx, e),
+        });
         await ctx.out(result.output + "\n");
         for (const part of result.content ?? []) {
           if (part.type !== "text") {
@@ -246,8 +225,8 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
     )
       .argument("[server]").option("--json", "print JSON")
       .action((server: string | undefined, options) =>
-        withRuntime(ctx, options, server, async ({ runtime }) => {
-          const { items, failures } = await listEveryServer(runtime.manager, kind);
+        withRuntime(ctx, options, server, async (mcp) => {
+          const { items, failures } = await listMcpResources(mcp, kind);
           if (options.json) await ctx.out(json(items));
           else {
             const lines = items.map((r) =>
@@ -267,8 +246,8 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
   )
     .option("--json", "print JSON")
     .action((server: string | undefined, options) =>
-      withRuntime(ctx, options, server, async ({ runtime }) => {
-        const { prompts, failures } = await listManagerPrompts(runtime.manager);
+      withRuntime(ctx, options, server, async (mcp) => {
+        const { prompts, failures } = await listMcpPrompts(mcp);
         if (options.json) await ctx.out(json(prompts));
         else {
           const lines = prompts.map((p) =>
@@ -288,8 +267,8 @@ function registerDebugCommands(mcp: Command, ctx: CliContext): void {
     mcp.command("read").description("read one resource").argument("<server>").argument("<uri>"),
   )
     .action((server: string, uri: string, options) =>
-      withRuntime(ctx, options, server, async ({ runtime }) => {
-        await ctx.out(json(await readResourceOutput(runtime.manager, server, uri)));
+      withRuntime(ctx, options, server, async (mcp) => {
+        await ctx.out(json(await readMcpResource(mcp, server, uri)));
       })
     );
 }

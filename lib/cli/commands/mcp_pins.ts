@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { diffServerTools, type Tool, type ToolDiff } from "../../app/mod.ts";
-import { UsageError } from "../../shared/mod.ts";
+import { mcpPinDiff, type ToolDiff, trustMcpTools } from "../../app/mod.ts";
 import { type CliContext, withCommonOptions } from "../context.ts";
 import { withRuntime } from "./mcp_runtime.ts";
 
@@ -18,15 +17,12 @@ export function registerMcpPinCommands(mcp: Command, ctx: CliContext): void {
   )
     .option("--json", "print JSON")
     .action((name: string, options) =>
-      withRuntime(ctx, options, name, async ({ runtime, pins }) => {
-        const tools = liveTools(runtime.manager.servers.get(name)!.connection.status, name);
-        const diffs = diffServerTools(pins, name, tools);
+      withRuntime(ctx, options, name, async (mcp) => {
+        const { pinned, tools, diffs } = mcpPinDiff(mcp, name);
         if (options.json) {
-          return void await ctx.out(
-            JSON.stringify({ server: name, pinned: pins.hasServer(name), tools: diffs }, null, 2) + "\n",
-          );
+          return void await ctx.out(JSON.stringify({ server: name, pinned, tools: diffs }, null, 2) + "\n");
         }
-        if (!pins.hasServer(name)) {
+        if (!pinned) {
           return void await ctx.out(
             `MCP server '${name}' has no pinned tools yet: they are pinned the first time a session ` +
               `uses them, or now with \`trellis mcp trust ${name}\`.\n`,
@@ -51,35 +47,14 @@ export function registerMcpPinCommands(mcp: Command, ctx: CliContext): void {
       .argument("<name>").argument("[tool]"),
   )
     .action((name: string, tool: string | undefined, options) =>
-      withRuntime(ctx, options, name, async ({ runtime, pins }) => {
-        const tools = liveTools(runtime.manager.servers.get(name)!.connection.status, name);
-        const chosen = tool === undefined ? tools : tools.filter((t) => t.name === tool);
-        if (tool !== undefined && chosen.length === 0) {
-          throw new UsageError(`MCP server '${name}' has no tool named '${tool}'.`, {
-            server: name,
-            field: tool,
-          });
-        }
-        const states = new Map(chosen.map((t) => [t.name, pins.stateOf(name, t)]));
-        const written = await pins.record(name, chosen, { firstUse: false });
-        const accepted = written.filter((t) => states.get(t) === "new" || states.get(t) === "changed");
+      withRuntime(ctx, options, name, async (mcp) => {
+        const { written, accepted, file } = await trustMcpTools(mcp, name, tool);
         await ctx.out(
           `Pinned ${written.length} tool${written.length === 1 ? "" : "s"} of MCP server '${name}'` +
-            (accepted.length ? ` (accepted: ${accepted.join(", ")})` : "") + ` in ${pins.file}.\n`,
+            (accepted.length ? ` (accepted: ${accepted.join(", ")})` : "") + ` in ${file}.\n`,
         );
       })
     );
-}
-
-function liveTools(status: { state: string; tools?: Tool[]; error?: string }, name: string): Tool[] {
-  if (status.state !== "ready" || !status.tools) {
-    throw new UsageError(
-      `Cannot read the tools of MCP server '${name}': ${status.error ?? `it is ${status.state}`}`,
-      { server: name },
-      "mcp_protocol",
-    );
-  }
-  return status.tools;
 }
 
 function shown(value: unknown): string {

@@ -1,11 +1,5 @@
-import {
-  type ApprovalRequest,
-  type LoadedConfig,
-  openInBrowser,
-  type Session,
-  type SessionOptions,
-} from "../../app/mod.ts";
-import type { Platform, TerminalIo } from "../../platform/mod.ts";
+import type { ApprovalRequest, LoadedConfig, Session, SessionOptions } from "../../app/mod.ts";
+import { openInBrowser, type Platform, type TerminalIo } from "../../platform/mod.ts";
 import { isTrellisError, terminalText, TrellisError, type TrellisEventBody } from "../../shared/mod.ts";
 import { explainCall, interactiveApprover } from "./approval_prompt.ts";
 import { complete } from "./completion.ts";

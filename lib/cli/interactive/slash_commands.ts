@@ -1,7 +1,7 @@
 import { terminalText } from "../../shared/mod.ts";
 import {
   APPROVAL_POLICIES,
-  promptArguments,
+  mcpPromptMentionError,
   SANDBOX_MODES,
   type Session,
   sessionContextLedger,
@@ -171,11 +171,11 @@ export async function mcpPromptCommands(session: Session): Promise<SlashCommand[
     run: (args, ctx) => {
       // A required argument missing sends nothing (#21 item 6): the turn would carry the bare
       // command to the model with the expansion failed.
-      const parsed = promptArguments(p, args);
-      if ("error" in parsed) {
+      const error = mcpPromptMentionError(p, args);
+      if (error !== null) {
         return say(
           ctx,
-          ctx.ui.colors.yellow(`${terminalText(parsed.error, { lineBreaks: "show" })}: nothing was sent`),
+          ctx.ui.colors.yellow(`${terminalText(error, { lineBreaks: "show" })}: nothing was sent`),
         );
       }
       return ctx.submitPrompt(`/${p.modelName}${args.trim() ? ` ${args.trim()}` : ""}`);

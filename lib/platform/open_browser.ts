@@ -1,4 +1,6 @@
-import { childEnv, type Platform, runCommand } from "../platform/mod.ts";
+import { childEnv } from "./child_env.ts";
+import type { Platform } from "./platform.ts";
+import { runCommand } from "./run_command.ts";
 
 /** What a URL opener needs to see of the parent environment (a display, a session bus, $BROWSER). */
 const OPENER_ENV = ["DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS", "BROWSER"];

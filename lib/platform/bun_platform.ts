@@ -28,6 +28,7 @@ function sinkToStream(sink: any): WritableStream<Uint8Array> {
 }
 
 function spawn(options: SpawnOptions): ChildProcess {
+  if (options.tty) return spawnOnTerminal(options);
   const child = B.spawn(options.cmd, {
     cwd: options.cwd,
     env: options.env,
@@ -45,6 +46,63 @@ function spawn(options: SpawnOptions): ChildProcess {
     stdin: options.stdin === "piped" ? sinkToStream(child.stdin) : null,
     stdout: child.stdout,
     stderr: child.stderr,
+    status: supervise(child.pid, exited, options),
+    kill: (signal) => killGroup(child.pid, signal),
+  };
+}
+
+/**
+ * Bun opens the PTY itself (`terminal`): the child is a session leader with it as its controlling
+ * terminal, what it writes arrives through `data`, and `exit` is the terminal's end of file. This
+ * saves the `script` relay Deno needs (~20 ms a command: bench/RESULTS.md, tool sets).
+ */
+function spawnOnTerminal(options: SpawnOptions): ChildProcess {
+  let output!: ReadableStreamDefaultController<Uint8Array>;
+  let ended = false;
+  let onEnd = () => {};
+  const endOfFile = new Promise<void>((resolve) => (onEnd = resolve));
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    output.close();
+    onEnd();
+  };
+  const stdout = new ReadableStream<Uint8Array>({ start: (c) => void (output = c) });
+  const child = B.spawn(options.cmd, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    terminal: {
+      cols: 120,
+      rows: 40,
+      data: (_t: unknown, chunk: Uint8Array) => {
+        if (!ended) output.enqueue(chunk.slice());
+      },
+      exit: end,
+    },
+  });
+  const exited = child.exited.then(async (code: number) => {
+    // A descendant still holding the terminal would keep `exit` from coming: the child's own end
+    // is the end of its output, as with `script -e`, once what the kernel buffered is read.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([endOfFile, new Promise((resolve) => (timer = setTimeout(resolve, 20)))]);
+    clearTimeout(timer);
+    end();
+    child.terminal?.close();
+    return { code: child.signalCode ? null : code, signal: child.signalCode ?? null };
+  });
+  const stdin = options.stdin === "piped"
+    ? new WritableStream<Uint8Array>({
+      write(chunk) {
+        if (!child.terminal?.closed) child.terminal.write(chunk);
+      },
+    })
+    : null;
+  return {
+    pid: child.pid,
+    stdin,
+    stdout,
+    stderr: new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
     status: supervise(child.pid, exited, options),
     kill: (signal) => killGroup(child.pid, signal),
   };

@@ -3,6 +3,7 @@ import { fileMode, isPrivatePath } from "./private_tree.ts";
 import { denoLockFile } from "./file_lock.ts";
 import { readRegularTextSync } from "./regular_file.ts";
 import { killGroup, supervise } from "./_termination.ts";
+import { scriptArgv } from "./_script_pty.ts";
 import { lineReader } from "./_line_reader.ts";
 import { denoTerminal } from "./_deno_terminal.ts";
 import type {
@@ -19,7 +20,7 @@ import type {
 const D = (globalThis as any).Deno;
 
 function spawn(options: SpawnOptions): ChildProcess {
-  const [cmd, ...args] = options.cmd;
+  const [cmd, ...args] = options.tty ? scriptArgv(options.cmd) : options.cmd;
   const child = new D.Command(cmd, {
     args,
     cwd: options.cwd,

@@ -10,6 +10,12 @@ export interface SpawnOptions {
   /** The complete environment of the child (build it with `childEnv`); the parent's is never inherited. */
   env: Record<string, string>;
   stdin?: "piped" | "null";
+  /**
+   * Run on a pseudo-terminal (#23 item 2): stdin, stdout and stderr are its one terminal, so the
+   * output (stderr included, as a terminal shows it) arrives on `stdout` and `stderr` is empty. Bun
+   * opens the PTY itself; Deno has none and goes through util-linux `script`.
+   */
+  tty?: boolean;
   /** Kill the whole process group after this many milliseconds. */
   timeoutMs?: number;
   /** Abort kills the whole process group. */

@@ -41,8 +41,8 @@ export class ExecSessions {
   }
 
   /**
-   * Starts `argv` (already sandboxed) as a new session; `tty` runs it on a pseudo-terminal through
-   * util-linux `script`, so programs that check isatty (a REPL, a pager) behave as in a terminal.
+   * Starts `argv` (already sandboxed) as a new session; `tty` runs it on a pseudo-terminal (the
+   * platform's own), so programs that check isatty (a REPL, a pager) behave as in a terminal.
    */
   start(
     argv: string[],
@@ -53,12 +53,12 @@ export class ExecSessions {
         "(the cap on live sessions); end one first (write_stdin \\u0003, or wait for it to exit)";
     }
     const release = holdSandboxMounts(argv);
-    const cmd = options.tty ? ["script", "-qefc", quoteArgv(argv), "/dev/null"] : argv;
     const kill = new AbortController();
     let child;
     try {
       child = this.platform.spawn({
-        cmd,
+        cmd: argv,
+        tty: options.tty,
         cwd: options.cwd,
         env: { ...childEnv(this.platform.envAll()), SHELL: "/bin/sh", TERM: "xterm-256color" },
         stdin: "piped",
@@ -173,11 +173,4 @@ async function pump(stream: ReadableStream<Uint8Array>, append: (text: string) =
   }
   const rest = decoder.decode();
   if (rest) append(rest);
-}
-
-/** The argv as one POSIX shell string, for `script -c`. */
-function quoteArgv(argv: readonly string[]): string {
-  return argv.map((word) => /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`).join(
-    " ",
-  );
 }

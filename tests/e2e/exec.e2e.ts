@@ -584,3 +584,43 @@ Deno.test("exec started in $HOME warns once and runs read-only: the model's `tou
     await server.close();
   }
 });
+
+Deno.test("the binary's exec_command runs on its own PTY under bwrap: a session write_stdin types into later, a terminal on stdin, stderr on the one output (#23 item 2)", async () => {
+  const s = await setup();
+  const server = await startFixtureModelServer({
+    script: [
+      { tool_calls: [{ name: "exec_command", arguments: { cmd: "cat", tty: true, yield_time_ms: 500 } }] },
+      {
+        tool_calls: [{
+          name: "write_stdin",
+          arguments: { session_id: 1000, chars: "KESTREL\n", yield_time_ms: 1000 },
+        }],
+      },
+      {
+        tool_calls: [{
+          name: "exec_command",
+          arguments: { cmd: "test -t 0 && echo TTY || echo PIPE; echo OOPS >&2", tty: true },
+        }],
+      },
+      { tool_calls: [{ name: "exec_command", arguments: { cmd: "test -t 0 && echo TTY || echo PIPE" } }] },
+      { text: "done" },
+    ],
+  });
+  try {
+    const run = await runTrellis(
+      ["exec", "--json", "-c", 'tool_set="codex"', ...s.flags(server.url), "type into cat"],
+      { env: s.env, cwd: s.workspace },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    // deno-lint-ignore no-explicit-any
+    const last = (server.requests as Record<string, any>[]).at(-1)!;
+    // deno-lint-ignore no-explicit-any
+    const out = last.input.filter((i: any) => i.type === "function_call_output").map((i: any) => i.output);
+    assert.match(out[0], /Process running with session ID 1000/);
+    assert.match(out[1], /KESTREL/);
+    assert.match(out[2], /TTY\r?\n[\s\S]*OOPS/, "a terminal, and stderr on it");
+    assert.match(out[3], /PIPE/, "no tty: plain pipes");
+  } finally {
+    await server.close();
+  }
+});

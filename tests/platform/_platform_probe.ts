@@ -54,6 +54,33 @@ await runCommand(platform, { cmd: ["sh", "-c", `printf 'from fifo' > '${dir}/pip
 const fifoText = await fifoRead;
 const missing = await platform.fs.readFile(`${dir}/none`).then(() => "read", (e) => e.code);
 const directory = await platform.fs.readFile(dir).then(() => "read", (e) => e.code);
+// A PTY (#23 item 2): the child sees a terminal on stdin and stdout, what is typed is echoed and
+// read, stderr arrives on the one output, the exit code is the child's, and a descendant left
+// holding the terminal does not keep the output open.
+const tty = platform.spawn({
+  cmd: [
+    "sh",
+    "-c",
+    "test -t 0 && test -t 1 && echo TTY; read x; echo got:$x; echo err >&2; sleep 30 & exit 4",
+  ],
+  env,
+  stdin: "piped",
+  tty: true,
+});
+const ttyWriter = tty.stdin!.getWriter();
+await ttyWriter.write(new TextEncoder().encode("kestrel\n"));
+const [ttyOut, ttyErr, ttyStatus] = await Promise.all([
+  new Response(tty.stdout).text(),
+  new Response(tty.stderr).text(),
+  tty.status,
+]);
+tty.kill();
+const pty = {
+  code: ttyStatus.code,
+  terminal: ttyOut.includes("TTY\r\n"),
+  read: ttyOut.includes("got:kestrel\r\n"),
+  stderr: [ttyOut.includes("err\r\n"), ttyErr],
+};
 await platform.fs.remove(dir, { recursive: true });
 console.log(JSON.stringify({
   runtime: platform.runtime,
@@ -65,4 +92,5 @@ console.log(JSON.stringify({
   digest: [digestHex("sha1", "abc"), digestHex("sha256", new Uint8Array([1, 2]))],
   contents: { bomText, bomTextSync, fifoText, missing, directory },
   fileUrl: fileUrlOf("/tmp/a b#c%d"),
+  pty,
 }));

@@ -41,13 +41,14 @@ const expected = (runtime: string) => ({
     directory: "EISDIR",
   },
   fileUrl: "file:///tmp/a%20b%23c%25d",
+  pty: { code: 4, terminal: true, read: true, stderr: [true, ""] },
 });
 
-Deno.test("platform (Deno): allow-listed env, piped stdio, group-killing timeout, atomic writes, native watcher, blocking fs facet", async () => {
+Deno.test("platform (Deno): allow-listed env, piped stdio, a PTY, group-killing timeout, atomic writes, native watcher, blocking fs facet", async () => {
   assert.deepEqual(await probe([platform.execPath(), "run", "-A"]), expected("deno"));
 });
 
-Deno.test("platform (Bun): the same behaviour from the Bun implementation the binary uses", async () => {
+Deno.test("platform (Bun): the same behaviour from the Bun implementation the binary uses (its PTY its own, not script's)", async () => {
   assert.deepEqual(await probe([bunCommand(), "run"]), expected("bun"));
 });
 

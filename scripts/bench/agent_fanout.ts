@@ -46,7 +46,16 @@ async function turnMs(tmp: string, script: FixtureScript): Promise<number> {
         'sandbox_mode="danger-full-access"',
       ],
     });
-    const session = await Session.open({ platform, loaded, events: () => {}, approver: noTtyApprover });
+    // The children's shells get this home too: a login shell reads the host's ~/.profile otherwise
+    // (on the CI machine a pyenv init, ~190 ms a shell), which measures the host, not Trellis.
+    const childEnv = { ...platform.envAll(), ...env };
+    const homed = { ...platform, envAll: () => childEnv, env: (n: string) => childEnv[n] };
+    const session = await Session.open({
+      platform: homed,
+      loaded,
+      events: () => {},
+      approver: noTtyApprover,
+    });
     try {
       const started = performance.now();
       const result = await session.runTurn({
@@ -90,15 +99,22 @@ export async function bench(): Promise<BenchRow[]> {
       four.push(await turnMs(tmp, fanOut(4)));
     }
     const ratio = median(four) / median(one);
-    // The floor: the shell tool runs `bash -lc`; four login shells at once on this machine cost
-    // more than one before any agent is involved (a loaded profile, 2 cores).
+    // The floor: the shell tool runs `bash -lc`; four login shells at once cost more than one
+    // before any agent is involved (2 cores). Same fresh home as the children's shells.
+    const home = path.join(tmp, "floor-home");
+    await fs.mkdir(home);
     const shells = async (n: number) => {
       const started = performance.now();
       await Promise.all(
         Array.from(
           { length: n },
           () =>
-            new Deno.Command("bash", { args: ["-lc", "sleep 1"], stdout: "null", stderr: "null" }).output(),
+            new Deno.Command("bash", {
+              args: ["-lc", "sleep 1"],
+              env: { HOME: home },
+              stdout: "null",
+              stderr: "null",
+            }).output(),
         ),
       );
       return performance.now() - started;

@@ -54,6 +54,7 @@ export type {
   SessionOpenOptions,
   SessionRewindOutcome,
   SkillInfo,
+  SubagentInfo,
   TokenUsage,
   TurnOptions,
   TurnOutcome,

@@ -160,6 +160,24 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
+/** A subagent of the session (#22 item 6), running or done: what the interactive panel shows. */
+export interface SubagentInfo {
+  /** Its thread id (`<session>-agentN`). */
+  id: string;
+  /** Its agent definition's name (`general-purpose`, `plugin:agent`). */
+  type: string;
+  /** What the parent called it for. */
+  description: string;
+  /** "running", then how it ended: "completed", "failed", "aborted", "timed_out", … */
+  status: string;
+  /** Its latest tool call (`Bash: npm test`), or null before its first. */
+  lastAction: string | null;
+  /** Its tokens so far, over all its turns. */
+  usage: TokenUsage;
+  /** Its own transcript file, or null when nothing is recorded. */
+  transcriptFile: string | null;
+}
+
 /** How a turn ended. */
 export interface TurnOutcome {
   /**
@@ -369,6 +387,23 @@ export class TrellisSession {
    */
   rewind(to: number, options: Omit<LiveRewindRequest, "to"> = {}): Promise<SessionRewindOutcome> {
     return this.#session.rewind({ to, ...options });
+  }
+
+  /** The session's subagents so far, in the order they started (#22 item 6). */
+  subagents(): SubagentInfo[] {
+    return this.#session.subagents().map((c) => ({
+      id: c.id,
+      type: c.type,
+      description: c.description,
+      status: c.status,
+      lastAction: c.lastAction,
+      usage: {
+        inputTokens: c.usage.input_tokens,
+        cachedInputTokens: c.usage.cached_input_tokens,
+        outputTokens: c.usage.output_tokens,
+      },
+      transcriptFile: c.transcript,
+    }));
   }
 
   /** Runs one turn of `prompt` to its end: model requests, tool calls, hooks. */

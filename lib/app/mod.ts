@@ -27,6 +27,7 @@ export type {
   PluginInfo,
   SessionOpenOptions,
   SkillInfo,
+  SubagentInfo,
   TokenUsage,
   TurnOptions,
   TurnOutcome,

@@ -84,6 +84,7 @@ import { prepareTurnContext } from "./turn_context.ts";
 import { type Attachment, attachmentMessage, imageMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { Subagents } from "./subagents.ts";
+import { SubagentBoard, type SubagentStatus } from "./subagent_board.ts";
 import { prepareChild } from "./agent_child.ts";
 import { forkSkills } from "./skill_forks.ts";
 
@@ -245,6 +246,7 @@ export class Session {
   /** The running turn's id ("" between turns): what an elicitation's or a question's hooks see. */
   private currentTurn = "";
   private attention?: AttentionHooks & { pending: Set<Promise<void>> };
+  private board = new SubagentBoard();
   private idleTimer?: ReturnType<typeof setTimeout>;
 
   private constructor(private readonly options: SessionOptions, private readonly parts: SessionParts) {
@@ -259,6 +261,11 @@ export class Session {
 
   get threadId(): string {
     return this.parts.threadId;
+  }
+
+  /** The session's subagents so far, running and done (#22 item 6): what every front end shows. */
+  subagents(): SubagentStatus[] {
+    return this.board.list();
   }
 
   /** Each agent type's system prompt, for counting a child's context (#22 item 6). */
@@ -303,7 +310,9 @@ export class Session {
       warn: (message) => given.events({ type: "warning", message }),
     });
     const todo = withTodoListItems(given.events);
+    const board = new SubagentBoard();
     const sink: EventSink = (event) => {
+      board.observe(event);
       todo(event);
       agentDone(event);
     };
@@ -348,6 +357,7 @@ export class Session {
         lastUsage: meter.last,
       });
       built.attention = { ...attention, pending };
+      built.board = board;
       if (telemetry) sessionTelemetry.set(built, telemetry);
       return built;
     } catch (error) {

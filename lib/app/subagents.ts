@@ -26,7 +26,8 @@ import type {
   ToolRunContext,
   Usage,
 } from "../shared/mod.ts";
-import { addUsage, emptyUsage, noLifecycleHooks, TrellisError } from "../shared/mod.ts";
+import { addUsage, emptyUsage, eventUsage, noLifecycleHooks, TrellisError } from "../shared/mod.ts";
+import { actionLine } from "./subagent_board.ts";
 import { codexNotification, NICKNAMES, taskNotification } from "./subagent_notifications.ts";
 import { type ChildSetup, childTurnHooks } from "./agent_child.ts";
 
@@ -104,6 +105,8 @@ export class Subagents {
   /** Notifications not yet delivered to the parent's model. */
   private readonly mail: string[] = [];
   private childUsage: Usage = emptyUsage();
+  /** Each child's tokens over all its turns, for its progress and completion events (#22 item 6). */
+  private readonly usageOf = new Map<string, Usage>();
 
   constructor(private readonly env: SubagentEnv) {}
 
@@ -180,6 +183,11 @@ export class Subagents {
         return usage;
       },
     };
+  }
+
+  private usageField(agentId: string): { usage?: ReturnType<typeof eventUsage> } {
+    const usage = this.usageOf.get(agentId);
+    return usage ? { usage: eventUsage(usage) } : {};
   }
 
   /** Running and finished children, for the UI and `mcp-server` (#22 item 6). */
@@ -293,6 +301,7 @@ export class Subagents {
           agent_type: child.definition.name,
           call_id: callId,
           status: child.status,
+          ...this.usageField(child.id),
         });
         onDone(child);
       }
@@ -545,7 +554,7 @@ export class Subagents {
       await transcript.close().catch(() => {});
     }
     const status = timeout.signal.aborted && !ctx.signal.aborted ? "timed_out" : result?.status ?? "failed";
-    env.events({ type: "agent.completed", ...started, status });
+    env.events({ type: "agent.completed", ...started, status, ...this.usageField(agentId) });
     return {
       answer: answer(definition, result, status, transcript.file, env.limits.jobMaxRuntimeMs),
       result,
@@ -600,8 +609,14 @@ export class Subagents {
         approver: setup.approver,
         approvalPolicy: setup.approvalPolicy,
         sandboxed: env.sandboxed,
-        // The child's own stream stays in its transcript; the parent sees its start and end.
-        events: () => {},
+        // The child's own stream stays in its transcript; the parent sees its start, each tool call
+        // it makes (as agent.progress) and its end.
+        events: (event) => {
+          const action = event.type === "item.started" ? actionLine(event.item) : null;
+          if (action) {
+            env.events({ type: "agent.progress", agent_id: agentId, agent_type: definition.name, action });
+          }
+        },
         record: (item) => transcript.recordItem(item),
         maxSteps: definition.maxTurns ?? CHILD_MAX_STEPS,
         signal,
@@ -609,6 +624,14 @@ export class Subagents {
       });
       await transcript.recordTurn(turnId, result.status, result.usage);
       turnsRun.set(transcript, first + round);
+      const total = addUsage(this.usageOf.get(agentId) ?? emptyUsage(), result.usage);
+      this.usageOf.set(agentId, total);
+      env.events({
+        type: "agent.progress",
+        agent_id: agentId,
+        agent_type: definition.name,
+        usage: eventUsage(total),
+      });
       if (result.status !== "completed" || !env.hooks.subagentStop) break;
       const stop = await env.hooks.subagentStop({ ...hookContext(), turnId: "", signal }, {
         agentId,

@@ -184,6 +184,8 @@ function describe(event: TrellisEventBody): string | null {
       return `agent ${safe(event.agent_type)} started: ${clip(event.description)}`;
     case "agent.completed":
       return `agent ${safe(event.agent_type)} ${safe(event.status)}`;
+    case "agent.progress": // the live panel's; a log line per child tool call would drown the parent's
+      return null;
     case "item.updated":
       return event.item.type === "todo_list" ? planLines(event.item) : null;
     case "turn.started":

@@ -243,8 +243,21 @@ export type TrellisEventBody =
     call_id: string;
     transcript: string | null;
   }
+  /**
+   * What a running subagent does (#22 item 6): `action` its latest tool call, `usage` its tokens
+   * so far (counted at each of its turns' ends).
+   */
+  | { type: "agent.progress"; agent_id: string; agent_type: string; action?: string; usage?: EventUsage }
   /** A subagent ended: completed, failed, aborted (the parent stopped) or timed_out. */
-  | { type: "agent.completed"; agent_id: string; agent_type: string; call_id: string; status: string };
+  | {
+    type: "agent.completed";
+    agent_id: string;
+    agent_type: string;
+    call_id: string;
+    status: string;
+    /** Its tokens, every turn of it (absent when it never reached the model). */
+    usage?: EventUsage;
+  };
 
 export type TrellisEvent = TrellisEventBody & { version: number };
 

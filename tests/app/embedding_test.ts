@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { childEnv, platform, runCommand } from "../../lib/platform/mod.ts";
 import { EVERYTHING } from "../mcp/_helpers.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
+import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { ONE_CHILD_RUNS_A_COMMAND } from "../helpers/subagent_script.ts";
 
 // Issue #16 item 6: extension inspection through the library face (mod.ts), in a child process
 // whose HOME is a sandbox — what an embedder's program sees.
@@ -75,4 +77,43 @@ Deno.test("Trellis (mod.ts) lists config messages, MCP servers and their tools, 
     [["Stop", "untrusted", "true"]],
   );
   assert.deepStrictEqual(seen.plugins, []);
+});
+
+Deno.test("TrellisSession.subagents() (mod.ts) names each child: type, description, status, its last tool call, its tokens and its own transcript (#22 item 6)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const ws = `${root}/ws`;
+  await platform.fs.mkdir(ws);
+  const server = await startFixtureModelServer({ script: ONE_CHILD_RUNS_A_COMMAND });
+  try {
+    const run = await runCommand(platform, {
+      cmd: [
+        platform.execPath(),
+        "run",
+        "-A",
+        new URL("./_embed_subagents.ts", import.meta.url).pathname,
+        "model_provider=fixture",
+        `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
+        "model=fixture-model",
+        "skills.bundled.enabled=false",
+        "approval_policy=never",
+      ],
+      cwd: ws,
+      env: childEnv({ ...env, PATH: platform.env("PATH") ?? "/usr/bin:/bin" }),
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const seen = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
+    assert.equal(seen.outcome.status, "completed");
+    assert.equal(seen.subagents.length, 1, run.stdout);
+    const [child] = seen.subagents;
+    assert.match(child.id, /-agent1$/);
+    assert.deepStrictEqual(
+      [child.type, child.description, child.status, child.lastAction],
+      ["general-purpose", "look around", "completed", "shell: echo KESTREL"],
+    );
+    assert.deepStrictEqual(child.usage, { inputTokens: 80, cachedInputTokens: 0, outputTokens: 10 });
+    assert.notEqual(child.transcriptFile, seen.sessionFile);
+    assert.match(await platform.fs.readTextFile(child.transcriptFile), /KESTREL/);
+  } finally {
+    await server.close();
+  }
 });

@@ -41,6 +41,12 @@ export function progressMessage(event: TrellisEventBody): string | null {
       return `waiting for approval: ${String(e.tool ?? "")}`.trim();
     case "approval.decided":
       return `approval ${String(e.decision ?? "")}`.trim();
+    case "agent.started":
+      return `agent ${e.agent_type} started: ${String(e.description ?? "")}`;
+    case "agent.progress":
+      return typeof e.action === "string" ? `agent ${e.agent_type}: ${e.action}` : null;
+    case "agent.completed":
+      return `agent ${e.agent_type} ${String(e.status ?? "")}`;
     case "turn.completed":
       return "turn completed";
     case "turn.failed":

@@ -4,6 +4,7 @@ import type { ServedToolCall } from "../../mcp/mod.ts";
 import type { Platform } from "../../platform/mod.ts";
 import { type EventSink, UsageError } from "../../shared/mod.ts";
 import { Session } from "../session.ts";
+import type { SubagentStatus } from "../subagent_board.ts";
 import { forwardEvent } from "./call_events.ts";
 import { clientApprover } from "./client_approver.ts";
 import { clientElicitationResponder } from "./client_elicitation.ts";
@@ -56,6 +57,11 @@ export class ServedThread {
 
   get id(): string {
     return this.#session.threadId;
+  }
+
+  /** The thread's subagents so far (#22 item 6), as the interactive panel shows them. */
+  subagents(): SubagentStatus[] {
+    return this.#session.subagents();
   }
 
   get busy(): boolean {

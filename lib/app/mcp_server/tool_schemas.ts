@@ -82,6 +82,9 @@ export const TRELLIS_OUTPUT_SCHEMA = {
       type: "string",
       enum: ["completed", "blocked", "stopped", "max_steps", "failed", "aborted"],
     },
+    // The thread's subagents so far (#22 item 6): id, type, description, status, lastAction,
+    // usage (exec --json's token fields), transcript, callId.
+    subagents: { type: "array", items: { type: "object" } },
   },
   required: ["threadId", "content"],
 };

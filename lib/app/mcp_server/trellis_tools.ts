@@ -11,6 +11,7 @@ import {
 } from "./call_limits.ts";
 import { callOverrides } from "./config_overrides.ts";
 import type { ThreadRegistry } from "./thread_registry.ts";
+import type { SubagentStatus } from "../subagent_board.ts";
 import { parseReplyArguments, parseTrellisArguments } from "./tool_arguments.ts";
 import {
   TRELLIS_DESCRIPTION,
@@ -35,7 +36,7 @@ export interface TrellisToolsOptions {
  * `trellis` (a turn on a new thread) and `trellis-reply` (a turn on an existing one). A mistake in
  * the call — a bad field, an unknown thread, a config error — is a tool error naming what is wrong;
  * the server goes on serving. The result is Codex's: the final message as text, and
- * `structuredContent` `{ threadId, content }` (plus `status`).
+ * `structuredContent` `{ threadId, content }` (plus `status`, and `subagents` when there are any).
  */
 export function trellisTools(options: TrellisToolsOptions): ServedTool[] {
   return [
@@ -86,7 +87,7 @@ async function startThread(
   const looser = looserSettingProblem(parsed.value, operator, loaded, cwd);
   if (looser) return errorResult(looser);
   const thread = await options.threads.start(loaded, parsed.value["base-instructions"], call);
-  return turnResult(thread.id, await thread.run(parsed.value.prompt, call));
+  return turnResult(thread.id, await thread.run(parsed.value.prompt, call), thread.subagents());
 }
 
 async function continueThread(
@@ -97,7 +98,7 @@ async function continueThread(
   const parsed = parseReplyArguments(args);
   if (!parsed.ok) return errorResult(parsed.error);
   const thread = await options.threads.find(parsed.value.threadId, call);
-  return turnResult(thread.id, await thread.run(parsed.value.prompt, call));
+  return turnResult(thread.id, await thread.run(parsed.value.prompt, call), thread.subagents());
 }
 
 /** Trellis errors (config, an unknown thread, a busy thread) become tool errors; bugs propagate. */
@@ -115,8 +116,15 @@ function threadOf(error: { data: Record<string, unknown> }): string | undefined 
   return typeof error.data.threadId === "string" ? error.data.threadId : undefined;
 }
 
-/** The turn's outcome: its final message when it ended normally, else why it did not. */
-export function turnResult(threadId: string, result: TurnResult): ServedToolResult {
+/**
+ * The turn's outcome: its final message when it ended normally, else why it did not; with the
+ * thread's subagents (#22 item 6) when it has any, an addition a Codex client ignores.
+ */
+export function turnResult(
+  threadId: string,
+  result: TurnResult,
+  subagents: SubagentStatus[] = [],
+): ServedToolResult {
   const { status } = result;
   const reason = result.error?.message ?? status;
   const text = (() => {
@@ -140,7 +148,11 @@ export function turnResult(threadId: string, result: TurnResult): ServedToolResu
     }
   })();
   const isError = status === "aborted" || status === "failed" || status === "max_steps";
-  return { text, structured: { threadId, content: text, status }, ...(isError ? { isError } : {}) };
+  return {
+    text,
+    structured: { threadId, content: text, status, ...(subagents.length ? { subagents } : {}) },
+    ...(isError ? { isError } : {}),
+  };
 }
 
 function errorResult(text: string, threadId?: string): ServedToolResult {

@@ -88,6 +88,7 @@ export { isTypedPrompt, listSessions, resolveResume } from "./session_listing.ts
 export type { SessionSummary } from "./session_listing.ts";
 export { describeUntrusted, untrustedParts } from "./trust_offer.ts";
 export type { SessionOptions } from "./session.ts";
+export type { SubagentStatus } from "./subagent_board.ts";
 export type { Attachment } from "./attachments.ts";
 // The file names `@path` reads as images (#23 item 3); the bytes still decide.
 export { IMAGE_EXTENSIONS } from "../tools/mod.ts";

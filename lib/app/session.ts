@@ -11,7 +11,9 @@ import {
   approvalRequest,
   type Approver,
   approves,
+  historyLines,
   type ModelClient,
+  rebuildHistory,
   runTurn,
   type Transcript,
   TranscriptStore,
@@ -266,6 +268,17 @@ export class Session {
   /** The session's subagents so far, running and done (#22 item 6): what every front end shows. */
   subagents(): SubagentStatus[] {
     return this.board.list();
+  }
+
+  /**
+   * A subagent's conversation as its transcript holds it now (the interactive mode opens it, #22
+   * item 6): read only — a running child's file is never touched — or null when it has none.
+   */
+  async subagentConversation(id: string): Promise<ConversationItem[] | null> {
+    const file = this.board.list().find((c) => c.id === id)?.transcript;
+    if (!file) return null;
+    const text = await this.options.platform.fs.readTextFile(file).catch(() => null);
+    return text === null ? null : rebuildHistory(historyLines(text).lines).items;
   }
 
   /** Each agent type's system prompt, for counting a child's context (#22 item 6). */

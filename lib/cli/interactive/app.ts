@@ -82,6 +82,8 @@ export class InteractiveApp implements Ui {
   #busy: { label: string; started: number; controller: AbortController } | null = null;
   #queued: { text: string; shown: string }[] = [];
   #hint: string[] = [];
+  /** The running subagents' panel shows a row a child (Ctrl-O toggles, #22 item 6). */
+  #agentsExpanded = false;
   #spinner = 0;
   #ticker: ReturnType<typeof setInterval> | undefined;
   #shuttingDown: Promise<number> | undefined;
@@ -430,6 +432,7 @@ export class InteractiveApp implements Ui {
       return;
     }
     if (ctrl && name === "l") return void this.#terminal.write("\x1b[2J\x1b[H");
+    if (ctrl && name === "o") return void (this.#agentsExpanded = !this.#agentsExpanded);
     editKey(buffer, key);
   }
 
@@ -683,6 +686,8 @@ export class InteractiveApp implements Ui {
       hint: this.#hint,
       footer: this.#footer(),
       spinnerFrame: this.#spinner,
+      agents: this.#busy ? this.#session?.subagents() ?? [] : [],
+      agentsExpanded: this.#agentsExpanded,
     });
   }
 

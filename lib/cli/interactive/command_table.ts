@@ -20,6 +20,7 @@ const IMMEDIATE = new Set([
   "permissions",
   "plugins",
   "context",
+  "agents",
   "quit",
   "exit",
 ]);

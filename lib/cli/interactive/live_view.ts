@@ -7,6 +7,8 @@ import { wrap } from "./markdown_render.ts";
 import type { LiveRegion } from "./screen.ts";
 import { callStartLine } from "./tool_summary.ts";
 import { planRows } from "./plan_view.ts";
+import { agentRows } from "./agents_view.ts";
+import type { SubagentStatus } from "../../app/mod.ts";
 import type { Question, Ui } from "./ui.ts";
 
 /** What the live region shows; the app fills it in at every frame. */
@@ -19,6 +21,9 @@ export interface LiveState {
   hint: string[];
   footer: string;
   spinnerFrame: number;
+  /** The session's subagents (#22 item 6), and whether their panel is expanded (Ctrl-O). */
+  agents?: SubagentStatus[];
+  agentsExpanded?: boolean;
 }
 
 const PREVIEW_ROWS = 4;
@@ -55,6 +60,7 @@ export function liveRegion(ui: Ui, state: LiveState): LiveRegion {
         rows.push(c.dim(`    ${terminalText(running.progress, { lineBreaks: "show" }).slice(0, width - 6)}`));
       }
     }
+    rows.push(...agentRows(ui, state.agents ?? [], state.agentsExpanded ?? false, width));
     const tokens = state.view.streamedChars > 0
       ? ` · ~${formatTokens(Math.ceil(state.view.streamedChars / 4))} tokens`
       : "";

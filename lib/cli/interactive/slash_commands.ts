@@ -15,6 +15,7 @@ import type { Platform } from "../../platform/mod.ts";
 import type { EventView } from "./event_view.ts";
 import { INIT_PROMPT } from "./init_prompt.ts";
 import { rewindCommand } from "./rewind_command.ts";
+import { agentLine, conversationRows } from "./agents_view.ts";
 import { wrap } from "./markdown_render.ts";
 import type { Ui } from "./ui.ts";
 
@@ -131,6 +132,12 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
     description: "configured and installed plugins",
     run: (_, ctx) => ctx.runCli(["plugin", "list"]),
   },
+  {
+    name: "agents",
+    args: "[N]",
+    description: "the session's subagents (state, latest tool call, tokens); N opens one's transcript",
+    run: (args, ctx) => agents(args, ctx),
+  },
   { name: "init", description: "write an AGENTS.md for this repository", run: (_, ctx) => init(ctx) },
   {
     name: "context",
@@ -202,6 +209,7 @@ function help(ctx: SlashContext): void {
     { name: "\\ or Alt-Enter", text: "a new line" },
     { name: "Tab", text: "complete /commands, $skills, @files" },
     { name: "Up/Down", text: "prompt history" },
+    { name: "Ctrl-O", text: "expand or collapse the running subagents' panel" },
     { name: "Esc, Ctrl-C", text: "interrupt the turn (at a question: Esc declines, Ctrl-C stops the turn)" },
     { name: "Ctrl-C twice, Ctrl-D", text: "quit (on an empty prompt)" },
     { name: "@path, $skill", text: "attach a file's text to the prompt; use a skill" },
@@ -226,6 +234,51 @@ export function contextUsed(session: Session): string | null {
   return `${Math.round((tokens / contextWindow) * 100)}% (${tokens.toLocaleString("en-US")} of ${
     contextWindow.toLocaleString("en-US")
   } tokens${windowAssumed ? ", an assumed window: set model_context_window" : ""})`;
+}
+
+/**
+ * `/agents [N]` (#22 item 6): the session's subagents, numbered, each with its state, latest tool
+ * call and tokens; with N (or an id), that child's conversation as its transcript holds it now.
+ */
+async function agents(args: string, ctx: SlashContext): Promise<void> {
+  const { ui } = ctx;
+  const c = ui.colors;
+  const session = ctx.session();
+  const children = session.subagents();
+  const wanted = args.trim();
+  if (!wanted) {
+    if (children.length === 0) {
+      return ui.print([
+        c.dim(
+          "No subagents in this session yet: the model starts them with its agent tool (`trellis agents list` shows the types).",
+        ),
+      ]);
+    }
+    return ui.print([
+      c.bold(`Subagents (${children.length})`),
+      ...children.map((a, i) => `  ${i + 1}. ${agentLine(ui, a)}`),
+      c.dim("  /agents N opens one's transcript"),
+    ]);
+  }
+  const index = /^\d+$/.test(wanted) ? Number(wanted) - 1 : -1;
+  const child = children[index] ?? children.find((a) => a.id === wanted);
+  if (!child) {
+    return ui.print([
+      c.yellow(
+        `No subagent ${
+          terminalText(wanted, { lineBreaks: "show" })
+        } in this session: /agents lists ${children.length}`,
+      ),
+    ]);
+  }
+  const items = await session.subagentConversation(child.id);
+  const where = child.transcript ? terminalText(child.transcript, { lineBreaks: "show" }) : "not recorded";
+  ui.print([
+    c.bold(`${terminalText(child.type, { lineBreaks: "show" })} ${child.id}`),
+    c.dim(`  ${agentLine(ui, child)} · transcript ${where}`),
+    "",
+    ...(items ? conversationRows(ui, items, ui.width() - 1) : [c.dim("  (its transcript cannot be read)")]),
+  ]);
 }
 
 /** `/context`: the ledger of the live session's next request, its real history included (#17 item 3). */

@@ -240,6 +240,22 @@ export function isLeftoverPlaceholder(path: string, markerDir: string): boolean 
   }
 }
 
+/**
+ * A placeholder standing at `path`: one a killed run left (above), or one carrying Trellis's mark
+ * (an empty regular file with `PLACEHOLDER_MTIME`) that a sandbox of another home holds — its
+ * marker is in that home, and its release may remove the file before the next sandbox starts.
+ */
+export function isStandingPlaceholder(path: string, markerDir: string): boolean {
+  let info;
+  try {
+    info = lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  if (!info?.isFile() || info.size !== 0) return false;
+  return info.mtimeMs === PLACEHOLDER_MTIME * 1000 || isLeftoverPlaceholder(path, markerDir);
+}
+
 function quietly(action: () => void): void {
   try {
     action();

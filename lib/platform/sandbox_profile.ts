@@ -4,7 +4,7 @@ import process from "node:process";
 import { canonicalPath } from "./canonical_path.ts";
 import { kernelInterfaceArgs } from "./sandbox_kernel.ts";
 import { hostSocketArgs, trellisHomeSecretArgs } from "./sandbox_masks.ts";
-import { isLeftoverPlaceholder, registerPlaceholders, sweepStale } from "./sandbox_placeholders.ts";
+import { isStandingPlaceholder, registerPlaceholders, sweepStale } from "./sandbox_placeholders.ts";
 import { isWithinPath, protectedArgs, protectedMounts, SandboxProfileError } from "./sandbox_protected.ts";
 import { hostSeccompArch, seccompFilterFile, withSeccompFd } from "./sandbox_seccomp.ts";
 
@@ -96,8 +96,14 @@ export function buildSandboxArgv(
     : runtime;
   const roots = boundRoots(policy);
   const trellisHome = policy.trellisHome ? canonicalPath(policy.trellisHome) : undefined;
-  const mounts = protectedMounts(roots, policy.cwd, trellisHome, userProtectedPaths(policy));
   const markerDir = placeholderMarkerDir(trellisHome);
+  // A placeholder standing now (a killed run's, or one a sandbox of this or another home holds) is
+  // treated as one again: bound from /dev/null, so it may go before this sandbox starts, and held.
+  const mounts = protectedMounts(roots, policy.cwd, trellisHome, userProtectedPaths(policy)).map((m) =>
+    m.kind === "existing" && isStandingPlaceholder(m.path, markerDir)
+      ? { ...m, kind: "placeholder" as const }
+      : m
+  );
   const network = policy.mode === "workspace-write" && policy.networkAccess;
   const filter = seccompFilter(policy, network, scanHost);
   const bwrapArgv = [
@@ -122,9 +128,7 @@ export function buildSandboxArgv(
     ...argv,
   ];
   const cmd = filter ? withSeccompFd(filter.file, bwrapArgv) : bwrapArgv;
-  const placeholders = mounts.filter((m) =>
-    m.kind === "placeholder" || isLeftoverPlaceholder(m.path, markerDir)
-  ).map((m) => m.path);
+  const placeholders = mounts.filter((m) => m.kind === "placeholder").map((m) => m.path);
   registerPlaceholders(cmd, placeholders, markerDir);
   return cmd;
 }

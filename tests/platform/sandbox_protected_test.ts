@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  holdSandboxMounts,
   isWithinPath,
   platform,
   runCommand,
@@ -9,7 +10,7 @@ import {
 } from "../../lib/platform/mod.ts";
 import { bareWorktree } from "./_git_worktree.ts";
 import { resolvePaths, userProtectedPaths } from "../../lib/config/mod.ts";
-import { makeBox, NOBODY, policyFor, removeBox, runInSandbox, runtime } from "./_sandbox_box.ts";
+import { exists, makeBox, NOBODY, policyFor, removeBox, runInSandbox, runtime } from "./_sandbox_box.ts";
 
 // Issue #13 item 5: a sandboxed command planted files that later run unsandboxed. Protected names
 // inside writable roots stay read-only, missing ones cannot be created, and nothing is left behind.
@@ -216,6 +217,53 @@ Deno.test("runCommand() keeps a placeholder while another sandbox still uses it 
     await platform.fs.writeTextFile(`${box.ws}/go`, "");
     assert.equal((await first).stdout, "held\n");
     assert.deepStrictEqual(await names(box.ws), ["go"]);
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("a placeholder made by a sandbox of another home is held too: a profile built while it stood still runs after that sandbox ends", async () => {
+  // Two sessions of one process over one workspace, with homes of their own (so marker directories
+  // of their own): the second's profile sees the first's `.git` placeholder standing.
+  const box = await makeBox();
+  try {
+    const status = await runtime();
+    const [homeA, homeB] = [`${box.root}/a`, `${box.root}/b`];
+    await platform.fs.mkdir(homeA);
+    await platform.fs.mkdir(homeB);
+    const first = sandboxArgv(["/bin/sh", "-c", "true"], policyFor(box, { trellisHome: homeA }), status);
+    const releaseFirst = holdSandboxMounts(first);
+    assert.ok(await exists(`${box.ws}/.git`), "the first sandbox's placeholder stands");
+    const second = sandboxArgv(
+      ["/bin/sh", "-c", "(echo x > .git) 2>/dev/null && echo planted || echo held"],
+      policyFor(box, { trellisHome: homeB }),
+      status,
+    );
+    releaseFirst();
+    const ran = await runCommand(platform, {
+      cmd: second,
+      env: { PATH: "/usr/bin:/bin" },
+      timeoutMs: 20_000,
+    });
+    assert.equal(ran.stderr, "");
+    assert.equal(ran.stdout, "held\n");
+    assert.deepStrictEqual(await names(box.ws), [], "no placeholder is left behind");
+  } finally {
+    await removeBox(box);
+  }
+});
+
+Deno.test("a user's own empty protected file is bound as itself and kept, not taken for a placeholder", async () => {
+  const box = await makeBox();
+  try {
+    await platform.fs.writeTextFile(`${box.ws}/.mcp.json`, "");
+    const ran = await runInSandbox(
+      policyFor(box),
+      "(echo x > .mcp.json) 2>/dev/null && echo planted || echo held",
+    );
+    assert.equal(ran.stdout, "held\n");
+    assert.deepStrictEqual(await names(box.ws), [".mcp.json"]);
+    assert.equal(await platform.fs.readTextFile(`${box.ws}/.mcp.json`), "");
   } finally {
     await removeBox(box);
   }

@@ -1,5 +1,6 @@
 import type { AcpPermissionAsk } from "../acp/mod.ts";
 import {
+  agentNote,
   type ApprovalAnswer,
   approvalChoices,
   type ApprovalRequest,
@@ -49,6 +50,10 @@ function optionName(label: string): string {
 }
 
 function permissionTitle(request: ApprovalRequest): string {
+  return `${subjectTitle(request)}${agentNote(request)}`;
+}
+
+function subjectTitle(request: ApprovalRequest): string {
   const { subject } = request;
   switch (subject.kind) {
     case "command": {

@@ -29,8 +29,15 @@ export async function notify(
   type: NotificationType,
   message: string,
   title: string,
+  agent?: { id: string; type: string },
 ): Promise<void> {
-  await at.hooks()?.fire?.(at.context(), "Notification", { message, title, notification_type: type })
+  const named = agent ? { agent_id: agent.id, agent_type: agent.type } : {};
+  await at.hooks()?.fire?.(at.context(), "Notification", {
+    message,
+    title,
+    notification_type: type,
+    ...named,
+  })
     .catch(() => {});
 }
 
@@ -44,7 +51,12 @@ export function hookedElicitation(inner: ElicitationResponder, at: AttentionHook
     async respond(request, signal) {
       const fire = at.hooks()?.fire;
       if (!fire) return await inner.respond(request, signal);
-      const ids = { mcp_server_name: request.server, elicitation_id: request.id };
+      // Inside a child, every hook payload names it (#22 item 4), as Claude Code's do.
+      const ids = {
+        mcp_server_name: request.server,
+        elicitation_id: request.id,
+        ...(request.agent ? { agent_id: request.agent.id, agent_type: request.agent.type } : {}),
+      };
       const before = await fire(at.context(), "Elicitation", {
         ...ids,
         message: request.message,
@@ -61,6 +73,7 @@ export function hookedElicitation(inner: ElicitationResponder, at: AttentionHook
           "elicitation_dialog",
           `${request.server} asks: ${request.message}`,
           "MCP input needed",
+          request.agent,
         );
         response = await inner.respond(request, signal);
       }

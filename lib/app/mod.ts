@@ -71,7 +71,7 @@ export {
   ttyApprover,
 } from "../loop/mod.ts";
 export type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Approver, TurnResult } from "../loop/mod.ts";
-export { visibleName } from "../mcp/mod.ts";
+export { askingAgentNote, visibleName } from "../mcp/mod.ts";
 export type {
   ElicitationRequest,
   ElicitationResponder,

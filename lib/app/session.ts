@@ -8,6 +8,7 @@ import {
   userProtectedPaths,
 } from "../config/mod.ts";
 import {
+  agentNote,
   approvalRequest,
   type Approver,
   approves,
@@ -99,6 +100,7 @@ import { agentLimits } from "../agents/mod.ts";
 import type { InputPlace, RequestParts } from "./request_parts.ts";
 import { openCheckpoints } from "./checkpoint_wiring.ts";
 import type { SessionCheckpoints } from "../checkpoints/mod.ts";
+import { attributedElicitation, McpCallers } from "./agent_attribution.ts";
 import { type RewindPoint, rewindPoints, rewindSession, type SessionRewindOutcome } from "./rewind.ts";
 
 /** The version on exported telemetry (the CLI's own, lib/cli/version.ts, which app cannot import). */
@@ -215,6 +217,8 @@ interface SessionParts {
   lastUsage: () => Usage | null;
   /** The turn-by-turn file checkpoints (#25 item 2); null when off or a preview. */
   checkpoints: SessionCheckpoints | null;
+  /** Which agent each MCP server's calls in flight are for: a form names its subagent (#22 item 3). */
+  callers: McpCallers;
 }
 
 /** What `Session.rewind()` is asked (#25 item 2): `trellis rewind`'s flags, for a live session. */
@@ -349,12 +353,13 @@ export class Session {
     // Built once: the tools, the loop, MCP and the hooks all read this object at call time.
     const settings = SessionSettings.fromConfig(loaded);
     const loads = options.loads ?? new WorkspaceLoads(platform, loaded);
+    const callers = new McpCallers();
     const mcp = new McpHolder({
       catalogWith: (pluginServers) => loads.catalogWith(pluginServers, options.clientMcpServers),
       platform,
       loaded,
       events,
-      elicitation: hookedElicitation(elicitationFor(options), attention),
+      elicitation: attributedElicitation(hookedElicitation(elicitationFor(options), attention), callers),
       model,
       approver: options.approver,
       preview: options.preview,
@@ -368,6 +373,7 @@ export class Session {
         settings,
         loads,
         lastUsage: meter.last,
+        callers,
       });
       built.attention = { ...attention, pending };
       built.board = board;
@@ -385,13 +391,14 @@ export class Session {
 
   private static async build(
     options: SessionOptions,
-    { transcript, model, mcp, settings, loads, lastUsage }: {
+    { transcript, model, mcp, settings, loads, lastUsage, callers }: {
       transcript: Transcript;
       model: ModelClient;
       mcp: McpHolder;
       settings: SessionSettings;
       loads: WorkspaceLoads;
       lastUsage: () => Usage | null;
+      callers: McpCallers;
     },
   ): Promise<Session> {
     const { platform, loaded, events } = options;
@@ -460,6 +467,8 @@ export class Session {
       : options.baseInstructions ?? BASE_INSTRUCTIONS;
     // Late-bound: the engine reads the session's settings and hook context at each spawn.
     let session: Session | undefined = undefined;
+    // A child's approval fires Notification permission_prompt as the parent's do (#24 item 1).
+    const childApprover: Approver = { request: (request) => session!.notifyingApprover().request(request) };
     const warnedTools = new Set<string>();
     const subagents = new Subagents({
       model,
@@ -468,7 +477,7 @@ export class Session {
       captureTools: () => capabilities.captureStep(toolSets.toolsFor(settings.model).tools),
       hooks,
       hookContext: () => session!.hookContext(),
-      approver: options.approver,
+      approver: childApprover,
       approvalPolicy: () => settings.approvalPolicy,
       sandboxed: () => settings.sandboxed,
       events,
@@ -483,6 +492,7 @@ export class Session {
         return agentLoad.agents;
       }),
       limits: agentLimits(config),
+      callers,
       ...(config.agents?.tool_style ? { toolStyle: config.agents.tool_style } : {}),
       prepare: (definition, agentId) =>
         prepareChild(
@@ -491,7 +501,7 @@ export class Session {
             fs: platform.fs,
             env: platform.env,
             events,
-            approver: options.approver,
+            approver: childApprover,
             approvalPolicy: () => settings.approvalPolicy,
             modelName: () => settings.model,
             skills: async () => (await capabilities.skillsSnapshot()).snapshot,
@@ -521,6 +531,7 @@ export class Session {
         : () => {},
       lastUsage,
       checkpoints,
+      callers,
     });
     await capabilities.prepareInstallTool((request) => session.confirmInstall(request));
     return session;
@@ -898,8 +909,9 @@ export class Session {
         await notify(
           at,
           "permission_prompt",
-          `Trellis needs your permission to use ${request.toolName}`,
+          `Trellis needs your permission to use ${request.toolName}${agentNote(request)}`,
           "Permission needed",
+          request.agent,
         );
         return await approver.request(request);
       },
@@ -1090,7 +1102,7 @@ export class Session {
     this.lastToolSet = choice.face;
     const step = await this.parts.capabilities.captureStep(tools);
     const agents = await this.parts.subagents?.tools(0) ?? [];
-    return agents.length > 0 ? { ...step, tools: [...step.tools, ...agents] } : step;
+    return { ...step, tools: [...this.parts.callers.track(step.tools, null), ...agents] };
   }
 
   private async confirmInstall(request: { pluginId: string; reason: string }): Promise<boolean> {

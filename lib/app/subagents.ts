@@ -10,6 +10,7 @@ import {
 import {
   type Approver,
   type ModelClient,
+  type RequestingAgent,
   runTurn,
   type StepToolCatalog,
   type Transcript,
@@ -30,6 +31,7 @@ import { addUsage, emptyUsage, eventUsage, noLifecycleHooks, TrellisError } from
 import { actionLine } from "./subagent_board.ts";
 import { codexNotification, NICKNAMES, taskNotification } from "./subagent_notifications.ts";
 import { type ChildSetup, childTurnHooks } from "./agent_child.ts";
+import { type McpCallers, namingApprover } from "./agent_attribution.ts";
 
 /** An agent hook's child did not finish: the hook's run fails with this reason. */
 export class AgentHookError extends TrellisError {
@@ -65,6 +67,8 @@ export interface SubagentEnv {
   prepare?: (definition: AgentDefinition, agentId: string) => Promise<ChildSetup>;
   /** `agents.tool_style` as configured (auto | codex | claude). */
   toolStyle?: string;
+  /** The session's count of MCP calls in flight by agent: a child's forms name it (#22 item 3). */
+  callers?: McpCallers;
 }
 /** A child thread the engine knows: its transcript, its state and how to stop it. */
 interface Child {
@@ -602,11 +606,12 @@ export class Subagents {
         history: [...transcript.items],
         prompt,
         injected,
-        captureTools: () => this.childTools(setup, depth + 1),
+        captureTools: () => this.childTools(setup, depth + 1, { id: agentId, type: definition.name }),
         // A child fires no Stop or UserPromptSubmit of its own, as in Claude Code (SubagentStop is its).
         hooks: childTurnHooks(env.hooks),
         hookContext,
-        approver: setup.approver,
+        // Its approvals reach the parent's UI naming it (#22 item 3).
+        approver: namingApprover(setup.approver, { id: agentId, type: definition.name }),
         approvalPolicy: setup.approvalPolicy,
         sandboxed: env.sandboxed,
         // The child's own stream stays in its transcript; the parent sees its start, each tool call
@@ -648,13 +653,17 @@ export class Subagents {
   }
 
   /** The child's step catalog: the parent's tools as its definition allows, and its own Agent tool. */
-  private async childTools(setup: ChildSetup, depth: number): Promise<StepToolCatalog> {
+  private async childTools(
+    setup: ChildSetup,
+    depth: number,
+    agent: RequestingAgent,
+  ): Promise<StepToolCatalog> {
     const step = await this.env.captureTools();
     const own = setup.stepTools([...step.tools, ...await this.tools(depth)]);
     const { tools } = selectAgentTools(setup.definition, own.tools);
     return {
       ...step,
-      tools,
+      tools: this.env.callers ? this.env.callers.track(tools, agent) : tools,
       release: () => {
         own.release();
         step.release?.();

@@ -122,16 +122,26 @@ function heading(request: ApprovalRequest): string {
   const { subject } = request;
   switch (subject.kind) {
     case "command":
-      return `Approve: ${request.toolName} wants to run a command ${placement(subject.sandbox)}`;
+      return `Approve: ${asker(request)} wants to run a command ${placement(subject.sandbox)}`;
     case "path":
-      return `Approve: ${request.toolName} wants to ${subject.access} a path it may not touch unasked`;
+      return `Approve: ${asker(request)} wants to ${subject.access} a path it may not touch unasked`;
     case "action":
-      return `Approve: ${subject.name} needs your approval`;
+      return `Approve: ${subject.name}${agentNote(request)} needs your approval`;
     default: {
       const never: never = subject;
       return never;
     }
   }
+}
+
+/** What asks: the tool, and the subagent whose call it is (#22 item 3), so a person knows who. */
+function asker(request: ApprovalRequest): string {
+  return `${request.toolName}${agentNote(request)}`;
+}
+
+/** ` (subagent TYPE, ID)` for a child's call, else "". */
+export function agentNote(request: ApprovalRequest): string {
+  return request.agent ? ` (subagent ${request.agent.type}, ${request.agent.id})` : "";
 }
 
 function fields(request: ApprovalRequest): [string, string][] {

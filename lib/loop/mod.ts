@@ -15,6 +15,7 @@ export type { TurnInbox, TurnOptions, TurnResult, TurnStatus } from "./turn.ts";
 export { noTtyApprover, promptingApprover, rememberingApprover, ttyApprover } from "./approvers.ts";
 export { approvalRequest, approves } from "./approval_request.ts";
 export {
+  agentNote,
   approvalChoices,
   approvalPromptLines,
   commandText,
@@ -32,6 +33,7 @@ export type {
   Approver,
   ItemRecorder,
   ModelClient,
+  RequestingAgent,
   SessionScope,
   StepToolCatalog,
 } from "./ports.ts";

@@ -45,6 +45,14 @@ export interface ApprovalRequest {
   subject: ApprovalSubject;
   reason: string;
   sessionScopes: SessionScope[];
+  /** The subagent whose call asks (#22 item 3); absent for the session's own calls. */
+  agent?: RequestingAgent;
+}
+
+/** A subagent named in what it asks of a person: its id and its type (the definition's name). */
+export interface RequestingAgent {
+  id: string;
+  type: string;
 }
 
 export interface ApprovalAnswer {

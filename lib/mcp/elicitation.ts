@@ -10,6 +10,13 @@ export interface ElicitationRequest {
   schema?: Record<string, unknown>;
   /** URL mode: where the person should go. */
   url?: string;
+  /** The subagent whose tool call the server is answering, when only one was calling it (#22 item 3). */
+  agent?: { id: string; type: string };
+}
+
+/** ` for subagent TYPE (ID)` when a subagent's call led to the request, else "": said after "asks". */
+export function askingAgentNote(request: ElicitationRequest): string {
+  return request.agent ? ` for subagent ${request.agent.type} (${request.agent.id})` : "";
 }
 
 export interface ElicitationResponse {

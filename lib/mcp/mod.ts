@@ -37,7 +37,7 @@ export { importClaudeEntry, importCodexEntry } from "./import_entry.ts";
 export type { ImportedEntry } from "./import_entry.ts";
 export { createMcpRuntime } from "./runtime.ts";
 export type { McpRuntime, McpRuntimeOptions, McpStepSnapshot } from "./runtime.ts";
-export { ElicitationRouter, noUiElicitationResponder } from "./elicitation.ts";
+export { askingAgentNote, ElicitationRouter, noUiElicitationResponder } from "./elicitation.ts";
 export type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "./elicitation.ts";
 export { ttyElicitationResponder } from "./tty_elicitation.ts";
 export { callManagerTool, findServerTool, listManagerTools, mcpApprovalNeeded } from "./mcp_tools.ts";

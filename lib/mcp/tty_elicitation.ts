@@ -1,5 +1,10 @@
 import { terminalText } from "../shared/mod.ts";
-import type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "./elicitation.ts";
+import {
+  askingAgentNote,
+  type ElicitationRequest,
+  type ElicitationResponder,
+  type ElicitationResponse,
+} from "./elicitation.ts";
 
 export interface ElicitationIo {
   readLine(): Promise<string | null>;
@@ -22,7 +27,11 @@ export function ttyElicitationResponder(io: ElicitationIo): ElicitationResponder
   let queue: Promise<unknown> = Promise.resolve();
   const ask = async (request: ElicitationRequest): Promise<ElicitationResponse> => {
     // Everything shown here is the server's choice: made terminal-safe (#13 item 11).
-    io.write(`\nMCP server '${one(request.server)}' asks (${one(request.id)}): ${text(request.message)}\n`);
+    io.write(
+      `\nMCP server '${one(request.server)}' asks${one(askingAgentNote(request))} (${one(request.id)}): ${
+        text(request.message)
+      }\n`,
+    );
     try {
       if (request.mode === "url") {
         io.write(`  Open: ${one(request.url ?? "")}\n  Press Enter when done, or type !decline / !cancel: `);

@@ -185,6 +185,56 @@ Deno.test("PreToolUse ask sends a call no policy asks about to the approval prom
   assert.match(output.output, /^denied: /);
 });
 
+Deno.test("a subagent's approval prompt is announced too, naming the agent in the message and the payload (#22 item 3, #24 item 1)", async () => {
+  const ask = print({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "ask",
+      permissionDecisionReason: "reads",
+    },
+  });
+  const s = await open({
+    hooks: {
+      PreToolUse: [{ matcher: "Read", hooks: [ask] }],
+      Notification: [{ matcher: "permission_prompt", hooks: [logTo("notify")] }],
+    },
+    userToml: '[agents]\ntool_style = "claude"\n',
+    script: {
+      steps: [
+        {
+          tool_calls: [{
+            name: "Agent",
+            arguments: {
+              subagent_type: "general-purpose",
+              description: "read",
+              prompt: "CHILD-R: read a.txt",
+            },
+          }],
+        },
+        { text: "done" },
+      ],
+      replies: [
+        { when_input_contains: "CHILD-R", tool_calls: [{ name: "read_file", arguments: { path: "a.txt" } }] },
+        { when_input_contains: "denied", text: "child could not read" },
+      ],
+    },
+    approve: false,
+  });
+  try {
+    await s.turn();
+  } finally {
+    await s.close();
+  }
+  const notified = await s.lines("notify");
+  assert.equal(notified.length, 1, JSON.stringify(notified));
+  assert.equal(notified[0].agent_type, "general-purpose");
+  assert.match(notified[0].agent_id, /-agent1$/);
+  assert.equal(
+    notified[0].message,
+    `Trellis needs your permission to use read_file (subagent general-purpose, ${notified[0].agent_id})`,
+  );
+});
+
 Deno.test("without an ask, the same read runs unasked (the neighbour of ask)", async () => {
   const s = await open({
     hooks: { PreToolUse: [{ matcher: "Read", hooks: [logTo("pre")] }] },

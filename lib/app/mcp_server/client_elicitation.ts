@@ -1,4 +1,4 @@
-import type { ElicitationResponder, ServedToolCall } from "../../mcp/mod.ts";
+import { askingAgentNote, type ElicitationResponder, type ServedToolCall } from "../../mcp/mod.ts";
 
 /**
  * Elicitations from the thread's own MCP servers, forwarded to the client whose call runs the
@@ -12,7 +12,7 @@ export function clientElicitationResponder(current: () => ServedToolCall | null)
       const call = current();
       if (!call) return { action: "decline" };
       const modes = call.elicitationModes();
-      const message = `MCP server "${request.server}" asks: ${request.message}`;
+      const message = `MCP server "${request.server}" asks${askingAgentNote(request)}: ${request.message}`;
       try {
         if (request.mode === "form") {
           if (!modes.form) return { action: "decline" };

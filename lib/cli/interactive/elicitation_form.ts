@@ -1,5 +1,10 @@
 import { terminalText } from "../../shared/mod.ts";
-import type { ElicitationRequest, ElicitationResponder, ElicitationResponse } from "../../app/mod.ts";
+import {
+  askingAgentNote,
+  type ElicitationRequest,
+  type ElicitationResponder,
+  type ElicitationResponse,
+} from "../../app/mod.ts";
 import { type Choice, choiceQuestion, listQuestion, textQuestion } from "./questions.ts";
 import { wrap } from "./markdown_render.ts";
 import type { Question, Ui } from "./ui.ts";
@@ -21,7 +26,11 @@ export function interactiveElicitation(
   const respond = async (request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationResponse> => {
     const c = ui.colors;
     ui.print([
-      c.bold(c.yellow(`? MCP server ${terminalText(request.server, { lineBreaks: "show" })} asks`)),
+      c.bold(c.yellow(
+        `? MCP server ${terminalText(request.server, { lineBreaks: "show" })} asks${
+          terminalText(askingAgentNote(request), { lineBreaks: "show" })
+        }`,
+      )),
       ...wrap(terminalText(request.message, { tabWidth: 2 }), ui.width() - 4).map((l) => `  ${l}`),
     ]);
     const asked = (question: (done: (value: unknown) => void) => Question) =>

@@ -15,10 +15,7 @@ export const CODEX_AGENT_NAMESPACE = {
 
 /** What the engine (lib/app) does for the Codex face; each resolves to the JSON the model gets. */
 export interface CodexAgentOps {
-  spawn(
-    request: { definition: AgentDefinition; message: string },
-    ctx: ToolRunContext,
-  ): Promise<Record<string, unknown>>;
+  spawn(request: CodexSpawn, ctx: ToolRunContext): Promise<Record<string, unknown>>;
   sendInput(
     request: { target: string; message: string; interrupt: boolean },
   ): Promise<Record<string, unknown>>;
@@ -28,6 +25,16 @@ export interface CodexAgentOps {
   ): Promise<Record<string, unknown>>;
   close(target: string): Promise<Record<string, unknown>>;
   resume(id: string): Promise<Record<string, unknown>>;
+}
+
+/**
+ * One spawn_agent call: the definition with the call's `model` and `reasoning_effort` over its
+ * own, the task, and `fork_context` (the child starts from this thread's history).
+ */
+export interface CodexSpawn {
+  definition: AgentDefinition;
+  message: string;
+  forkContext: boolean;
 }
 
 /** A mistake the model made (unknown id, limit reached): the tool's output is this message. */
@@ -105,7 +112,7 @@ export function codexAgentTools(agents: AgentDefinition[], ops: CodexAgentOps): 
           },
           fork_context: {
             type: "boolean",
-            description: "Give the agent this thread's history too (not supported: ignored).",
+            description: "Start the agent from this thread's history so far, not from the task alone.",
           },
           items: INPUT_ITEMS,
           message: { type: "string", description: "The agent's task, as plain text (or use `items`)." },
@@ -119,8 +126,8 @@ export function codexAgentTools(agents: AgentDefinition[], ops: CodexAgentOps): 
       (r) => {
         const message = inputText(r);
         const type = optionalString(r, "agent_type");
-        const definition = type ? byName.get(type) : fallback;
-        if (!definition) {
+        const named = type ? byName.get(type) : fallback;
+        if (!named) {
           throw new AgentCallRefused(
             `unknown agent_type "${type}"; available: ${[...byName.keys()].join(", ")}`,
             {
@@ -128,9 +135,16 @@ export function codexAgentTools(agents: AgentDefinition[], ops: CodexAgentOps): 
             },
           );
         }
-        return { definition, message };
+        const model = optionalString(r, "model");
+        const effort = optionalString(r, "reasoning_effort");
+        const definition: AgentDefinition = {
+          ...named,
+          ...(model ? { model } : {}),
+          ...(effort ? { effort } : {}),
+        };
+        return { definition, message, forkContext: r.fork_context === true } satisfies CodexSpawn;
       },
-      (args: { definition: AgentDefinition; message: string }, ctx) => ops.spawn(args, ctx),
+      (args: CodexSpawn, ctx) => ops.spawn(args, ctx),
     ),
     tool(
       "send_input",

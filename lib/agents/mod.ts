@@ -12,6 +12,7 @@ export { agentTool } from "./agent_tool.ts";
 export { agentLimits } from "./limits.ts";
 export type { AgentLimits } from "./limits.ts";
 export { AgentCallRefused, codexAgentTools } from "./codex_agent_tools.ts";
+export type { CodexSpawn } from "./codex_agent_tools.ts";
 export { agentToolStyle } from "./tool_style.ts";
 export { resolveAgentModel } from "./resolve_model.ts";
 export { childPermissions, WRITING_HOOK_NAMES } from "./permission_mode.ts";

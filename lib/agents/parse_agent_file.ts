@@ -15,6 +15,7 @@ const APPLIED = new Set([
   "model",
   "color",
   "maxTurns",
+  "effort",
   "permissionMode",
   "skills",
   "mcpServers",
@@ -27,7 +28,6 @@ const NOT_APPLIED = new Set([
   "memory",
   "background",
   "isolation",
-  "effort",
   "initialPrompt",
 ]);
 
@@ -74,6 +74,9 @@ export function parseAgentFile(
   ) {
     return { ok: false, error: "`maxTurns` must be a whole number of at least 1" };
   }
+  if (f.effort !== undefined && (typeof f.effort !== "string" || f.effort.trim() === "")) {
+    return { ok: false, error: "`effort` must be a reasoning effort such as low, medium or high" };
+  }
   const mode = f.permissionMode;
   if (mode !== undefined && (typeof mode !== "string" || !PERMISSION_MODES.includes(mode))) {
     return {
@@ -98,6 +101,7 @@ export function parseAgentFile(
     ...(typeof f.model === "string" && f.model.trim() !== "" ? { model: f.model.trim() } : {}),
     ...(typeof f.color === "string" ? { color: f.color } : {}),
     ...(typeof maxTurns === "number" ? { maxTurns } : {}),
+    ...(typeof f.effort === "string" ? { effort: f.effort.trim() } : {}),
     ...(typeof mode === "string" ? { permissionMode: mode } : {}),
     skills: skills ?? [],
     mcpServers: servers,

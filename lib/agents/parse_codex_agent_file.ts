@@ -9,6 +9,7 @@ const ROLE_FIELDS = new Set([
   "nickname_candidates",
   "developer_instructions",
   "model",
+  "model_reasoning_effort",
 ]);
 
 /**
@@ -16,7 +17,7 @@ const ROLE_FIELDS = new Set([
  * as Codex reads it (codex-rs/core/src/config/agent_roles.rs): a TOML table with `name`,
  * `description` and `developer_instructions` required, `nickname_candidates` optional, and any
  * config.toml key beside them. Trellis runs the role with `developer_instructions` as its system
- * prompt, `model` as its model and the parent's tools (Codex roles have no tool list); the other
+ * prompt, `model` as its model, `model_reasoning_effort` as its effort and the parent's tools (Codex roles have no tool list); the other
  * config keys are named as not applied.
  */
 export function parseCodexAgentFile(text: string, where: { origin: AgentOrigin; path: string }): ParsedAgent {
@@ -37,12 +38,14 @@ export function parseCodexAgentFile(text: string, where: { origin: AgentOrigin; 
   const instructions = text_("developer_instructions");
   if (instructions === "") return { ok: false, error: "must define a non-empty `developer_instructions`" };
   const model = text_("model");
+  const effort = text_("model_reasoning_effort");
   const definition: AgentDefinition = {
     name,
     description,
     prompt: instructions,
     disallowedTools: [],
     ...(model ? { model } : {}),
+    ...(effort ? { effort } : {}),
     notApplied: Object.keys(table).filter((k) => !ROLE_FIELDS.has(k)),
     skills: [],
     mcpServers: [],

@@ -38,6 +38,11 @@ export interface AgentDefinition {
   hooks?: unknown;
   /** `maxTurns`: the most steps the agent's turn may take. */
   maxTurns?: number;
+  /**
+   * The reasoning effort of the agent's requests over the session's `model_reasoning_effort`:
+   * Claude Code's `effort`, a Codex role's `model_reasoning_effort`, or spawn_agent's `reasoning_effort`.
+   */
+  effort?: string;
   /** Known Claude Code fields Trellis reads but does not apply yet (named by `agents show`). */
   notApplied: string[];
   origin: AgentOrigin;

@@ -33,6 +33,8 @@ export interface AgentDetail extends AgentRow {
   modelSetting: string;
   color: string | null;
   maxTurns: number | null;
+  /** The reasoning effort of its requests (`effort`); null: the session's. */
+  effort: string | null;
   /** `permissionMode` as written, and what the child runs under with the session's approval policy. */
   permissionMode: string | null;
   approvalPolicy: string;
@@ -83,6 +85,7 @@ export function agentDetail(a: AgentDefinition, loaded: LoadedAgents, config: Tr
     modelSetting: setting === "inherit" ? setting : `${setting} (${resolved.how})`,
     color: a.color ?? null,
     maxTurns: a.maxTurns ?? null,
+    effort: a.effort ?? null,
     permissionMode: a.permissionMode ?? null,
     approvalPolicy: permissions.approvalPolicy,
     readOnly: permissions.readOnly,

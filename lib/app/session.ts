@@ -493,6 +493,7 @@ export class Session {
       }),
       limits: agentLimits(config),
       callers,
+      history: () => transcript.items,
       ...(config.agents?.tool_style ? { toolStyle: config.agents.tool_style } : {}),
       prepare: (definition, agentId) =>
         prepareChild(

@@ -5,6 +5,7 @@ import {
   agentTool,
   agentToolStyle,
   codexAgentTools,
+  type CodexSpawn,
   selectAgentTools,
 } from "../agents/mod.ts";
 import {
@@ -19,6 +20,7 @@ import {
   type TurnResult,
 } from "../loop/mod.ts";
 import type {
+  ConversationItem,
   EventSink,
   HookTurnContext,
   LifecycleHooks,
@@ -69,6 +71,8 @@ export interface SubagentEnv {
   toolStyle?: string;
   /** The session's count of MCP calls in flight by agent: a child's forms name it (#22 item 3). */
   callers?: McpCallers;
+  /** The session's conversation so far: what a spawn with `fork_context` starts from. */
+  history?: () => readonly ConversationItem[];
 }
 /** A child thread the engine knows: its transcript, its state and how to stop it. */
 interface Child {
@@ -238,6 +242,7 @@ export class Subagents {
     ctx: ToolRunContext,
     depth: number,
     onDone: (child: Child) => void,
+    fork?: readonly ConversationItem[],
   ): Promise<Child> {
     this.refuseBeyondLimits(depth);
     const env = this.env;
@@ -250,6 +255,8 @@ export class Subagents {
       model: setup.modelName,
       parent: { threadId: env.threadId, agentType: definition.name, callId: ctx.callId },
     });
+    // Codex's fork_context: the child's thread starts as a copy of the parent's so far.
+    for (const item of fork ?? []) await transcript.recordItem(item);
     const child: Child = {
       id,
       nickname: NICKNAMES[(this.spawned - 1) % NICKNAMES.length],
@@ -335,15 +342,21 @@ export class Subagents {
 
   /** Codex's spawn_agent: the child starts; its first answer becomes a `<subagent_notification>`. */
   private async spawnCodex(
-    request: { definition: AgentDefinition; message: string },
+    request: CodexSpawn,
     ctx: ToolRunContext,
     depth: number,
   ): Promise<Record<string, unknown>> {
+    if (request.forkContext && depth > 0) {
+      throw new AgentCallRefused(
+        "fork_context: only the session's own spawns can fork its thread; a subagent's cannot",
+      );
+    }
+    const fork = request.forkContext ? forkedHistory(this.env.history?.() ?? []) : undefined;
     const child = await this.startChild(request.definition, request.message, ctx, depth, (c) => {
       if (c.notified || c.closed) return;
       c.notified = true;
       this.mail.push(codexNotification(c.id, codexStatus(c)));
-    });
+    }, fork);
     return { agent_id: child.id, nickname: child.nickname };
   }
 
@@ -602,6 +615,7 @@ export class Subagents {
         turnId,
         model: env.model,
         modelName: setup.modelName,
+        ...(definition.effort ? { reasoningEffort: definition.effort } : {}),
         instructions: definition.prompt,
         history: [...transcript.items],
         prompt,
@@ -670,6 +684,15 @@ export class Subagents {
       },
     };
   }
+}
+
+/**
+ * The parent's conversation as a forked child's start: every item but the calls still waiting for
+ * their output (the spawn_agent call itself among them), which no API accepts unanswered.
+ */
+function forkedHistory(items: readonly ConversationItem[]): ConversationItem[] {
+  const answered = new Set(items.flatMap((i) => i.type === "function_call_output" ? [i.callId] : []));
+  return items.filter((i) => i.type !== "function_call" || answered.has(i.callId));
 }
 
 /** Turns each child transcript has run in this process (a send_input run numbers on from them). */

@@ -16,6 +16,8 @@ export interface CallItemContext {
   call: Call;
   tool: ToolDefinition | undefined;
   cwd: string;
+  /** The calling thread (collab items' `sender_thread_id`). */
+  threadId?: string;
 }
 
 /** The item as the call starts. */
@@ -52,7 +54,7 @@ interface Progress {
   display_text?: string;
 }
 
-function callItem({ id, call, tool, cwd }: CallItemContext, progress: Progress): ThreadItem {
+function callItem({ id, call, tool, cwd, threadId }: CallItemContext, progress: Progress): ThreadItem {
   const { content, ...shown } = progress;
   const fields = { id, name: call.name, call_id: call.callId, source: describeSource(tool), ...shown };
   const args = parsedArguments(call.arguments);
@@ -92,6 +94,7 @@ function callItem({ id, call, tool, cwd }: CallItemContext, progress: Progress):
       ...fields,
       type: "collab_tool_call",
       arguments: call.arguments,
+      ...(threadId ? { sender_thread_id: threadId } : {}),
       ...collabFields(tool.name, args, progress.output),
       status: status === "in_progress" || status === "completed" ? status : "failed",
     };

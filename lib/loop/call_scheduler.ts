@@ -10,6 +10,8 @@ interface ScheduleOptions {
   nextItemId: () => string;
   /** Resolves the paths file-change items name. */
   cwd: string;
+  /** The calling thread, named by collab items as their sender. */
+  threadId?: string;
   onCall?: (tool: ToolDefinition, args: string) => void;
 }
 
@@ -42,7 +44,13 @@ async function observed(
   tool: ToolDefinition | undefined,
   options: ScheduleOptions,
 ): Promise<CallOutcome> {
-  const context = { id: options.nextItemId(), call, tool, cwd: options.cwd };
+  const context = {
+    id: options.nextItemId(),
+    call,
+    tool,
+    cwd: options.cwd,
+    ...(options.threadId ? { threadId: options.threadId } : {}),
+  };
   options.events({ type: "item.started", item: startedCallItem(context) });
   const started = performance.now();
   const outcome = await options.run(call);

@@ -29,6 +29,8 @@ export interface TurnOptions {
   turnId: string;
   model: ModelClient;
   modelName: string;
+  /** This turn's reasoning effort over the client's (a subagent's own, #22); unset: the client's. */
+  reasoningEffort?: string;
   instructions: string;
   /** Everything recorded before this turn (resumed transcript + earlier turns). */
   history: ConversationItem[];
@@ -180,6 +182,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           input: conversation,
           tools: declared,
           parallelToolCalls: true,
+          ...(options.reasoningEffort ? { reasoningEffort: options.reasoningEffort } : {}),
         }, { signal, events: options.events, nextItemId });
         usage = addUsage(usage, sampled.usage);
         samplings++;
@@ -213,6 +216,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           events: options.events,
           nextItemId,
           cwd: options.cwd,
+          // The thread that makes the calls: a child's own id inside a subagent (Codex's sender_thread_id).
+          threadId: hookContext.agent?.id ?? hookContext.sessionId,
           onCall: options.onCall,
         });
         for (const o of outcomes) await record(o.output);

@@ -57,7 +57,8 @@ export function createModelClient(provider: ResolvedProvider, options: ModelClie
   return {
     provider,
     stream,
-    countTokens: (request, signal) => countMessageTokens(settings, request, effortOf(settings), signal),
+    countTokens: (request, signal) =>
+      countMessageTokens(settings, request, effortOf(settings, request), signal),
   };
 }
 
@@ -109,7 +110,7 @@ async function* streamModel(
   const { provider } = settings;
   const target: RequestTarget = { provider, url: endpointUrl(provider), model: request.model };
   const body = wireBody(settings, request);
-  const headers = wireHeaders(settings);
+  const headers = wireHeaders(settings, request);
   for (let streamRetry = 0;; streamRetry++) {
     const response = await sendWithRetries(settings, target, body, signal, headers);
     let yielded = false;
@@ -144,20 +145,29 @@ async function* streamModel(
   }
 }
 
-function effortOf(settings: ClientSettings): string | undefined {
-  return settings.reasoning?.effort;
+function effortOf(settings: ClientSettings, request: ModelRequest): string | undefined {
+  return reasoningOf(settings, request)?.effort;
+}
+
+/** The client's reasoning controls, with the request's own effort when it names one. */
+function reasoningOf(settings: ClientSettings, request: ModelRequest): ClientSettings["reasoning"] {
+  return request.reasoningEffort
+    ? { ...settings.reasoning, effort: request.reasoningEffort }
+    : settings.reasoning;
 }
 
 /** Claude Code's beta for thinking between tool calls, sent when thinking is on. */
 const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
 
-function wireHeaders(settings: ClientSettings): Record<string, string> {
-  if (settings.provider.wireApi !== "messages" || thinkingBudget(effortOf(settings)) === undefined) return {};
+function wireHeaders(settings: ClientSettings, request: ModelRequest): Record<string, string> {
+  if (settings.provider.wireApi !== "messages" || thinkingBudget(effortOf(settings, request)) === undefined) {
+    return {};
+  }
   return { "anthropic-beta": INTERLEAVED_THINKING_BETA };
 }
 
 function wireBody(settings: ClientSettings, request: ModelRequest): string {
-  const reasoning = settings.reasoning;
+  const reasoning = reasoningOf(settings, request);
   if (settings.provider.wireApi === "messages") {
     return JSON.stringify(toMessagesBody(request, { effort: reasoning?.effort }));
   }

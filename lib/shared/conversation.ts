@@ -134,6 +134,11 @@ export interface ModelRequest {
    * the wire carries it (Responses `text.format`, Chat `response_format`, Messages a forced tool).
    */
   outputSchema?: Record<string, unknown>;
+  /**
+   * This request's reasoning effort, over the client's `model_reasoning_effort`: a subagent spawned
+   * with Codex's `reasoning_effort` (or an agent's frontmatter `effort`) asks with its own (#22).
+   */
+  reasoningEffort?: string;
 }
 
 /**

@@ -95,6 +95,8 @@ export type ThreadItem =
     /** Trellis's additive field: the call's arguments as the model sent them. */
     arguments: string;
     tool: string;
+    /** The thread that made the call: the session's, or a subagent's own id. */
+    sender_thread_id?: string;
     receiver_thread_ids: string[];
     prompt: string | null;
     agents_states: Record<string, { status: string; message: string | null }>;

@@ -89,7 +89,10 @@ Deno.test("unknown frontmatter fields are named once per file; Claude Code's kno
   const b = await box();
   await write(
     `${b.env.TRELLIS_HOME}/agents/odd.md`,
-    agentFile("odd", "colour: red\ncolor: blue\ntoolz: Read\npermissionMode: plan\nmemory: project\n"),
+    agentFile(
+      "odd",
+      "colour: red\ncolor: blue\ntoolz: Read\npermissionMode: plan\nmemory: project\neffort: high\n",
+    ),
   );
   const { agents, diagnostics } = await load(b);
   assert.deepEqual(diagnostics.map((d) => d.message), [
@@ -99,6 +102,7 @@ Deno.test("unknown frontmatter fields are named once per file; Claude Code's kno
   assert.equal(odd.color, "blue");
   assert.deepEqual(odd.notApplied, ["memory"]);
   assert.equal(odd.permissionMode, "plan");
+  assert.equal(odd.effort, "high");
 });
 
 Deno.test("#22 item 1: permissionMode, skills, mcpServers and hooks are read; a bad value is one warning naming file and field", async () => {
@@ -113,8 +117,10 @@ Deno.test("#22 item 1: permissionMode, skills, mcpServers and hooks are read; a 
   );
   await write(`${b.env.TRELLIS_HOME}/agents/badmode.md`, agentFile("badmode", "permissionMode: yolo\n"));
   await write(`${b.env.TRELLIS_HOME}/agents/badmcp.md`, agentFile("badmcp", "mcpServers: 3\n"));
+  await write(`${b.env.TRELLIS_HOME}/agents/badeffort.md`, agentFile("badeffort", "effort: 3\n"));
   const { agents, diagnostics } = await load(b);
   assert.deepEqual(diagnostics.map((d) => d.message), [
+    `Agent file ${b.env.TRELLIS_HOME}/agents/badeffort.md is not loaded: \`effort\` must be a reasoning effort such as low, medium or high`,
     `Agent file ${b.env.TRELLIS_HOME}/agents/badmcp.md is not loaded: \`mcpServers\` must be a list of server names or \`name: {command …}\` definitions`,
     `Agent file ${b.env.TRELLIS_HOME}/agents/badmode.md is not loaded: \`permissionMode\` "yolo" is not one of default, acceptEdits, plan, dontAsk, bypassPermissions, auto`,
   ]);
@@ -278,16 +284,14 @@ Deno.test("Codex role files load from $CODEX_HOME/agents (recursively) and a tru
     ["tester", "codex-project"],
   ]);
   const reviewer = agents.find((a) => a.name === "reviewer")!;
-  assert.deepEqual([reviewer.prompt, reviewer.model, reviewer.tools, reviewer.notApplied], [
+  assert.deepEqual([reviewer.prompt, reviewer.model, reviewer.effort, reviewer.tools, reviewer.notApplied], [
     "You are reviewer.",
     "gpt-5.1-codex-mini",
+    "low",
     undefined,
-    ["model_reasoning_effort"],
+    [],
   ]);
-  assert.deepEqual(agents.find((a) => a.name === "tester")!.notApplied, [
-    "model_reasoning_effort",
-    "sandbox_mode",
-  ]);
+  assert.deepEqual(agents.find((a) => a.name === "tester")!.notApplied, ["sandbox_mode"]);
   assert.deepEqual(diagnostics.map((d) => d.message.replace(/: invalid TOML.*$/, ": invalid TOML")), [
     `Agent file ${b.env.HOME}/.codex/agents/broken.toml is not loaded: must define a non-empty \`developer_instructions\``,
     `Agent file ${b.env.HOME}/.codex/agents/garbage.toml is not loaded: invalid TOML`,

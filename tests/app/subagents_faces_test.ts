@@ -201,3 +201,51 @@ Deno.test("#22 item 2: Agent with run_in_background answers at once; the child's
     await s.close();
   }
 });
+
+Deno.test("#22 item 2: spawn_agent's model, reasoning_effort and fork_context reach the child's requests; collab items name their sender thread", async () => {
+  const s = await open({
+    steps: [
+      {
+        tool_calls: [
+          codex("spawn_agent", {
+            message: "CHILD-FORK: go on",
+            model: "gpt-5-mini",
+            reasoning_effort: "low",
+            fork_context: true,
+          }),
+          codex("spawn_agent", { message: "CHILD-PLAIN: start fresh" }),
+        ],
+      },
+      { tool_calls: [codex("wait_agent", { targets: ["{output.agent_id}"], timeout_ms: 10000 })] },
+      { text: "parent done" },
+    ],
+    replies: [
+      { when_input_contains: "CHILD-FORK", text: "forked child done" },
+      { when_input_contains: "CHILD-PLAIN", text: "plain child done" },
+    ],
+  });
+  try {
+    assert.equal((await s.run("PARENT-ASKS: split the work")).status, "completed");
+    const fork = s.bodies.find((b) => userTexts(b).some((t) => t.startsWith("CHILD-FORK")))!;
+    const plain = s.bodies.find((b) => userTexts(b).some((t) => t.startsWith("CHILD-PLAIN")))!;
+    assert.equal(fork.model, "gpt-5-mini");
+    assert.equal(fork.reasoning?.effort, "low");
+    // Forked: the parent's thread so far, less the spawn calls still waiting for their outputs.
+    assert.ok(userTexts(fork).some((t) => t.includes("PARENT-ASKS")), JSON.stringify(fork.input));
+    assert.ok(!fork.input.some((i: Body) => i.type === "function_call"), "no unanswered call is sent");
+    // The neighbour: a plain spawn starts from its task alone, on the session's model and effort.
+    assert.equal(plain.model, "gpt-5");
+    assert.equal(plain.reasoning, undefined);
+    assert.ok(!userTexts(plain).some((t) => t.includes("PARENT-ASKS")));
+    // deno-lint-ignore no-explicit-any
+    const collab = s.events.filter((e: any) =>
+      e.type === "item.completed" && e.item.type === "collab_tool_call"
+    )
+      // deno-lint-ignore no-explicit-any
+      .map((e: any) => e.item);
+    assert.ok(collab.length >= 2);
+    for (const item of collab) assert.equal(item.sender_thread_id, s.session.threadId);
+  } finally {
+    await s.close();
+  }
+});

@@ -69,6 +69,7 @@ async function showAgent(ctx: CliContext, name: string, options: CommonOptions &
     ...(detail.disallowedTools.length > 0 ? [`disallowed: ${detail.disallowedTools.join(", ")}`] : []),
     ...(detail.color ? [`color: ${detail.color}`] : []),
     ...(detail.maxTurns ? [`max turns: ${detail.maxTurns}`] : []),
+    ...(detail.effort ? [`effort: ${detail.effort}`] : []),
     `permissions: ${detail.permissionMode ?? "default"} → approval policy ${detail.approvalPolicy}` +
     (detail.readOnly ? ", no file-writing tools" : "") +
     (detail.denyPrompts ? ", prompts denied" : "") +

@@ -44,7 +44,7 @@ export class Capabilities {
     private installTool: ToolDefinition | null,
   ) {
     this.skills = createSkillsService({ platform: options.platform, events: options.events });
-    this.skillsInput = skillsInputFor(options.loaded, pluginLoad.contributions);
+    this.skillsInput = skillsInputFor(options.platform.fs, options.loaded, pluginLoad.contributions);
     // The cache is the workspace's, shared by its sessions (#26 item 2): a plugin one session
     // installed shows in every other from its next step too (PL-11).
     this.stopListening = plugins.onChange((change) => {
@@ -179,7 +179,7 @@ export class Capabilities {
       this.reloading = false;
     }
     reportDiagnostics(events, this.pluginLoad.diagnostics);
-    this.skillsInput = skillsInputFor(loaded, this.pluginLoad.contributions);
+    this.skillsInput = skillsInputFor(this.options.platform.fs, loaded, this.pluginLoad.contributions);
     await this.mcp.apply(this.pluginLoad.contributions.mcpServers, { initial: false });
   }
 }

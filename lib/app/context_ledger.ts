@@ -111,6 +111,9 @@ const ORDER: LedgerSource[] = [
 /** Above this, one MCP server's declarations earn advice; the share of the window counts too. */
 const MCP_ADVICE_TOKENS = 5_000;
 
+/** A row's name for each instruction file family. */
+const INSTRUCTION_LABELS = { agents: "AGENTS.md", claude: "CLAUDE.md", gemini: "GEMINI.md" } as const;
+
 /**
  * The next request's tokens by source, counted from the parts `Session.previewRequestParts` assembled
  * (never a second assembly). Each part's text is counted as the model reads it: message contents,
@@ -217,7 +220,7 @@ function countProjectInstructions(
       files += tokens;
       add(
         "project_instructions",
-        `${file.family === "agents" ? "AGENTS.md" : "CLAUDE.md"} ${file.path}`,
+        `${INSTRUCTION_LABELS[file.family]} ${file.path}`,
         tokens,
       );
     }

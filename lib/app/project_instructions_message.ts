@@ -32,8 +32,9 @@ export function projectInstructionsMessage(
     if (previous) {
       text += previous.scope === "user" && file.scope !== "user" ? PROJECT_DOC_SEPARATOR : "\n\n";
     }
-    text += file.family === "agents"
-      ? file.text
+    text += file.family === "agents" ? file.text : file.family === "gemini"
+      // Gemini CLI's own framing of a context file in its memory.
+      ? `--- Context from: ${file.path} ---\n${file.text}\n--- End of Context from: ${file.path} ---`
       : `Contents of ${file.path} (${CLAUDE_LABELS[file.scope]}):\n\n${file.text}`;
     previous = file;
   }

@@ -82,7 +82,7 @@ export class WorkspaceLoads {
   /** The skills input and one snapshot of every root, as a session's first turn sees them. */
   skills(): Promise<{ input: SkillsInput; snapshot: SkillsSnapshot }> {
     this.#skills ??= this.plugins().then(async ({ contributions }) => {
-      const input = skillsInputFor(this.loaded, contributions);
+      const input = skillsInputFor(this.platform.fs, this.loaded, contributions);
       const snapshot = await createSkillsService({ platform: this.platform }).snapshot(input);
       return { input, snapshot };
     });

@@ -59,7 +59,8 @@ export function compatFiles(loaded: Pick<LoadedConfig, "config" | "paths">): Com
       "compat.gemini",
       path.join(paths.geminiDir, "settings.json"),
       on("gemini"),
-      "hooks (and a trusted project's .gemini/settings.json, extensions' hooks/hooks.json under extensions/)",
+      "hooks (and a trusted project's .gemini/settings.json); the extensions under extensions/: their " +
+        "hooks/hooks.json, mcpServers and context files",
     ),
     entry(
       "compat.copilot",

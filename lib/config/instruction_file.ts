@@ -5,8 +5,8 @@ export interface InstructionFile {
   /** The path as found (an import's path as resolved); `realPath` is its canonical form. */
   path: string;
   realPath: string;
-  /** AGENTS.md (Codex) or CLAUDE.md (Claude Code) family. */
-  family: "agents" | "claude";
+  /** AGENTS.md (Codex), CLAUDE.md (Claude Code) or GEMINI.md (a Gemini CLI extension's context) family. */
+  family: "agents" | "claude" | "gemini";
   /** user: $TRELLIS_HOME/AGENTS.md, ~/.claude/CLAUDE.md; project: checked in; local: CLAUDE.local.md. */
   scope: "user" | "project" | "local";
   /** For a CLAUDE.md `@path` import: the file that imported it. */

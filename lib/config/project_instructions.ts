@@ -3,6 +3,9 @@ import type { FileSystem } from "../platform/mod.ts";
 import { readProjectAgentsMd, readUserAgentsMd } from "./agents_md.ts";
 import { claudeMdCandidates, readClaudeMd } from "./claude_md.ts";
 import { compatEnabled } from "./compat.ts";
+import { geminiContextFiles, installedGeminiExtensions } from "./gemini_extensions.ts";
+import { readBoundedText } from "./instruction_file.ts";
+import { truncatedWarning } from "./agents_md.ts";
 import type { InstructionFile } from "./instruction_file.ts";
 import type { LoadedConfig } from "./load.ts";
 
@@ -41,7 +44,7 @@ export async function loadProjectInstructions(
     fallbacks: config.project_doc_fallback_filenames ?? [],
     maxBytes,
   }, warnings);
-  const agents = [...users, ...project];
+  const agents = [...users, ...await geminiExtensionContexts(fs, loaded, maxBytes, warnings), ...project];
   if (config.project_doc_claude_md === false || maxBytes <= 0) {
     return { files: agents, warnings: unique(warnings) };
   }
@@ -54,6 +57,45 @@ export async function loadProjectInstructions(
   }, warnings);
   // A file that fails is named once, though a CLAUDE.md may import the AGENTS.md that failed.
   return { files: ordered(agents, claude), warnings: unique(warnings) };
+}
+
+/**
+ * The context files of the installed Gemini CLI extensions enabled here (`contextFileName`, else
+ * `GEMINI.md`; #24 item 3), user scope, behind `[compat] gemini`: Gemini loads them into every
+ * session's memory. A missing one is skipped quietly, as Gemini does; the same file twice is sent once.
+ */
+async function geminiExtensionContexts(
+  fs: FileSystem,
+  loaded: Pick<LoadedConfig, "config" | "paths">,
+  maxBytes: number,
+  warnings: string[],
+): Promise<InstructionFile[]> {
+  if (!compatEnabled(loaded.config, "gemini") || maxBytes <= 0) return [];
+  const files: InstructionFile[] = [];
+  // A broken manifest is the hooks' and MCP's warning to give (they read the same folder).
+  const extensions = installedGeminiExtensions(fs, loaded.paths.geminiDir, loaded.paths.cwd, []);
+  for (const file of extensions.flatMap(geminiContextFiles)) {
+    const read = await readBoundedText(fs, file, maxBytes);
+    if (read.kind === "absent") continue;
+    if (read.kind === "failed") {
+      warnings.push(`Cannot read instructions file "${file}": ${read.error}; it is skipped`);
+      continue;
+    }
+    if (files.some((f) => f.realPath === read.realPath)) continue;
+    if (read.truncated) warnings.push(truncatedWarning(file, read.size, read.bytes, maxBytes));
+    const text = read.text.trim();
+    if (text === "") continue;
+    files.push({
+      path: file,
+      realPath: read.realPath,
+      family: "gemini",
+      scope: "user",
+      text,
+      bytes: read.bytes,
+      truncated: read.truncated,
+    });
+  }
+  return files;
 }
 
 function unique(warnings: string[]): string[] {

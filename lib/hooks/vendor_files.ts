@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { type Diagnostic, warning } from "../shared/mod.ts";
+import { hydrateExtensionVars } from "../config/mod.ts";
 import type { HookEventName } from "./hook_events.ts";
 import type { HookSource, HookSourceKind } from "./hook_handler.ts";
 import { DIALECT_NAMES, GEMINI_SETTING_KEYS, type HookDialect, lookupVendorEvent } from "./vendor_events.ts";
@@ -90,11 +91,6 @@ function geminiHandler(handler: unknown, options: VendorSourceOptions): unknown 
   }
   if (typeof handler.name === "string") out.statusMessage = handler.name;
   return out;
-}
-
-/** Gemini's extension variables: `${extensionPath}` and `${/}` (the path separator). */
-export function hydrateExtensionVars(text: string, extensionPath: string): string {
-  return text.replaceAll("${extensionPath}", extensionPath).replaceAll("${/}", path.sep);
 }
 
 /**

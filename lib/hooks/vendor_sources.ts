@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { compatEnabled, type LoadedConfig } from "../config/mod.ts";
+import { compatEnabled, installedGeminiExtensions, type LoadedConfig } from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, parseJsoncText, parseJsonText, warning } from "../shared/mod.ts";
 import type { HookSource } from "./hook_handler.ts";
@@ -94,9 +94,9 @@ function geminiSettingsSource(
 }
 
 /**
- * Each installed extension (`<geminiDir>/extensions/<dir>/gemini-extension.json`) enabled for this
- * directory by `extension-enablement.json`: its `hooks/hooks.json`, `${extensionPath}` filled in,
- * the files its commands name under the extension covered by their content hash.
+ * Each installed extension enabled for this directory (lib/config's one reader of them): its
+ * `hooks/hooks.json`, `${extensionPath}` filled in, the files its commands name under the
+ * extension covered by their content hash.
  */
 function geminiExtensionSources(
   fs: FileSystem,
@@ -105,30 +105,9 @@ function geminiExtensionSources(
   baseDir: string,
   diagnostics: Diagnostic[],
 ): HookSource[] {
-  const root = path.join(geminiDir, "extensions");
-  if (!fs.sync.exists(root)) return [];
-  let entries;
-  try {
-    entries = fs.sync.readDir(root);
-  } catch {
-    return [];
-  }
-  const enablement = readEnablement(fs, path.join(root, "extension-enablement.json"), diagnostics);
   const sources: HookSource[] = [];
-  for (const entry of entries.filter((e) => e.isDirectory).sort((a, b) => a.name.localeCompare(b.name))) {
-    const dir = path.join(root, entry.name);
-    const manifestFile = path.join(dir, "gemini-extension.json");
-    const manifestText = readText(fs, manifestFile, diagnostics);
-    if (manifestText === undefined) continue;
-    const manifest = parseJsonText(manifestText);
-    if (!manifest.ok || !isRecord(manifest.value) || typeof manifest.value.name !== "string") {
-      const why = manifest.ok ? `expected an object with a "name"` : `invalid JSON (${manifest.message})`;
-      diagnostics.push(
-        warning(`Cannot load Gemini CLI extension "${manifestFile}": ${why}`, { file: manifestFile }),
-      );
-      continue;
-    }
-    if (!extensionEnabled(enablement, manifest.value.name, cwd)) continue;
+  for (const extension of installedGeminiExtensions(fs, geminiDir, cwd, diagnostics)) {
+    const { dir } = extension;
     const file = path.join(dir, "hooks", "hooks.json");
     const text = readText(fs, file, diagnostics);
     if (text === undefined) continue;
@@ -149,44 +128,6 @@ function geminiExtensionSources(
     if (source) sources.push(source);
   }
   return sources;
-}
-
-/** `{ "<extension name>": { "overrides": ["/dir/*", "!/other/"] } }`: the last rule matching cwd wins. */
-type Enablement = Record<string, string[]>;
-
-function readEnablement(fs: FileSystem, file: string, diagnostics: Diagnostic[]): Enablement {
-  const text = readText(fs, file, diagnostics);
-  if (text === undefined) return {};
-  const parsed = parseJsonText(text);
-  if (!parsed.ok || !isRecord(parsed.value)) {
-    const why = parsed.ok ? "expected an object" : `invalid JSON (${parsed.message})`;
-    diagnostics.push(warning(`Cannot read "${file}": ${why}; every extension counts as enabled`, { file }));
-    return {};
-  }
-  const out: Enablement = {};
-  for (const [name, entry] of Object.entries(parsed.value)) {
-    const overrides = isRecord(entry) && Array.isArray(entry.overrides) ? entry.overrides : [];
-    out[name] = overrides.filter((r): r is string => typeof r === "string");
-  }
-  return out;
-}
-
-function extensionEnabled(enablement: Enablement, name: string, cwd: string): boolean {
-  let enabled = true;
-  const here = withSlashes(cwd);
-  for (const rule of enablement[name] ?? []) {
-    const disable = rule.startsWith("!");
-    let base = disable ? rule.slice(1) : rule;
-    const subdirs = base.endsWith("*");
-    if (subdirs) base = base.slice(0, -1);
-    base = withSlashes(base);
-    if (subdirs ? here.startsWith(base) : here === base) enabled = !disable;
-  }
-  return enabled;
-}
-
-function withSlashes(dir: string): string {
-  return `${dir.startsWith("/") ? "" : "/"}${dir}${dir.endsWith("/") ? "" : "/"}`;
 }
 
 function copilotFileSource(

@@ -8,7 +8,7 @@ export type McpTier = typeof MCP_TIERS[number];
  * Whose file declared a server: Trellis's own config, or a Codex or Claude Code user's files; or
  * `acp`: the editor driving `trellis acp` passed it in `session/new` (#25 item 1).
  */
-export type McpOrigin = "trellis" | "codex" | "claude" | "acp";
+export type McpOrigin = "trellis" | "codex" | "claude" | "gemini" | "acp";
 
 export interface McpRegistration {
   tier: McpTier;

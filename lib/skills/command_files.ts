@@ -13,10 +13,10 @@ const MAX_COMMAND_DEPTH = 2;
 export const MAX_COMMAND_BYTES = 256 * 1024;
 
 /**
- * Lists a plugin's `commands/` directory: every `*.md` file (and those one folder down, named
- * `<folder>:<file>`), sorted. Hidden entries are skipped. Unreadable folders are warnings.
+ * Lists a plugin's `commands/` directory: every `*.md` file (`*.toml` for a Gemini CLI extension's;
+ * and those one folder down, named `<folder>:<file>`), sorted. Hidden entries are skipped. Unreadable folders are warnings.
  */
-export function scanCommandRoot(fs: FileSystem, canonicalRoot: string, label: string) {
+export function scanCommandRoot(fs: FileSystem, canonicalRoot: string, label: string, extension = ".md") {
   const candidates: SkillCandidate[] = [];
   const warnings: string[] = [];
   let dirs = 0;
@@ -34,8 +34,8 @@ export function scanCommandRoot(fs: FileSystem, canonicalRoot: string, label: st
       entries++;
       if (entry.name.startsWith(".")) continue;
       const full = path.join(dir, entry.name);
-      if (entry.isFile && entry.name.toLowerCase().endsWith(".md")) {
-        const stem = entry.name.slice(0, -".md".length);
+      if (entry.isFile && entry.name.toLowerCase().endsWith(extension)) {
+        const stem = entry.name.slice(0, -extension.length);
         candidates.push({ path: full, dir, commandName: [...prefix, stem].join(":") });
       } else if (entry.isDirectory && depth < MAX_COMMAND_DEPTH) {
         walk(full, [...prefix, entry.name], depth + 1);

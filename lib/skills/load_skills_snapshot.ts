@@ -146,7 +146,7 @@ function scanIfUsable(fs: FileSystem, report: SkillRootReport): Promise<RootScan
   if (report.kind === "plugin_commands") {
     const label = `plugin ${report.plugin?.id ?? "?"}`;
     return Promise.resolve({
-      ...scanCommandRoot(fs, report.canonical, label),
+      ...scanCommandRoot(fs, report.canonical, label, report.plugin?.origin === "gemini" ? ".toml" : ".md"),
       truncated: false,
       depthReached: false,
     });

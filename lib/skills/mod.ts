@@ -22,7 +22,7 @@
 export { createSkillsService } from "./skills_service.ts";
 export type { SkillsService } from "./skills_service.ts";
 export { skillsInputFromConfig } from "./skills_input.ts";
-export type { SkillsInput } from "./skills_input.ts";
+export type { PluginSkillRoot, SkillsInput } from "./skills_input.ts";
 export { expandCommandBody } from "./command_arguments.ts";
 export { loadSkillsSnapshot } from "./load_skills_snapshot.ts";
 export { makeSnapshot } from "./snapshot.ts";

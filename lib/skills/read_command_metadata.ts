@@ -1,5 +1,6 @@
 import type { FileSystem } from "../platform/mod.ts";
 import { commandSkillName, MAX_COMMAND_BYTES, parseCommandText } from "./command_files.ts";
+import { parseGeminiCommand } from "./gemini_command.ts";
 import { loadYamlParser } from "./yaml_library.ts";
 import type { SkillCandidate } from "./discovery.ts";
 import { type SkillLoad, skillLocation } from "./read_skill_metadata.ts";
@@ -23,6 +24,19 @@ export async function readCommandMetadata(
     text = decoder.decode(await fs.readFilePrefix(found.path, MAX_COMMAND_BYTES));
   } catch (error) {
     return { ok: false, error: `failed to read file: ${(error as Error).message}`, warnings: [] };
+  }
+  if (root.plugin?.origin === "gemini") {
+    const gemini = parseGeminiCommand(text, found.path);
+    if (!gemini.ok) return { ok: false, error: gemini.error, warnings: [] };
+    const skill: SkillMetadata = {
+      name,
+      description: gemini.description,
+      policy: { allowImplicitInvocation: false, products: [] },
+      ...skillLocation(found, root),
+      extra: {},
+      command: { format: "gemini" },
+    };
+    return { ok: true, skill, warnings: gemini.warnings };
   }
   let parsed = parseCommandText(text);
   if (!parsed.ok && parsed.needsParser) parsed = parseCommandText(text, await loadYamlParser());

@@ -6,6 +6,7 @@ import { compareSkills } from "./snapshot.ts";
 import { missingMcpDependencies, type MissingMcpDependency } from "./mcp_dependencies.ts";
 import { readSkillBody, skillMessage } from "./skill_body.ts";
 import { expandCommandBody } from "./command_arguments.ts";
+import { expandGeminiPrompt } from "./gemini_command.ts";
 import { extractFrontmatter } from "./frontmatter.ts";
 import type { SkillMetadata, SkillsSnapshot } from "./types.ts";
 
@@ -35,6 +36,7 @@ export interface SkillSelection {
 /** A skill's file as written; a plugin command's body (no frontmatter) with its arguments filled in. */
 function injectedText(skill: SkillMetadata, text: string, args: string): string {
   if (!skill.command) return text;
+  if (skill.command.format === "gemini") return expandGeminiPrompt(skill.name, text, args);
   const split = extractFrontmatter(text);
   return expandCommandBody((split.ok ? split.body : text).replace(/^\n+/, ""), args);
 }

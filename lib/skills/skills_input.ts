@@ -35,8 +35,8 @@ export interface PluginSkillRoot {
   path: string;
   pluginId: string;
   namespace: string;
-  /** "claude" for a plugin Claude Code installed, read in place. */
-  origin?: "claude";
+  /** "claude" for a plugin Claude Code installed, "gemini" for a Gemini CLI extension's commands. */
+  origin?: "claude" | "gemini";
 }
 
 /** What the composition root adds to the config: plugin contributions and the model's window. */

@@ -27,12 +27,12 @@ export interface SkillPluginRef {
   id: string;
   namespace: string;
   root: string;
-  /** "claude" for a plugin Claude Code installed, read in place; absent for Trellis's own. */
-  origin?: "claude";
+  /** "claude" for a plugin Claude Code installed, "gemini" a Gemini CLI extension; absent for Trellis's own. */
+  origin?: "claude" | "gemini";
 }
 
 /** Whose files a skill came from: Trellis's, a Codex user's, a Claude Code user's, or `.agents/`. */
-export type SkillOrigin = "trellis" | "codex" | "claude" | "agents";
+export type SkillOrigin = "trellis" | "codex" | "claude" | "gemini" | "agents";
 
 /** The origin `skills list` shows for a root kind (and, for plugin roots, the plugin's installer). */
 export function skillOrigin(kind: SkillRootKind, plugin?: SkillPluginRef): SkillOrigin {
@@ -103,6 +103,8 @@ export interface SkillCommand {
   argumentHint?: string;
   /** Frontmatter `model`: kept as metadata; Trellis does not switch models for a command. */
   model?: string;
+  /** A Gemini CLI command (`commands/*.toml`): its `prompt`, with `{{args}}`, is what is injected. */
+  format?: "gemini";
 }
 
 export interface SkillMetadata {

@@ -28,7 +28,9 @@ async function skills(overrides: string[] = [], extraEnv: Record<string, string>
   };
   const loaded = await loadConfig(fs, { cwd: project, env: (n) => env[n], overrides });
   const { contributions } = await loadPlugins({ loaded, platform });
-  const snapshot = await createSkillsService({ platform }).snapshot(skillsInputFor(loaded, contributions));
+  const snapshot = await createSkillsService({ platform }).snapshot(
+    skillsInputFor(platform.fs, loaded, contributions),
+  );
   const kindOf = (root: string) => snapshot.roots.find((r) => r.path === root)!.kind;
   const rows = snapshot.skills.filter((s) => s.scope === "user").map((s) => [
     s.name,

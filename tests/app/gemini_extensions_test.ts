@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { Session } from "../../lib/app/mod.ts";
+import { loadConfig } from "../../lib/config/mod.ts";
+import { noTtyApprover } from "../../lib/loop/mod.ts";
+import { platform } from "../../lib/platform/mod.ts";
+import type { TrellisEventBody } from "../../lib/shared/mod.ts";
+import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { makeSandboxHome } from "../helpers/cli_harness.ts";
+
+// #24 item 3: an installed Gemini CLI extension's MCP servers and context files, read in place
+// from ~/.gemini/extensions/<dir>/gemini-extension.json as Gemini CLI reads them (the shape of
+// the public extensions: `mcpServers` with `${extensionPath}`, `contextFileName`, `excludeTools`).
+
+const FIXTURE_MCP = new URL("../../fixtures/mcp/fixture_server.mjs", import.meta.url).pathname;
+
+// deno-lint-ignore no-explicit-any
+type Body = Record<string, any>;
+
+async function withExtensions(
+  compat: string[],
+  prompt: string,
+  check: (r: { bodies: Body[]; events: TrellisEventBody[]; cwd: string; ext: string }) => void,
+) {
+  const { root, env } = await makeSandboxHome();
+  const cwd = `${root}/ws`;
+  await platform.fs.mkdir(cwd);
+  const exts = `${env.HOME}/.gemini/extensions`;
+  const ext = `${exts}/tools-ext`;
+  await platform.fs.mkdir(ext);
+  // The server is started through a script in the extension: it runs only if `${extensionPath}` was filled in.
+  await platform.fs.writeTextFile(`${ext}/run.sh`, `#!/bin/sh\nexec node ${FIXTURE_MCP} echo\n`);
+  await platform.fs.chmod(`${ext}/run.sh`, 0o755);
+  await platform.fs.writeTextFile(
+    `${ext}/gemini-extension.json`,
+    JSON.stringify({
+      name: "tools-ext",
+      version: "1.0.0",
+      contextFileName: "CONTEXT.md",
+      mcpServers: { gext: { command: "${extensionPath}${/}run.sh", excludeTools: ["pid"], timeout: 30000 } },
+    }),
+  );
+  await platform.fs.writeTextFile(`${ext}/CONTEXT.md`, "EXT-CONTEXT: prefer the gext tools.\n");
+  await platform.fs.mkdir(`${ext}/commands/git`);
+  await platform.fs.writeTextFile(
+    `${ext}/commands/review.toml`,
+    `description = "Reviews a file"\nprompt = """\nREVIEW-PROMPT: check {{args}} for bugs.\n"""\n`,
+  );
+  await platform.fs.writeTextFile(
+    `${ext}/commands/git/commit.toml`,
+    'prompt = "COMMIT-PROMPT: write the message."\n',
+  );
+  await platform.fs.writeTextFile(`${ext}/commands/broken.toml`, 'description = "no prompt"\n');
+  // A second extension, disabled for this directory by extension-enablement.json.
+  await platform.fs.mkdir(`${exts}/off-ext`);
+  await platform.fs.writeTextFile(
+    `${exts}/off-ext/gemini-extension.json`,
+    JSON.stringify({ name: "off-ext" }),
+  );
+  await platform.fs.writeTextFile(`${exts}/off-ext/GEMINI.md`, "OFF-CONTEXT\n");
+  await platform.fs.writeTextFile(
+    `${exts}/extension-enablement.json`,
+    JSON.stringify({ "off-ext": { overrides: [`!${cwd}/*`] } }),
+  );
+  const server = await startFixtureModelServer({
+    script: {
+      steps: [{ tool_calls: [{ name: "mcp__gext__echo", arguments: { text: "GEXT-ECHO" } }] }, {
+        text: "done",
+      }],
+    },
+  });
+  const loaded = await loadConfig(platform.fs, {
+    cwd,
+    env: (name) => env[name],
+    overrides: [
+      "model_provider=fixture",
+      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
+      "skills.bundled.enabled=false",
+      "approval_policy=never",
+      ...compat,
+    ],
+  });
+  const events: TrellisEventBody[] = [];
+  const session = await Session.open({
+    platform,
+    loaded,
+    events: (e) => events.push(e),
+    approver: noTtyApprover,
+  });
+  try {
+    await session.runTurn({ prompt, maxSteps: 4, signal: new AbortController().signal });
+  } finally {
+    await session.close();
+    await server.close();
+  }
+  check({ bodies: server.requests as Body[], events, cwd, ext });
+}
+
+Deno.test("a Gemini extension's mcpServers start (${extensionPath} filled in, excludeTools applied) and its context file reaches the model; a disabled extension's does not (#24 item 3)", async () => {
+  await withExtensions([], "go", ({ bodies, ext }) => {
+    const [first, second] = bodies;
+    const names = first.tools.map((t: Body) => t.name);
+    assert.ok(names.includes("mcp__gext__echo"), names.join(", "));
+    assert.ok(!names.includes("mcp__gext__pid"), "excludeTools leaves pid out");
+    const input = JSON.stringify(first.input);
+    assert.ok(
+      input.includes(
+        `--- Context from: ${ext}/CONTEXT.md ---\\nEXT-CONTEXT: prefer the gext tools.\\n--- End of Context from:`,
+      ),
+      input,
+    );
+    assert.ok(!input.includes("OFF-CONTEXT"), "the disabled extension's GEMINI.md is not read");
+    const output = second.input.find((i: Body) => i.type === "function_call_output");
+    assert.match(output.output, /GEXT-ECHO/);
+  });
+});
+
+Deno.test("[compat] gemini = false reads neither the extension's servers nor its context (the switch)", async () => {
+  await withExtensions(["compat.gemini=false"], "go", ({ bodies }) => {
+    const names = bodies[0].tools.map((t: Body) => t.name);
+    assert.ok(!names.some((n: string) => n.startsWith("mcp__gext__")), names.join(", "));
+    assert.ok(!JSON.stringify(bodies[0].input).includes("EXT-CONTEXT"));
+  });
+});
+
+Deno.test("a Gemini extension's commands/*.toml run as <extension>:<command>: {{args}} filled in, or the command appended when it has none; a command without prompt is named (#24 item 3)", async () => {
+  await withExtensions(
+    [],
+    "$tools-ext:review src/main.ts\n$tools-ext:git:commit now",
+    ({ bodies, events }) => {
+      const input = JSON.stringify(bodies[0].input);
+      assert.ok(input.includes("REVIEW-PROMPT: check src/main.ts for bugs."), input);
+      assert.ok(input.includes("COMMIT-PROMPT: write the message.\\n\\n/tools-ext:git:commit now"), input);
+      const warnings = events.filter((e) => e.type === "warning").map((e) => JSON.stringify(e)).join("\n");
+      assert.match(warnings, /broken\.toml.*missing field `prompt`/);
+    },
+  );
+});

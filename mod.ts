@@ -14,7 +14,8 @@
  *   events: (event) => {
  *     if (event.type === "item.completed" && event.item.type === "agent_message") console.log(event.item.text);
  *   },
- *   approve: (question) => Promise.resolve(question.tool === "shell"),
+ *   // The model-facing name: gpt-5.1 gets Codex's tools (tool_set = "auto"), commands as exec_command.
+ *   approve: (question) => Promise.resolve(question.tool === "exec_command"),
  * });
  * try {
  *   const outcome = await session.runTurn("List the files in this directory.", { maxSteps: 20 });

@@ -15,10 +15,12 @@ export const DEFAULT_SANDBOX_MODE: SandboxMode = "workspace-write";
 export const HOME_WORKSPACE_SANDBOX_MODE: SandboxMode = "read-only";
 
 /**
- * `tool_set` when no layer sets it (#23 item 2). Still `trellis`, not `auto`: the tests and scripts
- * written against Trellis's own names for the default gpt-5 would all change face at once.
+ * `tool_set` when no layer sets it (#23 item 2): `auto`, each model family the tool set its own CLI
+ * sends (Claude models Claude Code's, GPT-5-family models Codex's, every other model Trellis's). A
+ * model does best with the tool names and argument shapes it was trained on; `tool_set = "trellis"`
+ * pins Trellis's own set for every model.
  */
-export const DEFAULT_TOOL_SET = "trellis" as const;
+export const DEFAULT_TOOL_SET = "auto" as const;
 
 /** `[checkpoints]` defaults (#25 item 2): on, shell changes named as not restorable. */
 export const DEFAULT_CHECKPOINTS = { enabled: true, shell: "untracked" } as const;

@@ -30,17 +30,16 @@ export interface ToolSetChoice {
 
 /** The face `setting` gives `model`, and why. */
 export function chooseToolSet(setting: ToolSetSetting, model: string, isDefault = false): ToolSetChoice {
-  if (setting !== "auto") {
-    return { face: setting, reason: `tool_set = "${setting}"${isDefault ? " (the default)" : ""}` };
-  }
+  const set = `tool_set = "${setting}"${isDefault ? " (the default)" : ""}`;
+  if (setting !== "auto") return { face: setting, reason: set };
   const slug = model.slice(model.lastIndexOf("/") + 1).toLowerCase();
   if (slug.startsWith("claude-")) {
-    return { face: "claude", reason: `tool_set = "auto": ${model} is a Claude model (Claude Code's tools)` };
+    return { face: "claude", reason: `${set}: ${model} is a Claude model (Claude Code's tools)` };
   }
   if (/^(gpt-5|codex-)/.test(slug)) {
-    return { face: "codex", reason: `tool_set = "auto": ${model} is a GPT-5-family model (Codex's tools)` };
+    return { face: "codex", reason: `${set}: ${model} is a GPT-5-family model (Codex's tools)` };
   }
-  return { face: "trellis", reason: `tool_set = "auto": ${model} has no family set (Trellis's tools)` };
+  return { face: "trellis", reason: `${set}: ${model} has no family set (Trellis's tools)` };
 }
 
 /**
@@ -61,7 +60,7 @@ interface Face {
 
 export interface SessionToolSetsOptions extends BuiltinToolsOptions {
   toolSet: ToolSetSetting;
-  /** No config layer set `tool_set`: the reason says "the default". */
+  /** No config layer set `tool_set` (so it is `auto`): the reason says "the default". */
   toolSetIsDefault?: boolean;
   /** Where background Bash output files go (made on first use). */
   outputDir: () => Promise<string>;

@@ -17,6 +17,7 @@ const loaded = await loadConfig(platform.fs, {
   env: (name) => env[name],
   overrides: [
     "model_provider=fixture",
+    "tool_set=trellis",
     `model_providers.fixture.base_url=${JSON.stringify(url)}`,
     "model_context_window=3000",
     "skills.bundled.enabled=false",

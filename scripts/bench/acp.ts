@@ -26,7 +26,15 @@ const TURN = [
 ];
 
 function fixtureFlags(url: string): string[] {
-  return ["-c", "model_provider=fixture", "-c", `model_providers.fixture.base_url=${JSON.stringify(url)}`];
+  // Trellis's own tool names, as the script calls them (auto would give the default gpt-5 Codex's).
+  return [
+    "-c",
+    "model_provider=fixture",
+    "-c",
+    "tool_set=trellis",
+    "-c",
+    `model_providers.fixture.base_url=${JSON.stringify(url)}`,
+  ];
 }
 
 async function workspace(parent: string): Promise<string> {

@@ -39,6 +39,7 @@ async function turnMs(tmp: string, script: FixtureScript): Promise<number> {
       env: (n) => env[n],
       overrides: [
         "model_provider=fixture",
+        "tool_set=trellis",
         `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
         "skills.bundled.enabled=false",
         'agents.tool_style="claude"',

@@ -46,6 +46,7 @@ async function openClose(h: { env: Record<string, string>; cwd: string }, url: s
     env: (n) => h.env[n],
     overrides: [
       "model_provider=fixture",
+      "tool_set=trellis",
       `model_providers.fixture.base_url=${JSON.stringify(url)}`,
       "skills.bundled.enabled=false",
     ],

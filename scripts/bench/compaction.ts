@@ -100,6 +100,8 @@ export async function bench(): Promise<BenchRow[]> {
     "-c",
     "model_provider=fixture",
     "-c",
+    "tool_set=trellis",
+    "-c",
     `model_providers.fixture.base_url=${JSON.stringify(url)}`,
     "-c",
     "model_context_window=3000",

@@ -67,6 +67,8 @@ async function execTurn(
         "-c",
         "model_provider=fixture",
         "-c",
+        "tool_set=trellis",
+        "-c",
         `model_providers.fixture.base_url=${JSON.stringify(fixture.url)}`,
         "go",
       ], {

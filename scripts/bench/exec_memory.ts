@@ -52,6 +52,8 @@ async function oneRun(): Promise<Record<number, number>> {
         "-c",
         "model_provider=fixture",
         "-c",
+        "tool_set=trellis",
+        "-c",
         `model_providers.fixture.base_url=${JSON.stringify(fixture.url)}`,
         // A window no step reaches: nothing is compacted or elided, every output is sent whole.
         "-c",

@@ -46,7 +46,15 @@ async function withTurn<T>(parent: string, run: (turn: { ws: string; url: string
 }
 
 function fixtureFlags(url: string): string[] {
-  return ["-c", "model_provider=fixture", "-c", `model_providers.fixture.base_url=${JSON.stringify(url)}`];
+  // Trellis's own tool names, as the script calls them (auto would give the default gpt-5 Codex's).
+  return [
+    "-c",
+    "model_provider=fixture",
+    "-c",
+    "tool_set=trellis",
+    "-c",
+    `model_providers.fixture.base_url=${JSON.stringify(url)}`,
+  ];
 }
 
 async function connect(home: string, cwd: string): Promise<Client> {
@@ -55,7 +63,14 @@ async function connect(home: string, cwd: string): Promise<Client> {
     new StdioClientTransport({
       command: BIN,
       // Each call names its own fixture server: the bench is the operator and lets calls set providers.
-      args: ["mcp-server", "-c", "model_provider=fixture", "--allow-config-overrides"],
+      args: [
+        "mcp-server",
+        "-c",
+        "model_provider=fixture",
+        "-c",
+        "tool_set=trellis",
+        "--allow-config-overrides",
+      ],
       cwd,
       env: { PATH: Deno.env.get("PATH") ?? "", HOME: home, TRELLIS_SYSTEM_DIR: `${home}/etc` },
       stderr: "ignore",

@@ -61,6 +61,8 @@ async function startup(): Promise<BenchRow[]> {
     "-c",
     "model_provider=fixture",
     "-c",
+    "tool_set=trellis",
+    "-c",
     `model_providers.fixture.base_url=${JSON.stringify(fixture.url)}`,
     "hi",
   ];
@@ -155,6 +157,7 @@ async function turns(): Promise<BenchRow[]> {
       cwd: `${dir}/${on ? "on" : "off"}/ws`,
       overrides: [
         "model_provider=fixture",
+        "tool_set=trellis",
         `model_providers.fixture.base_url=${JSON.stringify(fixture.url)}`,
       ],
     });

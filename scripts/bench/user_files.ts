@@ -146,6 +146,8 @@ async function sessionStart(
         "-c",
         "model_provider=fixture",
         "-c",
+        "tool_set=trellis",
+        "-c",
         `model_providers.fixture.base_url=${JSON.stringify(fixture.url)}`,
         "hi",
       ], { cwd: ws, env: { PATH: Deno.env.get("PATH") ?? "", HOME: home, TRELLIS_SYSTEM_DIR: `${ws}/etc` } });

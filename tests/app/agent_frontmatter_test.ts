@@ -38,6 +38,7 @@ async function open(script: FixtureScript, agents: Record<string, string>, overr
     env: (name) => env[name],
     overrides: [
       "model_provider=fixture",
+      "tool_set=trellis",
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       "model_providers.fixture.request_max_retries=0",
       "model_providers.fixture.stream_max_retries=0",
@@ -216,6 +217,7 @@ You read.
       env: (name) => env[name],
       overrides: [
         "model_provider=fixture",
+        "tool_set=trellis",
         `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
         "model_providers.fixture.request_max_retries=0",
         "skills.bundled.enabled=false",
@@ -373,6 +375,7 @@ Deno.test("#22 item 4: with the session's own hooks, an agent's hooks join for i
     env: (name) => env[name],
     overrides: [
       "model_provider=fixture",
+      "tool_set=trellis",
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       "model_providers.fixture.request_max_retries=0",
       "skills.bundled.enabled=false",

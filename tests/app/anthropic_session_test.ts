@@ -49,6 +49,7 @@ async function open(
       "model_provider=anthropic",
       "model=claude-sonnet-4-5",
       "skills.bundled.enabled=false",
+      "tool_set=trellis", // the scripts call read_file (auto would give Claude Code's Read)
       ...overrides,
     ],
   });

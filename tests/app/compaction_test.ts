@@ -34,6 +34,7 @@ async function open(h: Home, script: FixtureScript, extra: { resume?: string; ov
     env: (name) => h.env[name],
     overrides: [
       "model_provider=fixture",
+      "tool_set=trellis",
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       "model_providers.fixture.request_max_retries=0",
       "model_providers.fixture.stream_max_retries=0",

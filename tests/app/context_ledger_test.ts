@@ -34,7 +34,7 @@ Deno.test("a live session's ledger counts its history, tool outputs and hook-add
   const loaded = await loadConfig(platform.fs, {
     cwd,
     env: (name) => env[name],
-    overrides: ['model="gpt-5"', "skills.bundled.enabled=false"],
+    overrides: ['model="gpt-5"', "skills.bundled.enabled=false", "tool_set=trellis"],
   });
   const hookEnv = { ...env, PATH: platform.env("PATH") ?? "/usr/bin:/bin", SHELL: "/bin/sh" };
   const sessionPlatform = {
@@ -99,7 +99,7 @@ Deno.test("bad input: a tokenizer that fails to load gives the labelled estimate
   const loaded = await loadConfig(platform.fs, {
     cwd,
     env: (name) => env[name],
-    overrides: ['model="gpt-5"', "skills.bundled.enabled=false"],
+    overrides: ['model="gpt-5"', "skills.bundled.enabled=false", "tool_set=trellis"],
   });
   const session = await Session.open({
     platform,

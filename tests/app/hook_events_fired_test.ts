@@ -58,6 +58,7 @@ async function open(o: Open) {
   const server = await startFixtureModelServer({ script: o.script });
   const overrides = [
     "model_provider=fixture",
+    "tool_set=trellis",
     `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
     "model_providers.fixture.request_max_retries=0",
     "model_providers.fixture.stream_max_retries=0",

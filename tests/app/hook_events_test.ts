@@ -58,10 +58,13 @@ async function open(o: Open) {
   }
   // A trusted project (its layer is read), trusted after its files were written.
   const trust = o.projectToml !== undefined ? trustEntry(cwd) : "";
+  // The scripts call Trellis's names for gpt-5 (auto, the default, would give it Codex's); a test
+  // that names its own tool_set keeps it.
+  const pin = /^tool_set\s*=/m.test(o.userToml ?? "") ? "" : 'tool_set = "trellis"\n';
   const configure = async (state: string) => {
     await platform.fs.writeTextFile(
       `${env.TRELLIS_HOME}/config.toml`,
-      `${o.userToml ?? ""}\n${trust}\n${state}`,
+      `${pin}${o.userToml ?? ""}\n${trust}\n${state}`,
     );
     return await loadConfig(platform.fs, { cwd, env: (name) => env[name], overrides });
   };

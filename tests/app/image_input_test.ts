@@ -99,6 +99,7 @@ Deno.test("@shot.png on the Chat wire: a user message with text and image_url pa
     env: (name) => ({ ...env, OPENAI_API_KEY: "k" } as Record<string, string>)[name],
     overrides: [
       "model_provider=fixture",
+      "tool_set=trellis",
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       'model_providers.fixture.wire_api="chat"',
       "skills.bundled.enabled=false",

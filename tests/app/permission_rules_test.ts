@@ -57,7 +57,7 @@ async function workspace(setup: Setup) {
   }
   const trust = setup.trust ? trustEntry(ws) : "";
   await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, `${setup.userToml ?? ""}\n${trust}`);
-  const overrides = ["skills.bundled.enabled=false", ...(setup.overrides ?? [])];
+  const overrides = ["skills.bundled.enabled=false", "tool_set=trellis", ...(setup.overrides ?? [])];
   const loaded = await loadConfig(platform.fs, { cwd: ws, env: (name) => env[name], overrides });
   return { root, ws, env, loaded, overrides };
 }

@@ -18,7 +18,12 @@ async function open(options: { hooks?: unknown; overrides?: string[] } = {}) {
   const loaded = await loadConfig(platform.fs, {
     cwd: `${root}/ws`,
     env: (name) => env[name],
-    overrides: ["skills.bundled.enabled=false", "model_context_window=100000", ...(options.overrides ?? [])],
+    overrides: [
+      "skills.bundled.enabled=false",
+      "model_context_window=100000",
+      "tool_set=trellis",
+      ...(options.overrides ?? []),
+    ],
   });
   const model = scriptedModel([
     [say("one")],

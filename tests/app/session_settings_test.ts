@@ -63,6 +63,7 @@ async function openSession(overrides: string[], decision: ApprovalAnswer["decisi
     overrides: [
       "skills.bundled.enabled=false",
       "sandbox_workspace_write.exclude_tmpdir_env_var=true",
+      "tool_set=trellis",
       ...overrides,
     ],
   });
@@ -243,7 +244,7 @@ Deno.test({
     const loaded = await loadConfig(platform.fs, {
       cwd: env.HOME,
       env: (name) => env[name],
-      overrides: ["skills.bundled.enabled=false"],
+      overrides: ["skills.bundled.enabled=false", "tool_set=trellis"],
     });
     const { session, approver, events } = await sessionOver(loaded, [
       [
@@ -276,7 +277,7 @@ Deno.test({
     const loaded = await loadConfig(platform.fs, {
       cwd: `${env.HOME}/project`,
       env: (name) => env[name],
-      overrides: ["skills.bundled.enabled=false"],
+      overrides: ["skills.bundled.enabled=false", "tool_set=trellis"],
     });
     const { session, approver, events } = await sessionOver(loaded, [
       [call("shell", { command: "echo made > made.txt" })],
@@ -318,7 +319,7 @@ Deno.test({
     const loaded = await loadConfig(platform.fs, {
       cwd: ws,
       env: (name) => env[name],
-      overrides: ["skills.bundled.enabled=false"],
+      overrides: ["skills.bundled.enabled=false", "tool_set=trellis"],
     });
     const turn = [[call("shell", { command: "true" })], [say("done")]];
     // The fourth turn has two calls, one step each; between them the policy changes.
@@ -396,7 +397,7 @@ Deno.test({
     const loaded = await loadConfig(platform.fs, {
       cwd: `${root}/ws`,
       env: (name) => env[name],
-      overrides: ["skills.bundled.enabled=false", 'approval_policy="untrusted"'],
+      overrides: ["skills.bundled.enabled=false", 'approval_policy="untrusted"', "tool_set=trellis"],
     });
     const reasons: string[] = [];
     // deno-lint-ignore prefer-const -- assigned once, after the approver that reads it is built

@@ -50,6 +50,7 @@ async function run() {
     env: (name) => env[name],
     overrides: [
       "model_provider=fixture",
+      "tool_set=trellis",
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       "skills.bundled.enabled=false",
       'agents.tool_style="claude"',

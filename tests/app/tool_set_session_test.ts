@@ -140,7 +140,7 @@ Deno.test("side by side: gpt-5 under tool_set=auto declares Codex's tool names (
   }
 });
 
-Deno.test("tool_set=trellis (the default) keeps Trellis's own names for gpt-5: the neighbour of auto (#23 item 2)", async () => {
+Deno.test("tool_set=trellis pins Trellis's own names for gpt-5: the neighbour of auto (#23 item 2)", async () => {
   const s = await open({ steps: [{ text: "hi" }] }, "responses", ["tool_set=trellis"]);
   try {
     await s.turn("hello");
@@ -286,7 +286,7 @@ Deno.test(`live sessions are capped at ${MAX_LIVE_EXEC_SESSIONS}: one more is re
   assert.equal(await running("sleep 3118"), 0);
 });
 
-Deno.test("trellis debug prompt shows the tool set chosen and why; the default is trellis and says so (#23 item 4)", async () => {
+Deno.test("trellis debug prompt shows the tool set chosen and why; the default is auto and says so, a pinned trellis does not (#23 item 4)", async () => {
   const home = await makeSandboxHome();
   const cwd = `${home.root}/ws`;
   await platform.fs.mkdir(cwd);
@@ -307,11 +307,34 @@ Deno.test("trellis debug prompt shows the tool set chosen and why; the default i
   );
   assert.match(claude.stdout, /## tool set: claude \(tool_set = "auto": claude-sonnet-4-5 is a Claude model/);
   assert.match(claude.stdout, /- Bash: /);
+  // No layer sets tool_set: auto, and the reason says it is the default.
+  const byDefault = await runCliCaptured(["debug", "prompt", "hi"], { env, cwd });
+  assert.equal(byDefault.code, 0, byDefault.stderr);
+  assert.match(
+    byDefault.stdout,
+    /## tool set: codex \(tool_set = "auto" \(the default\): gpt-5 is a GPT-5-family model \(Codex's tools\)\)/,
+  );
+  assert.match(byDefault.stdout, /- exec_command: /);
+  assert.doesNotMatch(byDefault.stdout, /- shell: /);
   const json = await runCliCaptured(["debug", "prompt", "--json", "hi"], { env, cwd });
   assert.deepEqual(JSON.parse(json.stdout).toolSet, {
-    name: "trellis",
-    reason: 'tool_set = "trellis" (the default)',
+    name: "codex",
+    reason: 'tool_set = "auto" (the default): gpt-5 is a GPT-5-family model (Codex\'s tools)',
   });
+  const claudeByDefault = await runCliCaptured(
+    ["debug", "prompt", "--json", "-c", "model=claude-sonnet-4-5", "-c", "model_provider=anthropic", "hi"],
+    { env, cwd },
+  );
+  assert.deepEqual(JSON.parse(claudeByDefault.stdout).toolSet, {
+    name: "claude",
+    reason: 'tool_set = "auto" (the default): claude-sonnet-4-5 is a Claude model (Claude Code\'s tools)',
+  });
+  // Pinned in config.toml, as the README says: Trellis's names, and no "(the default)".
+  await platform.fs.writeTextFile(`${home.env.TRELLIS_HOME}/config.toml`, 'tool_set = "trellis"\n');
+  const pinned = await runCliCaptured(["debug", "prompt", "--json", "hi"], { env, cwd });
+  const pinnedRequest = JSON.parse(pinned.stdout);
+  assert.deepEqual(pinnedRequest.toolSet, { name: "trellis", reason: 'tool_set = "trellis"' });
+  assert.ok(pinnedRequest.tools.some((t: Body) => t.name === "shell"));
 });
 
 Deno.test("/model from gpt-5 to a Claude model switches the tool set from the next request and says so; the same family says nothing (#23 item 4)", async () => {

@@ -37,6 +37,7 @@ Deno.test("#25 item 2: Session.rewind({ conversation }) puts files back, trims t
     env: (name) => env[name],
     overrides: [
       "model_provider=fixture",
+      "tool_set=trellis",
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       "skills.bundled.enabled=false",
     ],

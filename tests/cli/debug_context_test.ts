@@ -45,6 +45,9 @@ async function tree(tools: number, schemaBytes = 0) {
     `${env.TRELLIS_HOME}/config.toml`,
     [
       'model = "gpt-5"',
+      // Trellis's seven file and shell tools and four everyday ones, as counted below (auto would
+      // give gpt-5 Codex's set).
+      'tool_set = "trellis"',
       'instructions = "Answer in French."',
       "tool_search = false",
       "[skills.bundled]",

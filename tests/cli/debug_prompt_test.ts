@@ -9,19 +9,18 @@ Deno.test("debug prompt --json shows the first request without calling a model o
   const run = await runCliCaptured(["debug", "prompt", "--json", "hello there"], { env, cwd: `${root}/ws` });
   assert.equal(run.code, 0, run.stderr);
   const request = JSON.parse(run.stdout);
+  // #23 item 2: tool_set = "auto" (the default) gives the default gpt-5 Codex's tools, as Codex
+  // declares them to gpt-5 (apply_patch only to the newer GPT-5 and codex models).
+  assert.deepEqual(request.toolSet, {
+    name: "codex",
+    reason: 'tool_set = "auto" (the default): gpt-5 is a GPT-5-family model (Codex\'s tools)',
+  });
   assert.deepEqual(request.tools.map((t: { name: string }) => t.name), [
-    "read_file",
-    "list_dir",
-    "glob",
-    "grep",
-    "write_file",
-    "edit_file",
-    "shell",
-    // #23 item 3: the everyday tools, under the default set's names.
-    "update_plan",
-    "view_image",
-    "web_fetch",
+    "exec_command",
+    "write_stdin",
     "request_user_input",
+    "view_image",
+    "update_plan",
     // #22 item 2: the default gpt-5 is OpenAI-family, so agents.tool_style = "auto" gives it Codex's
     // multi_agent_v1 face (a Claude model gets the Agent tool).
     "spawn_agent",

@@ -8,7 +8,8 @@ import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { runTrellis } from "./_binary.ts";
 import { e2eSetup, modelFixture } from "./_setup.ts";
 
-const claude = ["-c", "model_provider=anthropic", "-c", "model=claude-sonnet-4-5"];
+// The fixture calls read_file: Trellis's names pinned (auto would give Claude Code's Read).
+const claude = ["-c", "model_provider=anthropic", "-c", "model=claude-sonnet-4-5", "-c", "tool_set=trellis"];
 
 Deno.test("e2e: exec on the Anthropic wire runs a thinking tool-use turn; the signed thinking goes back (#23 item 1)", async () => {
   const s = await e2eSetup();

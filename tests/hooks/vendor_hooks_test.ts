@@ -32,6 +32,7 @@ async function open(script: FixtureScript, setup: (h: Home) => Promise<void>, ov
     env: (name) => env[name],
     overrides: [
       "model_provider=fixture",
+      "tool_set=trellis",
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       "model_providers.fixture.request_max_retries=0",
       "model_providers.fixture.stream_max_retries=0",

@@ -36,6 +36,8 @@ export async function execWithCalls(
       "-c",
       "model_provider=fixture",
       "-c",
+      "tool_set=trellis",
+      "-c",
       `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
       "-c",
       "model_providers.fixture.request_max_retries=0",

@@ -321,9 +321,17 @@ export class Session {
     };
     // The plan tools' updates reach every consumer as Codex's todo_list item (#23 item 3).
     // `[otel]` (#25 item 4): null, and no SDK loaded, unless an exporter is configured.
-    const telemetry = await openTelemetry(given.loaded.config.otel, {
+    const config = given.loaded.config;
+    const env = given.platform.env;
+    const telemetry = await openTelemetry(config.otel, {
       serviceVersion: TELEMETRY_VERSION,
-      model: given.loaded.config.model ?? "",
+      model: config.model ?? "",
+      ...(config.model_provider ? { provider: config.model_provider } : {}),
+      ...(config.approval_policy ? { approvalPolicy: config.approval_policy } : {}),
+      ...(config.sandbox_mode ? { sandboxMode: config.sandbox_mode } : {}),
+      ...(config.model_reasoning_effort ? { reasoningEffort: config.model_reasoning_effort } : {}),
+      terminalType: env("TERM_PROGRAM") ?? env("TERM") ?? "unknown",
+      readFile: (file) => given.platform.fs.sync.readTextFile(file),
       warn: (message) => given.events({ type: "warning", message }),
     });
     const todo = withTodoListItems(given.events);

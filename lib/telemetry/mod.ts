@@ -4,20 +4,21 @@
  * without it is unchanged. Spans and metrics are built from the session's own event stream and
  * model calls, handed to the SDK's batch processors, and exported off the turn's path.
  */
-import type { OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
+import type { OtelExporter, OtelSettings, OtelTargets, Telemetry, TelemetryInfo } from "./types.ts";
 export type { Telemetry } from "./types.ts";
 
 /**
  * Codex 0.171's rule: each signal has its own endpoint — traces go only to `trace_exporter`, metrics
- * only to `metrics_exporter`; `exporter` is the log exporter and never implies traces (a /v1/logs
- * endpoint would get spans). Trellis exports no log events yet, so `exporter` alone exports nothing.
+ * only to `metrics_exporter`, Codex's log events only to `exporter` (which never implies traces: a
+ * /v1/logs endpoint would get spans).
  */
-function otelTargets(settings: OtelSettings | undefined): {
-  traces: OtelExporter | undefined;
-  metrics: OtelExporter | undefined;
-} {
+function otelTargets(settings: OtelSettings | undefined): OtelTargets {
   const exporting = (e: OtelExporter | undefined) => e !== undefined && typeof e === "object" ? e : undefined;
-  return { traces: exporting(settings?.trace_exporter), metrics: exporting(settings?.metrics_exporter) };
+  return {
+    traces: exporting(settings?.trace_exporter),
+    metrics: exporting(settings?.metrics_exporter),
+    logs: exporting(settings?.exporter),
+  };
 }
 
 /** The session's telemetry, or null (and no SDK loaded) when `[otel]` exports nothing. */
@@ -26,7 +27,7 @@ export async function openTelemetry(
   info: TelemetryInfo,
 ): Promise<Telemetry | null> {
   const targets = otelTargets(settings);
-  if (!targets.traces && !targets.metrics) return null;
+  if (!targets.traces && !targets.metrics && !targets.logs) return null;
   const { startOtel } = await import("./otel_sdk.ts");
   return startOtel(settings ?? {}, targets, info);
 }

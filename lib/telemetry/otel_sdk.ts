@@ -18,7 +18,18 @@ import {
   type ModelStreamEvent,
   type TrellisEventBody,
 } from "../shared/mod.ts";
-import type { ModelClient, OtelExporter, OtelSettings, Telemetry, TelemetryInfo } from "./types.ts";
+import type {
+  ModelClient,
+  OtelExporter,
+  OtelSettings,
+  OtelTargets,
+  OtelTls,
+  Telemetry,
+  TelemetryInfo,
+} from "./types.ts";
+import { Buffer } from "node:buffer";
+import { CodexLogEvents } from "./codex_log_events.ts";
+import type { LogRecordExporter } from "@opentelemetry/sdk-logs";
 
 /** The most a session's end waits for the last spans and metrics to leave (a hung collector). */
 const SHUTDOWN_WAIT_MS = 1_000;
@@ -30,10 +41,35 @@ const DEFAULT_ENVIRONMENT = "dev";
 type Http = NonNullable<Exclude<OtelExporter, string>["otlp-http"]>;
 type Grpc = NonNullable<Exclude<OtelExporter, string>["otlp-grpc"]>;
 
-async function spanExporter(target: Exclude<OtelExporter, string>): Promise<SpanExporter> {
+/** OTLP/HTTP options: the endpoint, its headers, the cap, and `tls` as the Node agent's PEM options. */
+function httpOptions(http: Http, read: ReadPem) {
+  const agent = tlsFiles(http.tls, read);
+  return {
+    url: http.endpoint,
+    headers: http.headers ?? {},
+    timeoutMillis: EXPORT_TIMEOUT_MS,
+    ...(agent ? { httpAgentOptions: agent } : {}),
+  };
+}
+
+type ReadPem = (path: string) => string;
+
+function tlsFiles(
+  tls: OtelTls | undefined,
+  read: ReadPem,
+): { ca?: string; cert?: string; key?: string } | null {
+  if (!tls) return null;
+  return {
+    ...(tls["ca-certificate"] ? { ca: read(tls["ca-certificate"]) } : {}),
+    ...(tls["client-certificate"] ? { cert: read(tls["client-certificate"]) } : {}),
+    ...(tls["client-private-key"] ? { key: read(tls["client-private-key"]) } : {}),
+  };
+}
+
+async function spanExporter(target: Exclude<OtelExporter, string>, read: ReadPem): Promise<SpanExporter> {
   if (target["otlp-http"]) {
     const http: Http = target["otlp-http"];
-    const options = { url: http.endpoint, headers: http.headers ?? {}, timeoutMillis: EXPORT_TIMEOUT_MS };
+    const options = httpOptions(http, read);
     if (http.protocol === "json") {
       const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
       return new OTLPTraceExporter(options);
@@ -46,14 +82,17 @@ async function spanExporter(target: Exclude<OtelExporter, string>): Promise<Span
   return new OTLPTraceExporter({
     url: grpc.endpoint,
     timeoutMillis: EXPORT_TIMEOUT_MS,
-    ...grpcMetadata(grpc),
+    ...await grpcOptions(grpc, read),
   });
 }
 
-async function metricExporter(target: Exclude<OtelExporter, string>): Promise<PushMetricExporter> {
+async function metricExporter(
+  target: Exclude<OtelExporter, string>,
+  read: ReadPem,
+): Promise<PushMetricExporter> {
   if (target["otlp-http"]) {
     const http: Http = target["otlp-http"];
-    const options = { url: http.endpoint, headers: http.headers ?? {}, timeoutMillis: EXPORT_TIMEOUT_MS };
+    const options = httpOptions(http, read);
     if (http.protocol === "json") {
       const { OTLPMetricExporter } = await import("@opentelemetry/exporter-metrics-otlp-http");
       return new OTLPMetricExporter(options);
@@ -66,14 +105,51 @@ async function metricExporter(target: Exclude<OtelExporter, string>): Promise<Pu
   return new OTLPMetricExporter({
     url: grpc.endpoint,
     timeoutMillis: EXPORT_TIMEOUT_MS,
-    ...grpcMetadata(grpc),
+    ...await grpcOptions(grpc, read),
   });
 }
 
-function grpcMetadata(grpc: Grpc): Record<string, unknown> {
-  // gRPC headers travel as grpc-js Metadata; not sent yet (README: Not supported yet).
-  void grpc;
-  return {};
+async function logExporter(target: Exclude<OtelExporter, string>, read: ReadPem): Promise<LogRecordExporter> {
+  if (target["otlp-http"]) {
+    const http: Http = target["otlp-http"];
+    const options = httpOptions(http, read);
+    if (http.protocol === "json") {
+      const { OTLPLogExporter } = await import("@opentelemetry/exporter-logs-otlp-http");
+      return new OTLPLogExporter(options);
+    }
+    const { OTLPLogExporter } = await import("@opentelemetry/exporter-logs-otlp-proto");
+    return new OTLPLogExporter(options);
+  }
+  const grpc: Grpc = target["otlp-grpc"]!;
+  const { OTLPLogExporter } = await import("@opentelemetry/exporter-logs-otlp-grpc");
+  return new OTLPLogExporter({
+    url: grpc.endpoint,
+    timeoutMillis: EXPORT_TIMEOUT_MS,
+    ...await grpcOptions(grpc, read),
+  });
+}
+
+/**
+ * gRPC's `headers` as grpc-js Metadata (one entry per header, names lower-cased as gRPC wants) and
+ * `tls` as SSL channel credentials (CA, client certificate and key); without `tls` the endpoint's
+ * scheme decides, as the exporter's default does.
+ */
+async function grpcOptions(grpc: Grpc, read: ReadPem): Promise<Record<string, unknown>> {
+  const headers = Object.entries(grpc.headers ?? {});
+  const tls = tlsFiles(grpc.tls, read);
+  if (headers.length === 0 && !tls) return {};
+  const { Metadata, credentials } = await import("@grpc/grpc-js");
+  const options: Record<string, unknown> = {};
+  if (headers.length > 0) {
+    const metadata = new Metadata();
+    for (const [name, value] of headers) metadata.set(name.toLowerCase(), value);
+    options.metadata = metadata;
+  }
+  if (tls) {
+    const pem = (text: string | undefined) => text === undefined ? null : Buffer.from(text);
+    options.credentials = credentials.createSsl(pem(tls.ca), pem(tls.key), pem(tls.cert));
+  }
+  return options;
 }
 
 function settle<T>(promise: Promise<T>, ms: number): Promise<void> {
@@ -86,9 +162,13 @@ function settle<T>(promise: Promise<T>, ms: number): Promise<void> {
 
 export async function startOtel(
   settings: OtelSettings,
-  targets: { traces: OtelExporter | undefined; metrics: OtelExporter | undefined },
+  targets: OtelTargets,
   info: TelemetryInfo,
 ): Promise<Telemetry> {
+  const read: ReadPem = (file) => {
+    if (!info.readFile) throw new Error(`cannot read the TLS file ${file}`);
+    return info.readFile(file);
+  };
   const resource = resourceFromAttributes({
     "service.name": "trellis",
     "service.version": info.serviceVersion,
@@ -100,7 +180,7 @@ export async function startOtel(
       resource,
       spanProcessors: [
         new BatchSpanProcessor({
-          exporter: await spanExporter(targets.traces),
+          exporter: await spanExporter(targets.traces, read),
           scheduledDelayMillis: 5_000, // the SDK default: fewer encodes on a busy session
           exportTimeoutMillis: EXPORT_TIMEOUT_MS,
         }),
@@ -112,11 +192,39 @@ export async function startOtel(
       resource,
       readers: [
         new PeriodicExportingMetricReader({
-          exporter: await metricExporter(targets.metrics),
+          exporter: await metricExporter(targets.metrics, read),
           exportIntervalMillis: 60_000,
           exportTimeoutMillis: EXPORT_TIMEOUT_MS,
         }),
       ],
+    })
+    : undefined;
+  const loggerProvider = targets.logs && typeof targets.logs === "object"
+    ? await (async () => {
+      const { LoggerProvider, BatchLogRecordProcessor } = await import("@opentelemetry/sdk-logs");
+      return new LoggerProvider({
+        resource,
+        processors: [
+          new BatchLogRecordProcessor({
+            exporter: await logExporter(targets.logs as Exclude<OtelExporter, string>, read),
+            exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+          }),
+        ],
+      });
+    })()
+    : undefined;
+  const logEvents = loggerProvider
+    ? new CodexLogEvents(loggerProvider.getLogger("trellis", info.serviceVersion), {
+      model: info.model,
+      serviceVersion: info.serviceVersion,
+      logUserPrompt: settings.log_user_prompt === true,
+      terminalType: info.terminalType ?? "unknown",
+      setup: {
+        ...(info.provider ? { provider: info.provider } : {}),
+        ...(info.approvalPolicy ? { approvalPolicy: info.approvalPolicy } : {}),
+        ...(info.sandboxMode ? { sandboxMode: info.sandboxMode } : {}),
+        ...(info.reasoningEffort ? { reasoningEffort: info.reasoningEffort } : {}),
+      },
     })
     : undefined;
   const tracer = tracerProvider?.getTracer("trellis", info.serviceVersion);
@@ -260,6 +368,7 @@ export async function startOtel(
       sink(event);
       try {
         observe(event);
+        logEvents?.observe(event);
       } catch (error) {
         info.warn(`OpenTelemetry: ${describeError(error)}`);
       }
@@ -270,6 +379,7 @@ export async function startOtel(
     }),
     prompt(text) {
       prompt = text;
+      logEvents?.prompt(text);
     },
     async shutdown() {
       for (const entry of open.values()) entry.span?.end();
@@ -279,6 +389,7 @@ export async function startOtel(
       await Promise.all([
         tracerProvider ? settle(tracerProvider.shutdown(), SHUTDOWN_WAIT_MS) : undefined,
         meterProvider ? settle(meterProvider.shutdown(), SHUTDOWN_WAIT_MS) : undefined,
+        loggerProvider ? settle(loggerProvider.shutdown(), SHUTDOWN_WAIT_MS) : undefined,
       ]);
     },
   };
@@ -287,9 +398,12 @@ export async function startOtel(
     const span = start("trellis.model_request", parent(), { model });
     const started = performance.now();
     let status = "completed";
+    let completed: ModelStreamEvent | undefined;
+    let error: string | undefined;
     try {
       for await (const event of stream) {
         if (event.type === "completed") {
+          completed = event;
           span?.setAttributes({
             "usage.input_tokens": event.usage.inputTokens,
             "usage.output_tokens": event.usage.outputTokens,
@@ -297,12 +411,17 @@ export async function startOtel(
         }
         yield event;
       }
-    } catch (error) {
+    } catch (thrown) {
       status = "failed";
-      fail(span, "model", describeError(error));
-      throw error;
+      error = describeError(thrown);
+      fail(span, "model", error);
+      throw thrown;
     } finally {
       modelDuration?.record(performance.now() - started, { model, status });
+      logEvents?.request(performance.now() - started, {
+        ...(error ? { error } : {}),
+        ...(completed ? { completed } : {}),
+      });
       span?.end();
     }
   }

@@ -10,9 +10,21 @@ export type OtelExporter =
   | "none"
   | "statsig"
   | {
-    "otlp-http"?: { endpoint: string; protocol: "binary" | "json"; headers?: Record<string, string> };
-    "otlp-grpc"?: { endpoint: string; headers?: Record<string, string> };
+    "otlp-http"?: {
+      endpoint: string;
+      protocol: "binary" | "json";
+      headers?: Record<string, string>;
+      tls?: OtelTls;
+    };
+    "otlp-grpc"?: { endpoint: string; headers?: Record<string, string>; tls?: OtelTls };
   };
+
+/** Codex's `tls` table: PEM files for the collector's CA and a client certificate and key. */
+export interface OtelTls {
+  "ca-certificate"?: string;
+  "client-certificate"?: string;
+  "client-private-key"?: string;
+}
 
 /** `[otel]` as lib/config reads it (Codex's keys). */
 export interface OtelSettings {
@@ -22,6 +34,13 @@ export interface OtelSettings {
   trace_exporter?: OtelExporter;
   metrics_exporter?: OtelExporter;
   span_attributes?: Record<string, string>;
+}
+
+/** Where each signal goes: an OTLP exporter, or nowhere. */
+export interface OtelTargets {
+  traces: OtelExporter | undefined;
+  metrics: OtelExporter | undefined;
+  logs: OtelExporter | undefined;
 }
 
 /** What one session reports. */
@@ -39,6 +58,14 @@ export interface Telemetry {
 export interface TelemetryInfo {
   serviceVersion: string;
   model: string;
+  /** For `codex.conversation_starts` and the events' `terminal.type`. */
+  provider?: string;
+  approvalPolicy?: string;
+  sandboxMode?: string;
+  reasoningEffort?: string;
+  terminalType?: string;
+  /** Reads a `tls` PEM file (lib/platform's file system); a failure names the file. */
+  readFile?: (path: string) => string;
   /** Where a failure to set up export is said (a warning; the session goes on). */
   warn: (message: string) => void;
 }

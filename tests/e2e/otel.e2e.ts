@@ -161,3 +161,38 @@ Deno.test('[otel] an exporter spelt wrongly is a config error naming the key (ex
     await receiver.close();
   }
 });
+
+Deno.test("[otel] exporter: the binary sends Codex's log events (json) for a real turn, the prompt redacted; no spans without trace_exporter (#25 item 4)", async () => {
+  const s = await e2eSetup();
+  const receiver = startOtlpReceiver();
+  const server = await startFixtureModelServer({ script: modelFixture("read_and_edit") });
+  try {
+    await Deno.writeTextFile(
+      `${s.env.TRELLIS_HOME}/config.toml`,
+      `[otel.exporter.otlp-http]\nendpoint = "${receiver.url}/v1/logs"\nprotocol = "json"\n`,
+    );
+    const run = await runTrellis(["exec", ...s.flags(server.url), "mark the secret TODO done"], {
+      env: s.env,
+      cwd: s.workspace,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const names = receiver.logRecords().map((r) => r.eventName);
+    for (
+      const name of [
+        "codex.conversation_starts",
+        "codex.user_prompt",
+        "codex.api_request",
+        "codex.tool_result",
+      ]
+    ) {
+      assert.ok(names.includes(name), `${name} in ${names}`);
+    }
+    assert.equal(names.filter((n) => n === "codex.api_request").length, 3, "one per model request");
+    const prompt = receiver.logRecords().find((r) => r.eventName === "codex.user_prompt")!;
+    assert.equal(prompt.attributes.prompt, "[REDACTED]");
+    assert.ok(receiver.requests.every((r) => r.path === "/v1/logs"), "no spans, no metrics");
+  } finally {
+    await server.close();
+    await receiver.close();
+  }
+});

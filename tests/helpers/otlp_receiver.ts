@@ -16,6 +16,8 @@ export interface OtlpReceiver {
   requests: { path: string; contentType: string; headers: Headers; body: Uint8Array }[];
   spans(): ReceivedSpan[];
   metricNames(): string[];
+  /** OTLP JSON log records (`protocol = "json"`): each record's event name and attributes. */
+  logRecords(): { eventName: string; attributes: Record<string, string | number | boolean> }[];
   resourceAttributes(): Record<string, string | number | boolean>;
   close(): Promise<void>;
 }
@@ -48,6 +50,17 @@ export function startOtlpReceiver(options: { hang?: boolean } = {}): OtlpReceive
       decoded().filter((r) => r.path === "/v1/metrics").flatMap((r) =>
         (r.data.resourceMetrics ?? []).flatMap((rm: any) =>
           (rm.scopeMetrics ?? []).flatMap((sm: any) => (sm.metrics ?? []).map((m: any) => m.name))
+        )
+      ),
+    logRecords: () =>
+      decoded().filter((r) => r.path === "/v1/logs").flatMap((r) =>
+        (r.data.resourceLogs ?? []).flatMap((rl: any) =>
+          (rl.scopeLogs ?? []).flatMap((sl: any) =>
+            (sl.logRecords ?? []).map((lr: any) => ({
+              eventName: lr.eventName ?? "",
+              attributes: attributesOf(lr.attributes ?? []),
+            }))
+          )
         )
       ),
     resourceAttributes: () => {

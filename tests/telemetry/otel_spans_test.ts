@@ -96,7 +96,7 @@ Deno.test("openTelemetry: MCP call, hook and subagent spans under the turn; fail
   }
 });
 
-Deno.test("openTelemetry: nothing configured, none, statsig, or only the log `exporter` exports nothing (#25 item 4)", async () => {
+Deno.test("openTelemetry: nothing configured, none or statsig exports nothing; the log `exporter` gets log events only, never spans (#25 item 4)", async () => {
   const info = { serviceVersion: "0.1.0", model: "m", warn: () => {} };
   const receiver = startOtlpReceiver();
   try {
@@ -105,15 +105,137 @@ Deno.test("openTelemetry: nothing configured, none, statsig, or only the log `ex
     assert.equal(await openTelemetry({ trace_exporter: "statsig", log_user_prompt: true }, info), null);
     // Codex 0.171: `exporter` is for log events and never implies traces (signal-specific endpoints).
     const logs = { "otlp-http": { endpoint: `${receiver.url}/v1/logs`, protocol: "json" as const } };
-    assert.equal(await openTelemetry({ exporter: logs }, info), null);
+    const l = await openTelemetry({ exporter: logs }, info);
+    assert.ok(l);
+    l.events(() => {})({ type: "thread.started", thread_id: "t", resumed: false });
+    await l.shutdown();
+    assert.ok(receiver.requests.length > 0 && receiver.requests.every((r) => r.path === "/v1/logs"));
     // The neighbour: trace_exporter set is where traces go.
     const traces = { "otlp-http": { endpoint: `${receiver.url}/v1/traces`, protocol: "json" as const } };
-    const t = await openTelemetry({ exporter: logs, trace_exporter: traces }, info);
+    const t = await openTelemetry({ trace_exporter: traces }, info);
     assert.ok(t);
     await t.shutdown();
     assert.ok(receiver.spans().some((sp) => sp.name === "trellis.session"));
-    assert.ok(receiver.requests.every((r) => r.path !== "/v1/logs"));
   } finally {
     await receiver.close();
   }
+});
+
+async function logEventsOf(logUserPrompt: boolean) {
+  const receiver = startOtlpReceiver();
+  try {
+    const telemetry = await openTelemetry(
+      {
+        exporter: { "otlp-http": { endpoint: `${receiver.url}/v1/logs`, protocol: "json" } },
+        log_user_prompt: logUserPrompt,
+      },
+      {
+        serviceVersion: "0.1.0",
+        model: "gpt-5",
+        provider: "openai",
+        approvalPolicy: "on-request",
+        sandboxMode: "workspace-write",
+        terminalType: "tmux",
+        warn: (m) => assert.fail(m),
+      },
+    );
+    assert.ok(telemetry);
+    const sink = telemetry.events(() => {});
+    const call = {
+      id: "i1",
+      type: "tool_call",
+      name: "shell",
+      call_id: "c1",
+      arguments: '{"command":["ls"]}',
+    };
+    sink({ type: "thread.started", thread_id: "thread-1", resumed: false });
+    telemetry.prompt("list the files");
+    sink({
+      type: "item.started",
+      item: { ...call, source: "builtin", call_status: "in_progress", status: "in_progress" } as never,
+    });
+    sink({ type: "approval.decided", call_id: "c1", decision: "approved", by: "user" });
+    sink({
+      type: "item.completed",
+      item: {
+        ...call,
+        source: "builtin",
+        call_status: "completed",
+        status: "completed",
+        output: "a.txt",
+      } as never,
+    });
+    // One model request through the wrapped client: its stream is the model's answer.
+    const client = telemetry.model({
+      async *stream() {
+        yield {
+          type: "completed" as const,
+          usage: { inputTokens: 100, cachedInputTokens: 40, outputTokens: 7, reasoningTokens: 2 },
+        } as never;
+      },
+    });
+    for await (
+      const _ of client.stream({ model: "gpt-5" } as never, new AbortController().signal)
+    ) { /* drain */ }
+    await telemetry.shutdown();
+    return receiver.logRecords();
+  } finally {
+    await receiver.close();
+  }
+}
+
+Deno.test("openTelemetry: Codex's log events, with its names and attributes, reach the log exporter; the prompt is redacted unless log_user_prompt (#25 item 4)", async () => {
+  const records = await logEventsOf(false);
+  const byName = (name: string) => records.find((r) => r.eventName === name)?.attributes;
+  assert.deepEqual(records.map((r) => r.eventName), [
+    "codex.conversation_starts",
+    "codex.user_prompt",
+    "codex.tool_decision",
+    "codex.tool_result",
+    "codex.api_request",
+    "codex.sse_event",
+  ]);
+  for (const r of records) {
+    assert.equal(r.attributes["event.name"], r.eventName);
+    assert.equal(r.attributes["conversation.id"], "thread-1");
+    assert.equal(r.attributes.model, "gpt-5");
+    assert.equal(r.attributes["terminal.type"], "tmux");
+    assert.match(String(r.attributes["event.timestamp"]), /^\d{4}-\d\d-\d\dT/);
+  }
+  assert.equal(byName("codex.conversation_starts")!.approval_policy, "on-request");
+  assert.equal(byName("codex.conversation_starts")!.provider_name, "openai");
+  assert.deepEqual(
+    [byName("codex.user_prompt")!.prompt, byName("codex.user_prompt")!.prompt_length],
+    ["[REDACTED]", 14],
+  );
+  assert.deepEqual(
+    [
+      byName("codex.tool_decision")!.tool_name,
+      byName("codex.tool_decision")!.decision,
+      byName("codex.tool_decision")!.source,
+    ],
+    ["shell", "approved", "User"],
+  );
+  const result = byName("codex.tool_result")!;
+  assert.deepEqual([result.tool_name, result.call_id, result.success, result.output], [
+    "shell",
+    "c1",
+    "true",
+    "a.txt",
+  ]);
+  assert.equal(result.arguments, '{"command":["ls"]}');
+  const sse = byName("codex.sse_event")!;
+  assert.deepEqual(
+    [
+      sse["event.kind"],
+      sse.input_token_count,
+      sse.cached_token_count,
+      sse.output_token_count,
+      sse.reasoning_token_count,
+    ],
+    ["response.completed", 100, 40, 7, 2],
+  );
+  // The neighbour: with log_user_prompt the text itself is sent.
+  const logged = await logEventsOf(true);
+  assert.equal(logged.find((r) => r.eventName === "codex.user_prompt")!.attributes.prompt, "list the files");
 });

@@ -40,7 +40,7 @@ const otelSchema = () =>
     log_user_prompt: z.optional(z.boolean()),
     /** Marks everything exported (`env` resource attribute; default "dev", as Codex). */
     environment: z.optional(z.string()),
-    /** Codex's log exporter (log events): Trellis exports none yet; it never implies traces. */
+    /** Codex's log exporter: Codex's log events go there; it never implies traces. */
     exporter: exporter(),
     trace_exporter: exporter(),
     metrics_exporter: exporter(),

@@ -41,3 +41,36 @@ Deno.test("a command body's $1 and $2 are whole quoted words, also when a quote 
     "[city=New York] [#12] [x y]",
   );
 });
+
+Deno.test("shellTokens(): a line of plain words reads exactly as shell-quote reads it; a quote, $, glob, ~ or # takes the full reader (#24 figure)", async () => {
+  const { parse } = await import("shell-quote");
+  const plain = [
+    "echo 0-1",
+    "./hooks/check.sh --fast  -v",
+    "python3 tools/lint.py a.py,b.py key=value @user 50%",
+    "\tnode\t/opt/x.js ",
+    "",
+    "A=b env C=d ./run.sh",
+  ];
+  for (const line of plain) {
+    assert.deepStrictEqual(
+      shellTokens(line),
+      (parse(line) as string[]).map((text) => ({ kind: "word", text, expands: false })),
+      line,
+    );
+  }
+  // The neighbours: what only the full reader gets right.
+  assert.deepStrictEqual(shellTokens("echo 'a b'"), [
+    { kind: "word", text: "echo", expands: false },
+    { kind: "word", text: "a b", expands: false },
+  ]);
+  assert.equal(
+    shellTokens("echo $HOME")[1].kind === "word" &&
+      (shellTokens("echo $HOME")[1] as { expands: boolean }).expands,
+    true,
+  );
+  assert.deepStrictEqual(shellTokens("ls *.ts").map((t) => t.kind === "word" && t.expands), [false, true]);
+  assert.deepStrictEqual(shellTokens("a && b").map((t) => t.kind), ["word", "operator", "word"]);
+  assert.deepStrictEqual(shellTokens("a # note").map((t) => t.kind), ["word", "comment"]);
+  assert.deepStrictEqual(shellTokens("cat ~/x").map((t) => t.kind === "word" && t.text), ["cat", "~/x"]);
+});

@@ -12,7 +12,7 @@ import {
 import { backoffDelay, sleep } from "./backoff.ts";
 import { createChatDecoder } from "./chat_decoder.ts";
 import { toChatBody } from "./chat_request.ts";
-import { toResponsesJson } from "./responses_request.ts";
+import { toResponsesJson, withoutCustomTools } from "./responses_request.ts";
 import {
   type ClientSettings,
   clientSettings,
@@ -175,7 +175,8 @@ function wireBody(settings: ClientSettings, request: ModelRequest): string {
     const body = toChatBody(request);
     return JSON.stringify(reasoning?.effort ? { ...body, reasoning_effort: reasoning.effort } : body);
   }
-  return toResponsesJson(request, reasoning ? { reasoning } : {});
+  const sent = settings.provider.customTools === false ? withoutCustomTools(request) : request;
+  return toResponsesJson(sent, reasoning ? { reasoning } : {});
 }
 
 function newDecoder(settings: ClientSettings, target: RequestTarget): StreamDecoder {

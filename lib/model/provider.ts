@@ -21,6 +21,8 @@ export interface ResolvedProvider {
   streamIdleTimeoutMs?: number;
   streamMaxBytes?: number;
   streamMaxDurationMs?: number;
+  /** `supports_custom_tools`: false sends freeform tools as `{input}` functions on Responses. */
+  customTools?: boolean;
 }
 
 type ProviderEntry = NonNullable<TrellisConfig["model_providers"]>[string];
@@ -70,6 +72,7 @@ export function resolveProvider(
     streamIdleTimeoutMs: entry.stream_idle_timeout_ms,
     streamMaxBytes: entry.stream_max_bytes,
     streamMaxDurationMs: entry.stream_max_duration_ms,
+    ...(entry.supports_custom_tools !== undefined ? { customTools: entry.supports_custom_tools } : {}),
   };
 }
 

@@ -87,6 +87,29 @@ function bodyTail(request: ModelRequest, options: ResponsesOptions): Record<stri
 }
 
 /**
+ * The request for a Responses endpoint without freeform tools (`supports_custom_tools = false`):
+ * each freeform tool declared as its `{input}` function, and a freeform call recorded earlier (on
+ * OpenAI's endpoint) sent back as that function's call, as the Chat and Messages wires send it.
+ */
+export function withoutCustomTools(request: ModelRequest): ModelRequest {
+  return {
+    ...request,
+    tools: request.tools.map(({ freeform: _freeform, ...tool }) => tool),
+    input: request.input.map((item) => {
+      if (item.type === "function_call" && item.custom) {
+        const { custom: _custom, ...call } = item;
+        return { ...call, arguments: JSON.stringify({ input: item.arguments }) };
+      }
+      if (item.type === "function_call_output" && item.custom) {
+        const { custom: _custom, ...output } = item;
+        return output;
+      }
+      return item;
+    }),
+  };
+}
+
+/**
  * The functions, each namespaced one inside its `type: "namespace"` group, placed where the group's
  * first member stood (Codex's shape: `{type, name, description, tools: [function…]}`).
  */

@@ -256,3 +256,29 @@ Deno.test("apply_patch: every file a patch added, changed, deleted or moved goes
     await s.close();
   }
 });
+
+Deno.test("model_providers.<id>.supports_custom_tools = false declares apply_patch as its {input} function on Responses, and that call applies (#23 item 2)", async () => {
+  const patch = "*** Begin Patch\n*** Add File: plain.txt\n+via a function\n*** End Patch";
+  const s = await open(
+    {
+      steps: [
+        { tool_calls: [{ name: "apply_patch", arguments: { input: patch } }] },
+        { text: "patched" },
+      ],
+    },
+    "gpt-5.5",
+    ["model_providers.fixture.supports_custom_tools=false"],
+  );
+  try {
+    assert.equal((await s.turn("add a file")).status, "completed");
+    const tool = s.bodies[0].tools.find((t: Body) => t.name === "apply_patch");
+    assert.equal(tool.type, "function");
+    assert.deepEqual(Object.keys(tool.parameters.properties), ["input"]);
+    assert.ok(!s.bodies[0].tools.some((t: Body) => t.type === "custom"), "no freeform tool is sent");
+    assert.equal(read(`${s.cwd}/plain.txt`), "via a function\n");
+    const output = s.bodies[1].input.find((i: Body) => i.type === "function_call_output");
+    assert.ok(output, "answered as a function call's output");
+  } finally {
+    await s.close();
+  }
+});

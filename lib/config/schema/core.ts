@@ -18,6 +18,11 @@ const modelProviderSchema = memo(() =>
     stream_idle_timeout_ms: z.optional(z.number().check(z.int(), z.positive())),
     stream_max_bytes: z.optional(z.number().check(z.int(), z.positive())),
     stream_max_duration_ms: z.optional(z.number().check(z.int(), z.positive())),
+    /**
+     * Responses wire: whether the endpoint takes freeform (`type: "custom"`) tools, as OpenAI's does.
+     * false declares them (Codex's apply_patch) as functions taking `{input}` (#23 item 2).
+     */
+    supports_custom_tools: z.optional(z.boolean()),
   })
 );
 

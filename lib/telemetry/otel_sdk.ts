@@ -17,6 +17,7 @@ import {
   type EventSink,
   type ModelStreamEvent,
   type TrellisEventBody,
+  UsageError,
 } from "../shared/mod.ts";
 import type {
   ModelClient,
@@ -165,9 +166,17 @@ export async function startOtel(
   targets: OtelTargets,
   info: TelemetryInfo,
 ): Promise<Telemetry> {
+  // A `tls` file that cannot be read is the user's mistake: one error naming the file and the key.
   const read: ReadPem = (file) => {
-    if (!info.readFile) throw new Error(`cannot read the TLS file ${file}`);
-    return info.readFile(file);
+    try {
+      if (!info.readFile) throw new UsageError("no file system was given");
+      return info.readFile(file);
+    } catch (error) {
+      throw new UsageError(`Cannot read the [otel] tls file ${file}: ${describeError(error)}`, {
+        file,
+        field: "otel.tls",
+      });
+    }
   };
   const resource = resourceFromAttributes({
     "service.name": "trellis",

@@ -239,3 +239,31 @@ Deno.test("openTelemetry: Codex's log events, with its names and attributes, rea
   const logged = await logEventsOf(true);
   assert.equal(logged.find((r) => r.eventName === "codex.user_prompt")!.attributes.prompt, "list the files");
 });
+
+Deno.test("openTelemetry: a tls file that cannot be read is one error naming the file and [otel] tls, never a stack trace (#25 bad input)", async () => {
+  const missing = "/nonexistent/trellis-ca.pem";
+  await assert.rejects(
+    openTelemetry(
+      {
+        trace_exporter: {
+          "otlp-http": {
+            endpoint: "https://127.0.0.1:9/v1/traces",
+            protocol: "json",
+            tls: { "ca-certificate": missing },
+          },
+        },
+      },
+      {
+        serviceVersion: "0.1.0",
+        model: "m",
+        readFile: (file) => Deno.readTextFileSync(file),
+        warn: () => {},
+      },
+    ),
+    (error: Error) => {
+      assert.equal(error.name, "UsageError");
+      assert.match(error.message, new RegExp(`Cannot read the \\[otel\\] tls file ${missing}`));
+      return true;
+    },
+  );
+});

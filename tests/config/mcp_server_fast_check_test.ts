@@ -30,6 +30,8 @@ const VALID: Record<string, unknown>[] = [
     sandbox_network: true,
     sandbox_writable: ["out"],
   },
+  // The bounds themselves: the smallest count each positive key takes.
+  { command: "node", sampling_max_tokens: 1, tool_max_sec: 1 },
   {
     url: "https://example.com/mcp",
     bearer_token_env_var: "T",

@@ -62,6 +62,7 @@ Deno.test("preToolUse() fails the run and keeps the input when the output is inv
     pre(print({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "maybe" } }), 1),
     pre("echo '{oops'", 2),
     pre("head -c 10000000 /dev/zero | tr '\\0' a", 3),
+    pre(print({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } }), 4),
   ]);
   assert.deepStrictEqual(await engine.preToolUse(ctx, bashCall), { additionalContexts: [] });
   assert.deepStrictEqual(runs[0].map((r) => [r.status, r.effect.error]), [
@@ -72,6 +73,8 @@ Deno.test("preToolUse() fails the run and keeps the input when the output is inv
     ],
     ["failed", "hook returned invalid PreToolUse JSON output"],
     ["failed", "hook output exceeded the output size cap and was cut"],
+    // As in Codex: an allow must say what to run.
+    ["failed", "PreToolUse hook returned unsupported permissionDecision:allow without updatedInput"],
   ]);
 });
 

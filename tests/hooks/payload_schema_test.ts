@@ -218,3 +218,10 @@ Deno.test("an output of the wrong shape fails both its schema fixture and Trelli
   }
   assert.deepStrictEqual(seen, wrong.map(([event, , error]) => [event, false, error]));
 });
+
+Deno.test("each event's label — in state keys, run ids and the trust identity — is its name in snake_case, one per event", async () => {
+  const { eventLabel } = await import("../../lib/hooks/mod.ts");
+  const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+  for (const event of HOOK_EVENTS) assert.equal(eventLabel(event), snake(event), event);
+  assert.equal(new Set(HOOK_EVENTS.map(eventLabel)).size, HOOK_EVENTS.length);
+});

@@ -48,6 +48,11 @@ Deno.test("a marketplace source ./../x is skipped with a warning, never read", a
     "hidden",
     "other-product",
   ]);
+  // Codex's policy fields, read as written: `authentication` ON_USE where the entry says so, else ON_INSTALL.
+  assert.deepStrictEqual(
+    marketplaces[0].entries.filter((e) => ["demo", "hidden"].includes(e.name)).map((e) => e.authentication),
+    ["ON_INSTALL", "ON_USE"],
+  );
   assert.match(
     diagnostics[0].message,
     /plugins\[5\]: skipped: source "\.\/\.\.\/outside": path must not contain `\.\.`/,

@@ -35,3 +35,13 @@ Deno.test("detectImplicitUse() reads a script path quoted mid-word, as the shell
     name(`echo hi # python3 ${root}/pdf/scripts/x.py`),
   ], ["pdf", "pdf", null]);
 });
+
+Deno.test("detectImplicitUse(): every reader Codex counts (cat, head, tail, less, more, bat, sed, nl) reading a SKILL.md is a use; another program's is not (SK-13)", async () => {
+  const root = await makeTree({ "pdf/SKILL.md": skillFile("pdf") });
+  const snapshot = await snapshotOf([userRoot(root)]);
+  const name = (command: string) => detectImplicitUse(snapshot, { kind: "shell", command })?.name ?? null;
+  for (const reader of ["cat", "head", "tail", "less", "more", "bat", "sed", "nl"]) {
+    assert.equal(name(`${reader} ${root}/pdf/SKILL.md`), "pdf", reader);
+  }
+  assert.equal(name(`wc ${root}/pdf/SKILL.md`), null);
+});

@@ -133,3 +133,13 @@ Deno.test("renderSkillsCatalog() shortens descriptions with a warning naming the
     /^Skill descriptions were shortened to fit the 2% skills context budget \(20 of 20/,
   );
 });
+
+Deno.test("renderSkillsCatalog() omitting skills under a known window names the 2% budget in Codex's words (the neighbour of the 8,000-character case)", () => {
+  const skills = Array.from({ length: 400 }, (_, i) => skill(`skill-${String(i).padStart(3, "0")}`, "d".repeat(80)));
+  const rendered = renderSkillsCatalog(snap(skills), { contextWindow: 20_000 });
+  const omitted = rendered.stats.omitted.length;
+  assert.ok(omitted > 0);
+  assert.deepStrictEqual(rendered.warnings, [
+    `Exceeded skills context budget of 2%. All skill descriptions were removed and ${omitted} additional skills were not included in the model-visible skills list.`,
+  ]);
+});

@@ -374,3 +374,20 @@ Deno.test("runTurn() asks for no summary when the instructions and tools alone r
     await server.close();
   }
 });
+
+Deno.test("runTurn() with elide_after_turns = 1 keeps only this turn's outputs, every earlier one elided, still no summary (the bound)", async () => {
+  const { server, model } = await fixture({ steps: [{ text: "ok" }], replies: [SUMMARY_REPLY] });
+  try {
+    const { opts } = turnOptions(model, { autoLimit: 2000, elideAfterTurns: 1 }, {
+      history: longHistory(),
+      prompt: "next",
+    });
+    assert.equal((await runTurn(opts)).status, "completed");
+    assert.equal(server.requests.length, 1, "no summary request");
+    const outputs = (server.requests[0] as Record<string, any>).input
+      .filter((i: any) => i.type === "function_call_output").map((i: any) => i.output.slice(0, 14));
+    assert.deepEqual(outputs, ["[output elided", "[output elided", "[output elided", "[output elided"]);
+  } finally {
+    await server.close();
+  }
+});

@@ -37,7 +37,8 @@ async function rssWith(children: number): Promise<number> {
     },
     onRequest: (body) => {
       // A child's thread starts with its task; the parent's with the session's preamble.
-      if (JSON.stringify(body.input?.[0] ?? "").includes("CHILD-")) return void childRequests++;
+      const first = (body as { input?: unknown[] }).input?.[0];
+      if (JSON.stringify(first ?? "").includes("CHILD-")) return void childRequests++;
       if (++parentRequests !== 2) return;
       sampled = new Promise((resolve) =>
         setTimeout(() => {

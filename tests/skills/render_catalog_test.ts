@@ -135,7 +135,10 @@ Deno.test("renderSkillsCatalog() shortens descriptions with a warning naming the
 });
 
 Deno.test("renderSkillsCatalog() omitting skills under a known window names the 2% budget in Codex's words (the neighbour of the 8,000-character case)", () => {
-  const skills = Array.from({ length: 400 }, (_, i) => skill(`skill-${String(i).padStart(3, "0")}`, "d".repeat(80)));
+  const skills = Array.from(
+    { length: 400 },
+    (_, i) => skill(`skill-${String(i).padStart(3, "0")}`, "d".repeat(80)),
+  );
   const rendered = renderSkillsCatalog(snap(skills), { contextWindow: 20_000 });
   const omitted = rendered.stats.omitted.length;
   assert.ok(omitted > 0);

@@ -114,16 +114,29 @@ function withSlashes(dir: string): string {
   return `${dir.startsWith("/") ? "" : "/"}${dir}${dir.endsWith("/") ? "" : "/"}`;
 }
 
-function readText(fs: FileSystem, file: string, diagnostics: Diagnostic[]): string | undefined {
+/**
+ * A file another vendor may or may not have written: its text, or undefined when it is not there;
+ * any other failure is one warning naming the file (`what` says what kind of file it is).
+ */
+export function readOptionalText(
+  fs: FileSystem,
+  file: string,
+  diagnostics: Diagnostic[],
+  what = "",
+): string | undefined {
   try {
     return fs.sync.readTextFile(file);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") {
-      diagnostics.push(warning(`Cannot read "${file}": ${(error as Error).message}`, { file }));
+      diagnostics.push(warning(`Cannot read ${what}"${file}": ${(error as Error).message}`, { file }));
     }
     return undefined;
   }
+}
+
+function readText(fs: FileSystem, file: string, diagnostics: Diagnostic[]): string | undefined {
+  return readOptionalText(fs, file, diagnostics);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -49,7 +49,7 @@ export type { InstructionFile } from "./instruction_file.ts";
 export { findImports } from "./claude_imports.ts";
 export { compatEnabled, compatFiles } from "./compat.ts";
 export type { CompatFile } from "./compat.ts";
-export { hydrateExtensionVars, installedGeminiExtensions } from "./gemini_extensions.ts";
+export { hydrateExtensionVars, installedGeminiExtensions, readOptionalText } from "./gemini_extensions.ts";
 export type { GeminiExtension } from "./gemini_extensions.ts";
 export { codexNotTakenLine, readCodexConfig } from "./codex_config_file.ts";
 export { readClaudeJson } from "./claude_json_file.ts";

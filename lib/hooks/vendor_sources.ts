@@ -1,5 +1,10 @@
 import * as path from "node:path";
-import { compatEnabled, installedGeminiExtensions, type LoadedConfig } from "../config/mod.ts";
+import {
+  compatEnabled,
+  installedGeminiExtensions,
+  type LoadedConfig,
+  readOptionalText,
+} from "../config/mod.ts";
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, parseJsoncText, parseJsonText, warning } from "../shared/mod.ts";
 import type { HookSource } from "./hook_handler.ts";
@@ -158,15 +163,7 @@ function jsonFilesIn(fs: FileSystem, dir: string): string[] {
 }
 
 function readText(fs: FileSystem, file: string, diagnostics: Diagnostic[]): string | undefined {
-  try {
-    return fs.sync.readTextFile(file);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") {
-      diagnostics.push(warning(`Cannot read hooks file "${file}": ${(error as Error).message}`, { file }));
-    }
-    return undefined;
-  }
+  return readOptionalText(fs, file, diagnostics, "hooks file ");
 }
 
 function noteUntrusted(file: string, diagnostics: Diagnostic[]): void {

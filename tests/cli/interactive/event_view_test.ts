@@ -139,3 +139,23 @@ Deno.test("EventView shows a compaction while it runs, its sizes when done, and 
     "✗ compaction failed, the history is unchanged: HTTP 500␛[2J",
   ]);
 });
+
+Deno.test("EventView clips a hook's long added context at 200 characters and marks the cut with …; a short one is shown whole", async () => {
+  const { ui, v } = await view();
+  const completed = (text: string) => ({
+    type: "hook.completed" as const,
+    run_id: "r",
+    event: "SessionStart",
+    source: "user",
+    status: "completed",
+    duration_ms: 1,
+    display_order: 0,
+    entries: [{ kind: "context", text }],
+  });
+  v.handle(completed("x".repeat(250)) as never);
+  v.handle(completed("y".repeat(200)) as never);
+  assert.deepEqual(ui.printed, [
+    `  SessionStart hook (user) added context: ${"x".repeat(200)}…`,
+    `  SessionStart hook (user) added context: ${"y".repeat(200)}`,
+  ]);
+});

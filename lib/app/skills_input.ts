@@ -28,7 +28,7 @@ export function skillsInputFor(
  */
 function geminiCommandRoots(fs: FileSystem, loaded: LoadedConfig): PluginSkillRoot[] {
   if (!compatEnabled(loaded.config, "gemini")) return [];
-  return installedGeminiExtensions(fs, loaded.paths.geminiDir, loaded.paths.cwd, [])
+  return installedGeminiExtensions(fs, loaded.paths)
     .map((extension) => ({ path: path.join(extension.dir, "commands"), extension }))
     .filter(({ path: dir }) => fs.sync.exists(dir))
     .map(({ path: dir, extension }) => ({

@@ -1,6 +1,8 @@
 import * as path from "node:path";
 import type { FileSystem } from "../platform/mod.ts";
 import { type Diagnostic, parseJsonText, warning } from "../shared/mod.ts";
+import type { TrellisPaths } from "./paths.ts";
+import { errorCode, readOncePerPaths } from "./read_once.ts";
 
 /**
  * One installed Gemini CLI extension (#24 item 3), as Gemini CLI finds it: a folder under
@@ -19,10 +21,28 @@ export interface GeminiExtension {
 }
 
 /**
- * The enabled extensions, by folder name; a folder without a readable manifest is one warning
- * naming the file, never the rest. Absent `extensions/` costs one existence probe.
+ * The enabled extensions, by folder name, read once per resolved paths however many subsystems ask
+ * (hooks, MCP, instructions, commands); a folder without a readable manifest is one warning naming
+ * the file, given to the first caller that takes warnings (`diagnostics`) and to no other. Absent
+ * `extensions/` costs one existence probe.
  */
 export function installedGeminiExtensions(
+  fs: FileSystem,
+  paths: TrellisPaths,
+  diagnostics?: Diagnostic[],
+): GeminiExtension[] {
+  if (!diagnostics) return readExtensions.peek(fs, paths).extensions;
+  const read = readExtensions(fs, paths);
+  diagnostics.push(...read.diagnostics);
+  return read.extensions;
+}
+
+const readExtensions = readOncePerPaths((fs, paths) => {
+  const diagnostics: Diagnostic[] = [];
+  return { extensions: listExtensions(fs, paths.geminiDir, paths.cwd, diagnostics), diagnostics };
+});
+
+function listExtensions(
   fs: FileSystem,
   geminiDir: string,
   cwd: string,
@@ -41,7 +61,7 @@ export function installedGeminiExtensions(
   for (const entry of entries.filter((e) => e.isDirectory).sort((a, b) => a.name.localeCompare(b.name))) {
     const dir = path.join(root, entry.name);
     const manifestFile = path.join(dir, "gemini-extension.json");
-    const text = readText(fs, manifestFile, diagnostics);
+    const text = readOptionalText(fs, manifestFile, diagnostics);
     if (text === undefined) continue;
     const manifest = parseJsonText(text);
     if (!manifest.ok || !isRecord(manifest.value) || typeof manifest.value.name !== "string") {
@@ -80,7 +100,7 @@ export function geminiContextFiles(extension: GeminiExtension): string[] {
 type Enablement = Record<string, string[]>;
 
 function readEnablement(fs: FileSystem, file: string, diagnostics: Diagnostic[]): Enablement {
-  const text = readText(fs, file, diagnostics);
+  const text = readOptionalText(fs, file, diagnostics);
   if (text === undefined) return {};
   const parsed = parseJsonText(text);
   if (!parsed.ok || !isRecord(parsed.value)) {
@@ -127,16 +147,12 @@ export function readOptionalText(
   try {
     return fs.sync.readTextFile(file);
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const code = errorCode(error);
     if (code !== "ENOENT" && code !== "ENOTDIR") {
       diagnostics.push(warning(`Cannot read ${what}"${file}": ${(error as Error).message}`, { file }));
     }
     return undefined;
   }
-}
-
-function readText(fs: FileSystem, file: string, diagnostics: Diagnostic[]): string | undefined {
-  return readOptionalText(fs, file, diagnostics);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -73,7 +73,7 @@ async function geminiExtensionContexts(
   if (!compatEnabled(loaded.config, "gemini") || maxBytes <= 0) return [];
   const files: InstructionFile[] = [];
   // A broken manifest is the hooks' and MCP's warning to give (they read the same folder).
-  const extensions = installedGeminiExtensions(fs, loaded.paths.geminiDir, loaded.paths.cwd, []);
+  const extensions = installedGeminiExtensions(fs, loaded.paths);
   for (const file of extensions.flatMap(geminiContextFiles)) {
     const read = await readBoundedText(fs, file, maxBytes);
     if (read.kind === "absent") continue;

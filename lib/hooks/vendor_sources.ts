@@ -32,7 +32,7 @@ export function discoverVendorSources(
     push(
       geminiSettingsSource(readText(fs, file, diagnostics), file, "gemini_user", projectRoot, diagnostics),
     );
-    sources.push(...geminiExtensionSources(fs, geminiDir, loaded.paths.cwd, projectRoot, diagnostics));
+    sources.push(...geminiExtensionSources(fs, loaded, projectRoot, diagnostics));
   }
   if (copilot) {
     for (const file of jsonFilesIn(fs, path.join(copilotHome, "hooks"))) {
@@ -105,13 +105,12 @@ function geminiSettingsSource(
  */
 function geminiExtensionSources(
   fs: FileSystem,
-  geminiDir: string,
-  cwd: string,
+  loaded: LoadedConfig,
   baseDir: string,
   diagnostics: Diagnostic[],
 ): HookSource[] {
   const sources: HookSource[] = [];
-  for (const extension of installedGeminiExtensions(fs, geminiDir, cwd, diagnostics)) {
+  for (const extension of installedGeminiExtensions(fs, loaded.paths, diagnostics)) {
     const { dir } = extension;
     const file = path.join(dir, "hooks", "hooks.json");
     const text = readText(fs, file, diagnostics);

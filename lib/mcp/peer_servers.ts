@@ -88,12 +88,7 @@ export function peerMcpServers(
   }
   if (compatEnabled(loaded.config, "gemini")) {
     for (
-      const extension of installedGeminiExtensions(
-        fs,
-        loaded.paths.geminiDir,
-        loaded.paths.cwd,
-        out.diagnostics,
-      )
+      const extension of installedGeminiExtensions(fs, loaded.paths, out.diagnostics)
     ) {
       const servers = extension.manifest.mcpServers;
       if (servers === undefined) continue;

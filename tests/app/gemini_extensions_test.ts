@@ -50,6 +50,9 @@ async function withExtensions(
     'prompt = "COMMIT-PROMPT: write the message."\n',
   );
   await platform.fs.writeTextFile(`${ext}/commands/broken.toml`, 'description = "no prompt"\n');
+  // An extension whose manifest is broken: hooks, MCP, instructions and commands all read the folder.
+  await platform.fs.mkdir(`${exts}/broken-ext`);
+  await platform.fs.writeTextFile(`${exts}/broken-ext/gemini-extension.json`, "{ not json");
   // A second extension, disabled for this directory by extension-enablement.json.
   await platform.fs.mkdir(`${exts}/off-ext`);
   await platform.fs.writeTextFile(
@@ -134,4 +137,12 @@ Deno.test("a Gemini extension's commands/*.toml run as <extension>:<command>: {{
       assert.match(warnings, /broken\.toml.*missing field `prompt`/);
     },
   );
+});
+
+Deno.test("a broken extension manifest is one warning naming it, though hooks, MCP, instructions and commands each read the extensions (#24 item 3)", async () => {
+  await withExtensions([], "go", ({ events }) => {
+    const named = events.filter((e) => e.type === "warning" && JSON.stringify(e).includes("broken-ext"));
+    assert.equal(named.length, 1, JSON.stringify(named));
+    assert.match(JSON.stringify(named[0]), /gemini-extension\.json.*invalid JSON/);
+  });
 });

@@ -67,67 +67,41 @@ function tlsFiles(
   };
 }
 
-async function spanExporter(target: Exclude<OtelExporter, string>, read: ReadPem): Promise<SpanExporter> {
-  if (target["otlp-http"]) {
-    const http: Http = target["otlp-http"];
-    const options = httpOptions(http, read);
-    if (http.protocol === "json") {
-      const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
-      return new OTLPTraceExporter(options);
-    }
-    const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-proto");
-    return new OTLPTraceExporter(options);
-  }
-  const grpc: Grpc = target["otlp-grpc"]!;
-  const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-grpc");
-  return new OTLPTraceExporter({
-    url: grpc.endpoint,
-    timeoutMillis: EXPORT_TIMEOUT_MS,
-    ...await grpcOptions(grpc, read),
-  });
-}
+/** A signal's three OTLP exporter classes, each imported only when that encoding is configured. */
+type ExporterClasses<T> = Record<"json" | "binary" | "grpc", () => Promise<new (options: never) => T>>;
 
-async function metricExporter(
+const SPAN_EXPORTERS: ExporterClasses<SpanExporter> = {
+  json: async () => (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter,
+  binary: async () => (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter,
+  grpc: async () => (await import("@opentelemetry/exporter-trace-otlp-grpc")).OTLPTraceExporter,
+};
+const METRIC_EXPORTERS: ExporterClasses<PushMetricExporter> = {
+  json: async () => (await import("@opentelemetry/exporter-metrics-otlp-http")).OTLPMetricExporter,
+  binary: async () => (await import("@opentelemetry/exporter-metrics-otlp-proto")).OTLPMetricExporter,
+  grpc: async () => (await import("@opentelemetry/exporter-metrics-otlp-grpc")).OTLPMetricExporter,
+};
+const LOG_EXPORTERS: ExporterClasses<LogRecordExporter> = {
+  json: async () => (await import("@opentelemetry/exporter-logs-otlp-http")).OTLPLogExporter,
+  binary: async () => (await import("@opentelemetry/exporter-logs-otlp-proto")).OTLPLogExporter,
+  grpc: async () => (await import("@opentelemetry/exporter-logs-otlp-grpc")).OTLPLogExporter,
+};
+
+/** One signal's exporter for `target`: OTLP/HTTP in its `protocol`, or gRPC, with its headers and tls. */
+async function otlpExporter<T>(
   target: Exclude<OtelExporter, string>,
   read: ReadPem,
-): Promise<PushMetricExporter> {
-  if (target["otlp-http"]) {
-    const http: Http = target["otlp-http"];
-    const options = httpOptions(http, read);
-    if (http.protocol === "json") {
-      const { OTLPMetricExporter } = await import("@opentelemetry/exporter-metrics-otlp-http");
-      return new OTLPMetricExporter(options);
-    }
-    const { OTLPMetricExporter } = await import("@opentelemetry/exporter-metrics-otlp-proto");
-    return new OTLPMetricExporter(options);
+  classes: ExporterClasses<T>,
+): Promise<T> {
+  const http = target["otlp-http"];
+  if (http) {
+    const Exporter = await classes[http.protocol]();
+    return new Exporter(httpOptions(http, read) as never);
   }
   const grpc: Grpc = target["otlp-grpc"]!;
-  const { OTLPMetricExporter } = await import("@opentelemetry/exporter-metrics-otlp-grpc");
-  return new OTLPMetricExporter({
-    url: grpc.endpoint,
-    timeoutMillis: EXPORT_TIMEOUT_MS,
-    ...await grpcOptions(grpc, read),
-  });
-}
-
-async function logExporter(target: Exclude<OtelExporter, string>, read: ReadPem): Promise<LogRecordExporter> {
-  if (target["otlp-http"]) {
-    const http: Http = target["otlp-http"];
-    const options = httpOptions(http, read);
-    if (http.protocol === "json") {
-      const { OTLPLogExporter } = await import("@opentelemetry/exporter-logs-otlp-http");
-      return new OTLPLogExporter(options);
-    }
-    const { OTLPLogExporter } = await import("@opentelemetry/exporter-logs-otlp-proto");
-    return new OTLPLogExporter(options);
-  }
-  const grpc: Grpc = target["otlp-grpc"]!;
-  const { OTLPLogExporter } = await import("@opentelemetry/exporter-logs-otlp-grpc");
-  return new OTLPLogExporter({
-    url: grpc.endpoint,
-    timeoutMillis: EXPORT_TIMEOUT_MS,
-    ...await grpcOptions(grpc, read),
-  });
+  const Exporter = await classes.grpc();
+  return new Exporter(
+    { url: grpc.endpoint, timeoutMillis: EXPORT_TIMEOUT_MS, ...await grpcOptions(grpc, read) } as never,
+  );
 }
 
 /**
@@ -189,7 +163,7 @@ export async function startOtel(
       resource,
       spanProcessors: [
         new BatchSpanProcessor({
-          exporter: await spanExporter(targets.traces, read),
+          exporter: await otlpExporter(targets.traces, read, SPAN_EXPORTERS),
           scheduledDelayMillis: 5_000, // the SDK default: fewer encodes on a busy session
           exportTimeoutMillis: EXPORT_TIMEOUT_MS,
         }),
@@ -201,7 +175,7 @@ export async function startOtel(
       resource,
       readers: [
         new PeriodicExportingMetricReader({
-          exporter: await metricExporter(targets.metrics, read),
+          exporter: await otlpExporter(targets.metrics, read, METRIC_EXPORTERS),
           exportIntervalMillis: 60_000,
           exportTimeoutMillis: EXPORT_TIMEOUT_MS,
         }),
@@ -215,7 +189,7 @@ export async function startOtel(
         resource,
         processors: [
           new BatchLogRecordProcessor({
-            exporter: await logExporter(targets.logs as Exclude<OtelExporter, string>, read),
+            exporter: await otlpExporter(targets.logs as Exclude<OtelExporter, string>, read, LOG_EXPORTERS),
             exportTimeoutMillis: EXPORT_TIMEOUT_MS,
           }),
         ],

@@ -267,3 +267,34 @@ Deno.test("openTelemetry: a tls file that cannot be read is one error naming the
     },
   );
 });
+
+Deno.test("openTelemetry: a readable tls file is read and the exporter starts (the neighbour of the unreadable one)", async () => {
+  // A self-signed CA made for these tests (openssl, P-256); no collector listens: nothing connects.
+  const ca = new URL("../../fixtures/otel/test-ca.pem", import.meta.url).pathname;
+  const read: string[] = [];
+  {
+    const telemetry = await openTelemetry(
+      {
+        trace_exporter: {
+          "otlp-http": {
+            endpoint: "https://127.0.0.1:9/v1/traces",
+            protocol: "json",
+            tls: { "ca-certificate": ca },
+          },
+        },
+      },
+      {
+        serviceVersion: "0.1.0",
+        model: "m",
+        readFile: (file) => {
+          read.push(file);
+          return Deno.readTextFileSync(file);
+        },
+        warn: () => {},
+      },
+    );
+    assert.ok(telemetry);
+    assert.deepEqual(read, [ca]);
+    await telemetry.shutdown();
+  }
+});

@@ -186,7 +186,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
     const records = await Promise.all(runs);
     return records.sort((a, b) => a.handler.displayOrder - b.handler.displayOrder);
   };
+  // The events some configured handler can run for: asking costs a set lookup, not a pass.
+  const configuredEvents = new Set<string>(options.handlers.filter((h) => h.runnable).map((h) => h.event));
   return Object.assign(dispatch, {
+    handles: (event: string) =>
+      configuredEvents.has(event) ||
+      [...scoped.keys()].some((entry) => entry.some((h) => h.runnable && h.event === event)),
     addScoped(handlers: HookHandlerInfo[], scope?: { agentId: string }) {
       const entry = [...handlers];
       scoped.set(entry, scope?.agentId);
@@ -198,6 +203,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
 /** Handlers that run only while an activity lasts; the returned function ends their scope. */
 export interface ScopedHandlers {
   addScoped(handlers: HookHandlerInfo[], scope?: { agentId: string }): () => void;
+  /** Whether a runnable handler (configured, or scoped now) is for `event`. */
+  handles(event: string): boolean;
 }
 
 /**

@@ -118,6 +118,7 @@ export function createHookEngine(options: HookEngineOptions): HookEngine {
 
   return {
     addScopedHooks: (handlers, scope) => dispatch.addScoped(handlers, scope),
+    handles: (event) => dispatch.handles(event),
     observe(observer) {
       observers.add(observer);
       return () => observers.delete(observer);

@@ -169,6 +169,11 @@ export interface LifecycleHooks {
       lastAssistantMessage: string | null;
     },
   ): Promise<StopOutcome>;
+  /**
+   * Whether any handler would run for `event` now: a caller whose payload costs work to gather
+   * (InstructionsLoaded reads every instruction file) asks first.
+   */
+  handles?(event: ObservedHookEvent): boolean;
   /** One of the observed events (#24 item 1); `fields` are its stdin fields beyond the common ones. */
   fire?(
     ctx: HookTurnContext,

@@ -413,6 +413,10 @@ export class Session {
     const config = loaded.config;
     // Placeholders a killed earlier run left in a workspace (an empty `sub/.git` breaks git there).
     removeLeftoverPlaceholders(loaded.paths.home);
+    // Hooks are judged (CPU: parse, hash, the files each names) while the sandbox probe, skills and
+    // permission profile wait on the file system: 90 hooks cost the binary's start 2 ms less so.
+    const hooksLoading = loads.hooks();
+    hooksLoading.catch(() => {}); // awaited below, where a failure is reported
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
       Capabilities.load({ platform, loaded, events, mcp, loads }),
@@ -454,7 +458,7 @@ export class Session {
       platform,
       loaded,
       events,
-      loadedHooks: await loads.hooks(),
+      loadedHooks: await hooksLoading,
       sandbox,
       profile,
       threadId: transcript.meta.id,
@@ -579,7 +583,10 @@ export class Session {
     for (const content of outcome.additionalContexts) {
       await this.compaction.recordItem({ type: "message", role: "developer", content });
     }
-    if (fire) await fireInstructionsLoaded(fire, ctx, await this.projectInstructions());
+    // Only when a handler is for it: gathering the files reads each of them (done later otherwise).
+    if (fire && this.parts.hooks.handles?.("InstructionsLoaded") !== false) {
+      await fireInstructionsLoaded(fire, ctx, await this.projectInstructions());
+    }
     if (!outcome.stop) return {};
     this.#stoppedBy = outcome.stop.reason;
     this.options.events({

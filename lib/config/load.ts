@@ -11,6 +11,7 @@ import { checkProjectLayers } from "./project_layers.ts";
 import { resolvePaths } from "./paths.ts";
 import type { TrellisConfig } from "./schema/mod.ts";
 import { validateLayer } from "./validate.ts";
+import { parseTomlCached } from "./toml_cache.ts";
 
 export type { ConfigLayer, LayerKind, LoadedConfig } from "./loaded_config.ts";
 import type { ConfigLayer, LayerKind, LoadedConfig } from "./loaded_config.ts";
@@ -35,6 +36,7 @@ export interface LoadConfigOptions {
 export function readTomlFile(
   fs: FileSystem,
   file: string,
+  cacheDir?: string,
 ): { raw: Record<string, unknown>; text: string } | null {
   let text: string;
   try {
@@ -44,13 +46,22 @@ export function readTomlFile(
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw new UsageError(`Cannot read config "${file}": ${(error as Error).message}`, { file });
   }
-  return parseTomlText(file, text);
+  return parseTomlText(fs, file, text, cacheDir);
 }
 
-/** A TOML layer's text, parsed; malformed → UsageError naming file and line. */
-function parseTomlText(file: string, text: string): { raw: Record<string, unknown>; text: string } {
+/**
+ * A TOML layer's text, parsed (through `$TRELLIS_HOME/cache/toml/` when `cacheDir` is given);
+ * malformed → UsageError naming file and line.
+ */
+function parseTomlText(
+  fs: FileSystem,
+  file: string,
+  text: string,
+  cacheDir?: string,
+): { raw: Record<string, unknown>; text: string } {
   try {
-    return { raw: parseToml(text) as Record<string, unknown>, text };
+    const raw = parseTomlCached(fs, cacheDir, file, text, (t) => parseToml(t) as Record<string, unknown>);
+    return { raw, text };
   } catch (error) {
     if (error instanceof TomlError) {
       const first = error.message.split("\n")[0];
@@ -72,6 +83,7 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
   const diagnostics: Diagnostic[] = [];
   const layers: ConfigLayer[] = [{ kind: "default", source: "built-in", table: BUILT_IN_DEFAULTS }];
   const basePaths = resolvePaths(fs, { cwd: options.cwd, env: options.env });
+  const tomlCache = path.join(basePaths.home, "cache", "toml");
 
   const addFile = (kind: LayerKind, file: string, dir?: string, text?: string) => {
     try {
@@ -82,7 +94,9 @@ function loadConfigSync(fs: FileSystem, options: LoadConfigOptions): LoadedConfi
     }
   };
   const addFileOrThrow = (kind: LayerKind, file: string, dir?: string, text?: string) => {
-    const read = text === undefined ? readTomlFile(fs, file) : parseTomlText(file, text);
+    const read = text === undefined
+      ? readTomlFile(fs, file, tomlCache)
+      : parseTomlText(fs, file, text, tomlCache);
     if (!read) return;
     const { value, diagnostics: d, invalidMcpServers } = validateLayer(read.raw, { file, text: read.text });
     diagnostics.push(...d);

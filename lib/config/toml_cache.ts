@@ -1,0 +1,96 @@
+import * as path from "node:path";
+import { digestHex, type FileSystem } from "../platform/mod.ts";
+
+/**
+ * The parsed tables of config TOML files, kept in `$TRELLIS_HOME/cache/toml/` (one file per config
+ * path, holding the digest of the text it was parsed from): a start whose config files did not
+ * change reads native JSON instead of parsing TOML. The text is still read and hashed every time,
+ * so an edit — or a cache entry from another text — is never used; a missing, torn or foreign cache
+ * file is a miss, and a failed write only means the next start parses again.
+ *
+ * Measured in the compiled binary (jitPolicy 64, cold, as every start is): smol-toml parses a
+ * config.toml holding 90 `[hooks.state."…"]` trust tables (15.6 KB, what 30 events × 3 trusted hooks
+ * write) in 2.3 ms, and its first call of a process costs ~1 ms whatever the size; reading and
+ * hashing the text and parsing the cached JSON costs 0.15 ms. That difference was the largest part
+ * of what 90 hooks added to a session start (scripts/bench/hook_handlers.ts, #24's figure).
+ *
+ * Only tables JSON carries exactly are cached: a TOML date-time, `inf`/`nan`, `-0.0` or a
+ * `__proto__` key keeps its file parsed each time. Tables come back with no prototype, as smol-toml
+ * builds them, so a key such as `constructor` reads the same either way.
+ */
+export function parseTomlCached(
+  fs: FileSystem,
+  cacheDir: string | undefined,
+  file: string,
+  text: string,
+  parse: (text: string) => Record<string, unknown>,
+): Record<string, unknown> {
+  if (cacheDir === undefined || text.length < MIN_CACHED_CHARS) return parse(text);
+  const cacheFile = path.join(cacheDir, `${digestHex("sha256", file).slice(0, 32)}.json`);
+  const digest = digestHex("sha256", text);
+  const cached = readCached(fs, cacheFile, file, digest);
+  if (cached) return cached;
+  const table = parse(text);
+  if (jsonExact(table)) writeCached(fs, cacheFile, JSON.stringify({ schema: 1, file, digest, table }));
+  return table;
+}
+
+/** Below this a parse costs less than a cache read (a two-line config parses in ~20 µs warm). */
+const MIN_CACHED_CHARS = 2048;
+
+function readCached(
+  fs: FileSystem,
+  cacheFile: string,
+  file: string,
+  digest: string,
+): Record<string, unknown> | null {
+  let entry: { schema?: unknown; file?: unknown; digest?: unknown; table?: unknown };
+  try {
+    entry = JSON.parse(fs.sync.readTextFile(cacheFile), withoutPrototype);
+  } catch {
+    return null; // absent, torn by a concurrent write, or not JSON: parse the file instead
+  }
+  const table = entry?.table;
+  const usable = entry?.schema === 1 && entry.file === file && entry.digest === digest &&
+    typeof table === "object" && table !== null && !Array.isArray(table);
+  return usable ? table as Record<string, unknown> : null;
+}
+
+function withoutPrototype(_key: string, value: unknown): unknown {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    Object.setPrototypeOf(value, null);
+  }
+  return value;
+}
+
+function writeCached(fs: FileSystem, cacheFile: string, json: string): void {
+  try {
+    fs.sync.mkdir(path.dirname(cacheFile));
+    fs.sync.writeFileAtomic(cacheFile, new TextEncoder().encode(json), { mode: 0o600 });
+  } catch {
+    // the cache is an optimisation only
+  }
+}
+
+/** Whether JSON.stringify then JSON.parse gives back exactly this value. */
+function jsonExact(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case "object": {
+      if (value === null) return false;
+      if (Array.isArray(value)) return value.every(jsonExact);
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== null && proto !== Object.prototype) return false; // a TomlDate, or anything else
+      for (const key of Object.keys(value)) {
+        if (key === "__proto__" || !jsonExact((value as Record<string, unknown>)[key])) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}

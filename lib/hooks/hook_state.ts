@@ -21,10 +21,10 @@ export function readHookState(
     const table = layer.table.hooks?.state;
     if (!table) continue;
     for (const [key, raw] of Object.entries(table)) {
-      const where = { file: layer.source, field: `hooks.state.${JSON.stringify(key)}` };
+      const where = () => ({ file: layer.source, field: `hooks.state.${JSON.stringify(key)}` });
       if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
         diagnostics.push(
-          warning(`invalid hook state for "${key}" in ${layer.source}: expected a table`, where),
+          warning(`invalid hook state for "${key}" in ${layer.source}: expected a table`, where()),
         );
         continue;
       }
@@ -33,19 +33,19 @@ export function readHookState(
       if (typeof enabled === "boolean") entry.enabled = enabled;
       else if (enabled !== undefined) {
         diagnostics.push(
-          warning(`invalid hooks.state enabled for "${key}" in ${layer.source}: not a boolean`, where),
+          warning(`invalid hooks.state enabled for "${key}" in ${layer.source}: not a boolean`, where()),
         );
       }
       if (typeof trusted_hash === "string") entry.trustedHash = trusted_hash;
       else if (trusted_hash !== undefined) {
         diagnostics.push(
-          warning(`invalid trusted_hash for "${key}" in ${layer.source}: not a string`, where),
+          warning(`invalid trusted_hash for "${key}" in ${layer.source}: not a string`, where()),
         );
       }
       if (typeof content_hash === "string") entry.contentHash = content_hash;
       else if (content_hash !== undefined) {
         diagnostics.push(
-          warning(`invalid content_hash for "${key}" in ${layer.source}: not a string`, where),
+          warning(`invalid content_hash for "${key}" in ${layer.source}: not a string`, where()),
         );
       }
       state.set(key, entry);

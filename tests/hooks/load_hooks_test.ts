@@ -265,3 +265,30 @@ Deno.test("loadHooks() reads if/asyncRewake handlers of a Claude plugin and name
   // The two if-gated reviews share command and matcher: only their `if` tells them apart (HK-3).
   assert.notDeepStrictEqual(result.handlers[1].hash, result.handlers[2].hash);
 });
+
+Deno.test("[hooks] state that is not a table stops the config by name; a state entry that is not a table is one warning (HK-3)", async () => {
+  const { root, env } = await makeSandboxHome();
+  const config = `${env.TRELLIS_HOME}/config.toml`;
+  for (const value of ["5", '"trusted"', "[1, 2]", "1979-05-27"]) {
+    await platform.fs.writeTextFile(config, `[hooks]\nstate = ${value}\n`);
+    await assert.rejects(
+      () => loadConfig(platform.fs, { cwd: root, env: (n) => env[n] }),
+      (error: Error) => error.message.includes(`${config}:2: hooks.state: expected a table`),
+      `state = ${value}`,
+    );
+  }
+  await platform.fs.writeTextFile(config, "");
+  const file = `${env.TRELLIS_HOME}/hooks.json`;
+  await platform.fs.writeTextFile(file, guard("echo user"));
+  const { handlers: [first] } = await load(env, root);
+  await platform.fs.writeTextFile(
+    config,
+    `[hooks.state]\n"elsewhere" = 5\n[hooks.state."${first.key}"]\ntrusted_hash = "${first.hash}"\n`,
+  );
+  const loaded = await load(env, root);
+  assert.deepStrictEqual(loaded.handlers.map((h) => h.trust), ["trusted"]);
+  assert.deepStrictEqual(
+    loaded.diagnostics.filter((d) => d.message.includes("elsewhere")).map((d) => [d.message, d.field]),
+    [[`invalid hook state for "elsewhere" in ${config}: expected a table`, 'hooks.state."elsewhere"']],
+  );
+});

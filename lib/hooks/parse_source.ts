@@ -169,16 +169,10 @@ function parseGroup(
   }
   const keySource = source.keySource ?? source.path;
   const out: DeclaredHandler[] = [];
+  const fieldOptions = { ...options, vendor: !!source.dialect };
   group.hooks.forEach((raw: unknown, handlerIndex: number) => {
     const at = { file, field: `${where.field}.hooks[${handlerIndex}]` };
-    const fields = parseHandlerFields(
-      event,
-      raw,
-      file,
-      { ...options, vendor: !!source.dialect },
-      diagnostics,
-      at,
-    );
+    const fields = parseHandlerFields(event, raw, file, fieldOptions, diagnostics, at);
     if (!fields) return;
     const key = `${keySource}:${eventLabel(event)}:${groupIndex}:${handlerIndex}`;
     const vendorEvent = source.vendorEvents?.[event];
@@ -214,9 +208,13 @@ function parseHandlerFields(
     return undefined;
   }
   const kind = type as HookHandlerType;
-  const unread = Object.keys(raw).filter((k) =>
-    !HANDLER_FIELDS[kind].has(k) && !(options.vendor && VENDOR_HANDLER_FIELDS.has(k))
-  );
+  const read = HANDLER_FIELDS[kind];
+  const unread: string[] = [];
+  for (const k in raw) {
+    if (Object.hasOwn(raw, k) && !read.has(k) && !(options.vendor && VENDOR_HANDLER_FIELDS.has(k))) {
+      unread.push(k);
+    }
+  }
   if (unread.length > 0) {
     diagnostics.push(warning(
       `hook ${where.field} in ${file}: field${unread.length > 1 ? "s" : ""} ${
@@ -284,7 +282,12 @@ function parseHandlerFields(
     fields.ifRule = rule.rule.text;
   }
   if (options.vendor) Object.assign(fields, vendorFields(raw, file, diagnostics, where));
-  return { ...fields, ...backgroundFields(raw, file, diagnostics, where) };
+  // Most hooks have none of the background fields: no second pass over them (paid per hook at start).
+  const background = raw.async === undefined && raw.asyncRewake === undefined &&
+      raw.rewakeMessage === undefined && raw.rewakeSummary === undefined
+    ? undefined
+    : backgroundFields(raw, file, diagnostics, where);
+  return background ? Object.assign(fields, background) : fields;
 }
 
 /** The definition of each type: what it runs (and what its trust covers). */

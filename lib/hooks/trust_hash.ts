@@ -36,8 +36,13 @@ export function hookTrustHash(handler: HandlerIdentity): string {
   if (handler.matcher !== undefined && !MATCHERLESS_EVENTS.has(handler.event)) {
     identity.matcher = handler.matcher;
   }
-  const digest = digestHex("sha256", canonicalJson(identity));
-  return `sha256:${digest}`;
+  return `sha256:${digestHex("sha256", canonicalText(identity))}`;
+}
+
+/** canonicalJson's text, written natively by JSON.stringify whenever that gives the same bytes. */
+export function canonicalText(value: unknown): string {
+  const sorted = sortedCopy(value);
+  return sorted === UNFIT ? canonicalJson(value) : JSON.stringify(sorted);
 }
 
 /**
@@ -74,7 +79,8 @@ function definition(handler: HandlerIdentity): Record<string, unknown> {
   }
 }
 
-function canonicalJson(value: unknown): string {
+/** The identity as Codex serializes it (serde_json over sorted maps): keys sorted at every depth. */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.keys(value).sort().map((k) =>
@@ -83,4 +89,65 @@ function canonicalJson(value: unknown): string {
     return `{${entries.join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+const UNFIT: unique symbol = Symbol("unfit");
+
+/**
+ * A copy of `value` whose objects have their keys in sorted order, so that `JSON.stringify` (native)
+ * writes exactly `canonicalJson`'s text; UNFIT where it would not: an `undefined` (canonicalJson
+ * writes `undefined` in an object and nothing in an array, JSON.stringify drops it or writes null),
+ * a key that is an array index (JSON.stringify writes those first, in numeric order), `__proto__`
+ * (assigning it sets a prototype), a function, symbol or bigint. Any other object is copied by its
+ * own enumerable keys, as canonicalJson reads it (a date is `{}` both ways).
+ *
+ * Measured in the compiled binary (cold, as every start is): 90 hooks' identities take 0.85 ms to
+ * write through canonicalJson's string building, 0.4–0.7 ms this way (#24's session-start figure).
+ */
+function sortedCopy(value: unknown): unknown {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+      return value;
+    case "object": {
+      if (value === null) return value;
+      if (Array.isArray(value)) {
+        const out: unknown[] = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const item = sortedCopy(value[i]);
+          if (item === UNFIT) return UNFIT;
+          out[i] = item;
+        }
+        return out;
+      }
+      const keys = Object.keys(value);
+      if (!inOrder(keys)) keys.sort();
+      const out: Record<string, unknown> = {};
+      for (const key of keys) {
+        if (key === "__proto__" || isIndexLike(key)) return UNFIT;
+        const copy = sortedCopy((value as Record<string, unknown>)[key]);
+        if (copy === UNFIT) return UNFIT;
+        out[key] = copy;
+      }
+      return out;
+    }
+    default:
+      return UNFIT;
+  }
+}
+
+function inOrder(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
+  return true;
+}
+
+/** Digits only: an array index to JSON.stringify's key order (or a number past one: left to canonicalJson). */
+function isIndexLike(key: string): boolean {
+  if (key.length === 0) return false;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
+import fc from "fast-check";
 import { hookTrustHash } from "../../lib/hooks/mod.ts";
+import { canonicalJson, canonicalText } from "../../lib/hooks/trust_hash.ts";
 import { createHash } from "node:crypto";
 import { platform } from "../../lib/platform/mod.ts";
 
@@ -176,4 +178,45 @@ Deno.test("hookTrustHash() of a Codex-compatible hook is Codex's own hash, for e
       );
     }
   }
+});
+
+Deno.test("hookTrustHash()'s native serialization writes exactly the sorted-key text for any value, or leaves it to the string builder (HK-3)", () => {
+  // Keys that reorder (digits, case, "__proto__"), values JSON.stringify writes differently
+  // (undefined, dates, -0, NaN), and nesting: every one must give canonicalJson's bytes.
+  const key = fc.oneof(
+    fc.constantFrom("a", "B", "b", "10", "9", "0", "01", "__proto__", "toJSON", "", "é", "a.b", "\u0000"),
+    fc.string({ maxLength: 4 }),
+  );
+  const leaf = fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.constant(-0),
+    fc.date({ noInvalidDate: true }),
+  );
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: "small" }, leaf, tie("array"), tie("object")),
+    array: fc.array(tie("node"), { maxLength: 4 }),
+    object: fc.dictionary(key, tie("node"), { maxKeys: 5 }),
+  })).node;
+  fc.assert(
+    fc.property(value, (v) => {
+      assert.equal(canonicalText(v), canonicalJson(v));
+    }),
+    { numRuns: 2000 },
+  );
+  // The shapes a hook's identity has take the native path and keep their Codex hash.
+  const identity = {
+    event_name: "pre_tool_use",
+    hooks: [{ type: "command", command: "x", timeout: 30, async: false }],
+  };
+  assert.equal(
+    canonicalText(identity),
+    '{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"x","timeout":30,"type":"command"}]}',
+  );
+  const withProto = JSON.parse('{"__proto__": {"b": 1}, "a": [1, {"10": 2, "9": 3}]}');
+  assert.equal(canonicalText(withProto), '{"__proto__":{"b":1},"a":[1,{"10":2,"9":3}]}');
 });

@@ -1,4 +1,5 @@
 import { notStarted } from "../platform/mod.ts";
+import { deadline } from "../shared/mod.ts";
 import type { HookServices } from "./handler_services.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import type { HandlerRunResult } from "./http_runner.ts";
@@ -32,22 +33,23 @@ export async function runPromptHook(
   if (!run) {
     return fail(`${kind} hook not run: no ${kind === "agent" ? "subagent engine" : "model"} in this session`);
   }
-  const timeout = AbortSignal.timeout(handler.timeoutSec * 1000);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const limit = deadline(options.signal, handler.timeoutSec * 1000);
   let answer: string;
   try {
     answer = await run.call(options.services, {
       ...(handler.prompt?.model ? { model: handler.prompt.model } : {}),
       instructions: PROMPT_HOOK_INSTRUCTIONS,
       prompt: promptWithArguments(handler.prompt!.text, options.input),
-      signal,
+      signal: limit.signal,
       cwd: options.cwd,
     });
   } catch (error) {
     const durationMs = performance.now() - started;
-    if (timeout.aborted) return { ...notStarted(durationMs), timedOut: true };
+    if (limit.timedOut()) return { ...notStarted(durationMs), timedOut: true };
     if (options.signal?.aborted) return { ...notStarted(durationMs), aborted: true };
     return fail(`${kind} hook's model request failed: ${(error as Error).message}`);
+  } finally {
+    limit.end();
   }
   const verdict = readVerdict(answer);
   if (!verdict.ok) return fail(`${kind} hook's model ${verdict.problem}`);

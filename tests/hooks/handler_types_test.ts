@@ -235,6 +235,61 @@ Deno.test("a prompt hook whose model answers non-JSON fails by name; under on_fa
   assert.equal(none.runs[0].effect.error, "prompt hook not run: no model in this session");
 });
 
+/** A model that answers only when its request's signal aborts (with that abort's error). */
+function modelHanging() {
+  const signals: AbortSignal[] = [];
+  return {
+    signals,
+    services: {
+      ask: (request) =>
+        new Promise<string>((_resolve, reject) => {
+          signals.push(request.signal);
+          request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
+        }),
+    } satisfies HookServices,
+  };
+}
+
+Deno.test("a prompt hook's model past the hook's timeout: the request is aborted, the run named timed out, a blocking guard blocks (#24)", async () => {
+  const hook = handler({ type: "prompt", command: "judge", prompt: { text: "judge" }, timeoutSec: 1 });
+  const hanging = modelHanging();
+  const started = performance.now();
+  const { runs, outcome } = await runPre([hook], hanging.services);
+  assert.ok(performance.now() - started >= 900, "waited for the timeout");
+  assert.equal(hanging.signals[0].aborted, true);
+  assert.equal((hanging.signals[0].reason as DOMException).name, "TimeoutError");
+  assert.deepStrictEqual([runs[0].status, runs[0].effect.error], ["failed", "hook timed out after 1s"]);
+  assert.deepStrictEqual(outcome, { additionalContexts: [] });
+  const guard = await runPre([{ ...hook, onFailure: "block" }], modelHanging().services);
+  assert.match(guard.outcome.block?.reason ?? "", /configured to block: hook timed out after 1s/);
+});
+
+Deno.test("a prompt hook whose turn is stopped aborts its model request at once, not as a timeout (#24)", async () => {
+  const hook = handler({ type: "prompt", command: "judge", prompt: { text: "judge" }, timeoutSec: 60 });
+  const hanging = modelHanging();
+  const home = await tempDir();
+  const engine = createHookEngine({
+    handlers: [hook],
+    platform,
+    events: eventLog().sink,
+    home,
+    threadId: "t",
+    services: hanging.services,
+  });
+  const runs: HookRunRecord[] = [];
+  engine.observe((r) => runs.push(...r));
+  const stop = new AbortController();
+  const pending = engine.preToolUse({ ...turnContext(home), signal: stop.signal }, bashCall);
+  while (hanging.signals.length === 0) await new Promise((r) => setTimeout(r, 5));
+  const started = performance.now();
+  stop.abort(new Error("stopped by the user"));
+  await pending;
+  assert.ok(performance.now() - started < 1000, "did not wait for the 60 s timeout");
+  assert.equal(hanging.signals[0].aborted, true);
+  assert.equal((hanging.signals[0].reason as Error).message, "stopped by the user");
+  assert.notEqual(runs[0]?.effect.error, "hook timed out after 60s");
+});
+
 Deno.test("an agent hook answers through the subagent port the same way (#24 item 2)", async () => {
   const seen: string[] = [];
   const hook = handler({ type: "agent", command: "check $ARGUMENTS", prompt: { text: "check $ARGUMENTS" } });

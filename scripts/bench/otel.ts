@@ -3,17 +3,19 @@
  * lib/telemetry replaced by a stub that exports nothing and imports nothing (an import map remaps
  * lib/telemetry/mod.ts): what the feature costs a user who never configures it. (2) With `[otel]` on
  * (traces and metrics, OTLP/HTTP protobuf, to a loopback collector), one read_file turn against the
- * same turn with it off, both sessions open in this process, alternated, same fixture scripts.
+ * same turn with it off, both sessions open in this process, alternated, same fixture scripts; the
+ * fixture model and the collector are processes of their own.
  */
 import { noTtyApprover, Workspace } from "../../lib/app/mod.ts";
 import { type Platform, platform } from "../../lib/platform/mod.ts";
 import { startFixtureModelServer } from "../fixture_model_server.ts";
+import { fixtureProcess } from "./_fixture_process.ts";
 import { median, timed } from "./_timing.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
 
 const START_RUNS = 15;
-const TURNS = 40;
+const TURNS = 120;
 const root = new URL("../../", import.meta.url).pathname;
 
 export async function bench(): Promise<BenchRow[]> {
@@ -147,7 +149,8 @@ async function turns(): Promise<BenchRow[]> {
     { text: "Read it." },
   ]).flat();
   const sides = await Promise.all([true, false].map(async (on) => {
-    const fixture = await startFixtureModelServer({ script });
+    // The model in a process of its own too: its work never runs between the session's.
+    const fixture = await fixtureProcess(dir, JSON.stringify({ steps: script }));
     const env = await home(
       `${dir}/${on ? "on" : "off"}`,
       on ? otelConfig(`http://127.0.0.1:${collectorPort}`) : "",
@@ -193,6 +196,8 @@ async function turns(): Promise<BenchRow[]> {
   }
   const on = median(sides[0].times);
   const off = median(sides[1].times);
+  // Paired as they ran (alternated): the machine drifts by more than the exporter costs.
+  const ratio = 1 + median(sides[0].times.map((ms, i) => ms - sides[1].times[i])) / off;
   return [
     {
       name:
@@ -210,11 +215,11 @@ async function turns(): Promise<BenchRow[]> {
       pass: true,
     },
     {
-      name: "turn, [otel] on ÷ off",
-      value: Math.round((on / off) * 100) / 100,
+      name: "turn, [otel] on ÷ off (1 + the median pair difference ÷ the reference)",
+      value: Math.round(ratio * 100) / 100,
       unit: "×",
       target: "≤ 1.1",
-      pass: on / off <= 1.1,
+      pass: ratio <= 1.1,
     },
   ];
 }

@@ -10,13 +10,15 @@ import { digestHex, type FileSystem } from "../platform/mod.ts";
  *
  * Measured in the compiled binary (jitPolicy 64, cold, as every start is): smol-toml parses a
  * config.toml holding 90 `[hooks.state."…"]` trust tables (15.6 KB, what 30 events × 3 trusted hooks
- * write) in 2.3 ms, and its first call of a process costs ~1 ms whatever the size; reading and
- * hashing the text and parsing the cached JSON costs 0.15 ms. That difference was the largest part
- * of what 90 hooks added to a session start (scripts/bench/hook_handlers.ts, #24's figure).
+ * write) in 2.3 ms, and its first call of a process costs ~1 ms whatever the size; hashing the
+ * text (0.1 ms) and parsing the cached JSON (0.1 ms) replace that — the largest part of what 90
+ * hooks added to a session start (scripts/bench/hook_handlers.ts, #24's figure).
  *
  * Only tables JSON carries exactly are cached: a TOML date-time, `inf`/`nan`, `-0.0` or a
- * `__proto__` key keeps its file parsed each time. Tables come back with no prototype, as smol-toml
- * builds them, so a key such as `constructor` reads the same either way.
+ * `__proto__` key keeps its file parsed each time. Cached tables are ordinary objects where
+ * smol-toml's have no prototype: every reader takes their own keys (the schema, Object.entries), so
+ * a key named `constructor` or `toString` loads the same either way (tested); giving them no
+ * prototype again would cost a cold start 0.35 ms more (a JSON.parse reviver: 0.45–2.9 ms).
  */
 export function parseTomlCached(
   fs: FileSystem,
@@ -46,7 +48,7 @@ function readCached(
 ): Record<string, unknown> | null {
   let entry: { schema?: unknown; file?: unknown; digest?: unknown; table?: unknown };
   try {
-    entry = JSON.parse(fs.sync.readTextFile(cacheFile), withoutPrototype);
+    entry = JSON.parse(fs.sync.readTextFile(cacheFile));
   } catch {
     return null; // absent, torn by a concurrent write, or not JSON: parse the file instead
   }
@@ -54,13 +56,6 @@ function readCached(
   const usable = entry?.schema === 1 && entry.file === file && entry.digest === digest &&
     typeof table === "object" && table !== null && !Array.isArray(table);
   return usable ? table as Record<string, unknown> : null;
-}
-
-function withoutPrototype(_key: string, value: unknown): unknown {
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    Object.setPrototypeOf(value, null);
-  }
-  return value;
 }
 
 function writeCached(fs: FileSystem, cacheFile: string, json: string): void {

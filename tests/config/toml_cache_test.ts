@@ -82,3 +82,19 @@ Deno.test("config TOML: values JSON cannot carry (a date-time, inf, -0.0) keep t
   assert.equal((await load()).config.model, "small");
   assert.deepStrictEqual(await cacheFiles(), []);
 });
+
+Deno.test("config TOML: keys named as Object.prototype's members load the same from the cache as parsed", async () => {
+  const { config, load, cacheFiles } = await setUp();
+  const extra =
+    '[mcp_servers.constructor]\ncommand = "srv"\n[mcp_servers.toString]\nurl = "http://127.0.0.1:1/mcp"\n' +
+    '[hooks.state."hasOwnProperty"]\ntrusted_hash = "sha256:x"\n[profiles.valueOf]\nmodel = "p"\n';
+  await platform.fs.writeTextFile(config, bigConfig("m", extra));
+  const parsed = await load();
+  assert.equal((await cacheFiles()).length, 1);
+  const cached = await load();
+  const shape = (l: typeof parsed) =>
+    JSON.stringify({ config: l.config, layers: l.layers, diagnostics: l.diagnostics });
+  assert.equal(shape(cached), shape(parsed));
+  assert.deepStrictEqual(Object.keys(cached.config.mcp_servers ?? {}), ["constructor", "toString"]);
+  assert.deepStrictEqual(cached.config.hooks?.state?.hasOwnProperty, { trusted_hash: "sha256:x" });
+});

@@ -88,12 +88,24 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
   // An agent's frontmatter hooks (#22 item 4) carry its id: they run for that child's events only,
   // never for its siblings' running at the same time or the parent's.
   const scoped = new Map<HookHandlerInfo[], string | undefined>();
-  const all = (request: DispatchRequest) =>
-    scoped.size === 0 ? options.handlers : [
-      ...options.handlers,
-      ...[...scoped].filter(([, agentId]) => agentId === undefined || request.payload.agent_id === agentId)
-        .flatMap(([entry]) => entry),
-    ];
+  // The runnable configured handlers of each event, in configured order: a dispatch looks at its
+  // event's only (with 90 hooks, every SessionStart and UserPromptSubmit judged all 90 before).
+  const configuredByEvent = new Map<string, HookHandlerInfo[]>();
+  for (const h of options.handlers) {
+    if (!h.runnable) continue;
+    const list = configuredByEvent.get(h.event);
+    if (list) list.push(h);
+    else configuredByEvent.set(h.event, [h]);
+  }
+  const candidates = (request: DispatchRequest): HookHandlerInfo[] => {
+    const configured = configuredByEvent.get(request.event) ?? [];
+    if (scoped.size === 0) return configured;
+    const active = [...scoped].filter(([, agentId]) =>
+      agentId === undefined || request.payload.agent_id === agentId
+    )
+      .flatMap(([entry]) => entry).filter((h) => h.runnable && h.event === request.event);
+    return active.length === 0 ? configured : [...configured, ...active];
+  };
   // `once: true`: keys that already ran in this session (Claude Code: at most once per session).
   const ranOnce = new Set<string>();
   const home = options.baseEnv?.HOME ?? options.platform.homeDir();
@@ -122,7 +134,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
     return verdict.matches;
   };
   const dispatch = async (request: DispatchRequest) => {
-    const handlers = all(request);
+    const handlers = candidates(request);
+    if (handlers.length === 0) return [];
     const chosen = await Promise.all(handlers.map((h) => selects(h, request)));
     const selected = handlers.filter((_, i) => chosen[i]);
     if (selected.length === 0) return [];
@@ -186,11 +199,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch & ScopedH
     const records = await Promise.all(runs);
     return records.sort((a, b) => a.handler.displayOrder - b.handler.displayOrder);
   };
-  // The events some configured handler can run for: asking costs a set lookup, not a pass.
-  const configuredEvents = new Set<string>(options.handlers.filter((h) => h.runnable).map((h) => h.event));
   return Object.assign(dispatch, {
     handles: (event: string) =>
-      configuredEvents.has(event) ||
+      configuredByEvent.has(event) ||
       [...scoped.keys()].some((entry) => entry.some((h) => h.runnable && h.event === event)),
     addScoped(handlers: HookHandlerInfo[], scope?: { agentId: string }) {
       const entry = [...handlers];

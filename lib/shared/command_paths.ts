@@ -1,4 +1,4 @@
-import { shellTokens } from "./shell_words.ts";
+import { plainWords, shellTokens } from "./shell_words.ts";
 
 /**
  * The words of a shell command that name a file it RUNS (#20 item 7): a trust or an approval given to
@@ -14,6 +14,11 @@ import { shellTokens } from "./shell_words.ts";
  * variable, a glob) cannot be named ahead of the run and is left out. Paths are returned as written.
  */
 export function commandPathWords(command: string, vars: Record<string, string> = {}): string[] {
+  // One simple command of plain words (`echo done`, `./hooks/check.sh --fast`): no operator to split
+  // at, nothing to expand — what the tokens below would give, without building them (per hook, at
+  // every session start).
+  const plain = plainWords(command);
+  if (plain) return [...new Set(executed(plain, undefined))];
   const words: string[] = [];
   let segment: string[] = [];
   let stdinFrom: string | undefined;

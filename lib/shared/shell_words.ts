@@ -36,14 +36,14 @@ const BRACKETS = /[{}[\]]/;
  */
 const PLAIN_LINE = /^[A-Za-z0-9_@%+=:,./\t -]*$/;
 
+/** A plain line's words (see PLAIN_LINE): one simple command, nothing to expand; null otherwise. */
+export function plainWords(line: string): string[] | null {
+  return PLAIN_LINE.test(line) ? line.split(/[ \t]+/).filter((w) => w !== "") : null;
+}
+
 export function shellTokens(line: string): ShellToken[] {
-  if (PLAIN_LINE.test(line)) {
-    return line.split(/[ \t]+/).filter((w) => w !== "").map((text) => ({
-      kind: "word",
-      text,
-      expands: false,
-    }));
-  }
+  const plain = plainWords(line);
+  if (plain) return plain.map((text) => ({ kind: "word", text, expands: false }));
   const raw = parseShell(line, (name: string) => `${PARAMETER}${name}`) as (
     | string
     | { op: string; pattern?: string }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { commandPathWords } from "../../lib/shared/mod.ts";
 
 // #20 item 7: trust and "always" approvals cover the files a command runs — and only those, so an
@@ -33,4 +34,36 @@ Deno.test("commandPathWords() leaves out what a command only reads or writes, in
   for (const [command, expected] of cases) {
     assert.deepStrictEqual(commandPathWords(command), expected, command);
   }
+});
+
+Deno.test("commandPathWords() reads a line of plain words exactly as the shell reader does (its fast path)", () => {
+  // Plain words from the characters the fast path takes, interpreters and wrappers among them;
+  // the same line with a trailing `;` goes through the shell reader, and must name the same files.
+  const word = fc.oneof(
+    fc.constantFrom(
+      "bash",
+      "sh",
+      "python3",
+      "env",
+      "nohup",
+      "-c",
+      "-u",
+      "--",
+      ".",
+      "A=1",
+      "x.sh",
+      "./run.sh",
+    ),
+    fc.stringMatching(/^[A-Za-z0-9_@%+=:,./-]{1,8}$/),
+  );
+  const line = fc.tuple(fc.array(word, { maxLength: 6 }), fc.constantFrom(" ", "  ", "\t"))
+    .map(([words, gap]) => words.join(gap));
+  fc.assert(
+    fc.property(line, (l) => {
+      assert.deepStrictEqual(commandPathWords(l), commandPathWords(`${l} ;`), l);
+    }),
+    { numRuns: 1000 },
+  );
+  assert.deepStrictEqual(commandPathWords("echo 0-1"), []);
+  assert.deepStrictEqual(commandPathWords("env A=1 bash -u x.sh y.sh"), ["x.sh"]);
 });

@@ -71,7 +71,7 @@ export { describeSchema, z } from "./zod.ts";
 export { memo } from "./memo.ts";
 export { type ToolSetFace, unknownToolMessage } from "./tool_set_names.ts";
 export { settle } from "./settle.ts";
-export { type Deadline, deadline } from "./deadline.ts";
+export { deadline } from "./deadline.ts";
 export { shellTokens } from "./shell_words.ts";
 export type { ShellToken } from "./shell_words.ts";
 export { commandPathWords } from "./command_paths.ts";

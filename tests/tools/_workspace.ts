@@ -1,6 +1,11 @@
 import { type Platform, platform, type SandboxStatus } from "../../lib/platform/mod.ts";
 import type { ToolRunContext } from "../../lib/shared/mod.ts";
-import { type BuiltinTool, createBuiltinTools, type PermissionProfile } from "../../lib/tools/mod.ts";
+import {
+  type BuiltinTool,
+  createBuiltinTools,
+  type EditorFiles,
+  type PermissionProfile,
+} from "../../lib/tools/mod.ts";
 
 const FIXTURES = new URL("../../fixtures/workspaces/", import.meta.url).pathname;
 
@@ -60,6 +65,7 @@ export function toolsFor(
     sandbox?: SandboxStatus;
     outputMaxBytes?: number;
     platform?: Platform;
+    editor?: EditorFiles;
   } = {},
 ): Record<string, BuiltinTool> {
   const tools = createBuiltinTools({
@@ -67,6 +73,7 @@ export function toolsFor(
     profile: profileFor(box, options.profile),
     sandbox: options.sandbox ?? { available: false, reason: "bwrap not found" },
     outputMaxBytes: options.outputMaxBytes,
+    ...(options.editor ? { editor: options.editor } : {}),
   });
   return Object.fromEntries(tools.map((t) => [t.name, t]));
 }

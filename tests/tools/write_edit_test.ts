@@ -155,3 +155,38 @@ Deno.test("edit_file() reports an error when the file does not exist", async () 
   });
   await removeWorkspace(box);
 });
+
+Deno.test("write_file() through an editor: the diff's old text is the editor's unsaved buffer, else the disk; a new file has none (#25 item 1)", async () => {
+  const box = await makeWorkspace();
+  await platform.fs.writeTextFile(`${box.ws}/notes.md`, "on disk\n");
+  await platform.fs.writeTextFile(`${box.ws}/plain.md`, "plain on disk\n");
+  const changes: { path: string; oldText: string | null; newText: string }[] = [];
+  const written: [string, string][] = [];
+  const buffers: Record<string, string> = { [`${box.ws}/notes.md`]: "unsaved buffer\n" };
+  const { write_file } = toolsFor(box, {
+    editor: {
+      readTextFile: (path) => Promise.resolve(buffers[path] ?? null),
+      writeTextFile: (path, content) => {
+        written.push([path, content]);
+        return Promise.resolve();
+      },
+      fileChanged: ({ path, oldText, newText }) => changes.push({ path, oldText, newText }),
+    },
+  });
+  for (const path of ["notes.md", "plain.md", "fresh.md"]) {
+    assert.equal((await call(write_file, box, { path, content: `${path} new\n` })).result.status, "success");
+  }
+  assert.deepStrictEqual(changes, [
+    { path: `${box.ws}/notes.md`, oldText: "unsaved buffer\n", newText: "notes.md new\n" },
+    { path: `${box.ws}/plain.md`, oldText: "plain on disk\n", newText: "plain.md new\n" },
+    { path: `${box.ws}/fresh.md`, oldText: null, newText: "fresh.md new\n" },
+  ]);
+  // Written through the editor (its buffer and the disk), never around it.
+  assert.deepStrictEqual(written.map(([p]) => p), [
+    `${box.ws}/notes.md`,
+    `${box.ws}/plain.md`,
+    `${box.ws}/fresh.md`,
+  ]);
+  assert.equal(await readIfExists(`${box.ws}/notes.md`), "on disk\n");
+  await removeWorkspace(box);
+});

@@ -301,3 +301,44 @@ Deno.test("a project script's exec bit flipped counts as a content change, like 
     "content changed",
   ]);
 });
+
+Deno.test("a managed hook naming a project script runs whatever the script holds (no content part); a user hook naming it is held to its bytes", async () => {
+  const box = await pluginSandbox({ addMarket: false });
+  await platform.fs.writeTextFile(`${box.root}/guard.sh`, 'touch "$CLAUDE_PROJECT_DIR/ran-v1"\n');
+  const hook = {
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "sh guard.sh" }] }] },
+  };
+  await platform.fs.mkdir(`${box.env.TRELLIS_SYSTEM_DIR}/managed`);
+  await writeJson(`${box.env.TRELLIS_SYSTEM_DIR}/managed/hooks.json`, hook);
+  await writeJson(`${box.env.TRELLIS_HOME}/hooks.json`, hook);
+  assert.equal(
+    (await box.cli("hooks", "trust", `${box.env.TRELLIS_HOME}/hooks.json:pre_tool_use:0:0`)).code,
+    0,
+  );
+  const loaded = await loadConfig(platform.fs, { cwd: box.root, env: (name) => box.env[name] });
+  const { handlers } = await loadHooks({ loaded, platform, pluginSources: [] });
+  const [managed, user] = handlers;
+  assert.deepStrictEqual([managed.sourceKind, managed.trust, managed.runnable], ["managed", "managed", true]);
+  assert.deepStrictEqual([managed.contentHash, managed.contentFiles], [undefined, undefined]);
+  assert.deepStrictEqual([user.sourceKind, user.trust, user.runnable], ["user", "trusted", true]);
+  assert.match(user.contentHash ?? "", /^sha256:/);
+  // The script rewritten mid-session: the managed hook still runs it, the user's does not.
+  await platform.fs.writeTextFile(`${box.root}/guard.sh`, 'touch "$CLAUDE_PROJECT_DIR/ran-v2"\n');
+  const engine = createHookEngine({
+    handlers,
+    platform,
+    events: eventLog().sink,
+    home: box.env.TRELLIS_HOME,
+    threadId: "t",
+    baseEnv: testEnv(),
+  });
+  const result = await testHookEvent(engine, "PreToolUse", turnContext(box.root), {
+    tool: "Bash",
+    input: { command: "ls" },
+  });
+  assert.ok(await platform.fs.stat(`${box.root}/ran-v2`), "the managed hook ran the new script");
+  assert.deepStrictEqual(result.runs.map((r) => [r.handler.sourceKind, r.effect.error !== undefined]), [
+    ["managed", false],
+    ["user", true],
+  ]);
+});

@@ -47,7 +47,7 @@ export async function loadCapabilities(fs: FileSystem, ctx: PluginContext): Prom
     }
   };
   const components: PluginComponent[] = [];
-  const skillRoots = await findSkillRoots(fs, ctx, locate);
+  const skillRoots = await findSkillRoots(fs, ctx, locate, warn);
   for (const root of skillRoots) {
     components.push({ kind: "skills", name: path.relative(ctx.root, root) || ".", status: "active" });
   }
@@ -108,14 +108,18 @@ async function findSkillRoots(
   fs: FileSystem,
   ctx: PluginContext,
   locate: (relative: string, declared: boolean) => Promise<string | null>,
+  warn: (message: string) => void,
 ): Promise<string[]> {
   const declared = ctx.manifest.skills;
   const hasDefault = (await fs.stat(path.join(ctx.root, "skills")))?.isDirectory;
   const skillPaths = hasDefault ? [...new Set(["skills", ...declared])] : declared;
   const roots: string[] = [];
   for (const relative of skillPaths) {
-    const real = await locate(relative, relative !== "skills" || declared.includes("skills"));
-    if (real && (await fs.stat(real))?.isDirectory) roots.push(real);
+    const named = relative !== "skills" || declared.includes("skills");
+    const real = await locate(relative, named);
+    if (!real) continue;
+    if ((await fs.stat(real))?.isDirectory) roots.push(real);
+    else if (named) warn(`ignoring skills path ./${relative}: not a directory (it names a folder of skills)`);
   }
   if (skillPaths.length === 0 && (await fs.lstat(path.join(ctx.root, "SKILL.md")))?.isFile) {
     roots.push(await fs.realPath(ctx.root));

@@ -236,3 +236,28 @@ async function gitRepo(root: string, name: string, fill: (dir: string) => Promis
   await sh(["git", "clone", "-q", "--bare", work, bare]);
   return bare;
 }
+
+Deno.test("a manifest skills path that names a file is ignored with a warning naming it; a folder beside it still loads (PL-3)", async () => {
+  const box = await pluginSandbox();
+  await box.cli("plugin", "install", "demo@test");
+  const root = `${box.env.TRELLIS_HOME}/plugins/cache/test/demo/1.0.0`;
+  await platform.fs.writeTextFile(`${root}/notes.md`, "# not a folder of skills\n");
+  await platform.fs.mkdir(`${root}/more/extra`);
+  await platform.fs.writeTextFile(
+    `${root}/more/extra/SKILL.md`,
+    "---\nname: extra\ndescription: x\n---\nbody\n",
+  );
+  const manifest = JSON.parse(await platform.fs.readTextFile(`${root}/.codex-plugin/plugin.json`));
+  await writeJson(`${root}/.codex-plugin/plugin.json`, { ...manifest, skills: ["./notes.md", "./more"] });
+  const result = await loadPlugins({ loaded: await box.config(), platform });
+  assert.deepStrictEqual(result.contributions.skillRoots.map((r) => r.path).sort(), [
+    `${root}/more`,
+    `${root}/skills`,
+  ]);
+  assert.deepStrictEqual(result.diagnostics.map((d) => [d.message, d.subject]), [
+    [
+      "demo@test: ignoring skills path ./notes.md: not a directory (it names a folder of skills)",
+      "demo@test",
+    ],
+  ]);
+});

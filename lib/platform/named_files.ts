@@ -35,10 +35,13 @@ const OPEN_FLAGS = nodeFs.constants.O_RDONLY | nodeFs.constants.O_NONBLOCK | nod
 
 /** The files `command` names under `roots`, sorted by path; directories and unnamed files are left out. */
 export function namedFiles(command: string, options: NamedFilesOptions): NamedFile[] {
+  const words = commandPathWords(command, options.vars);
+  // Most hook commands name no file (`echo done`): nothing to resolve (paid per hook at start).
+  if (words.length === 0) return [];
   const roots = options.roots.map((r) => nodePath.resolve(r));
   const within = (p: string) => roots.some((r) => p === r || p.startsWith(r.endsWith("/") ? r : r + "/"));
   const out = new Map<string, NamedFile>();
-  for (const word of commandPathWords(command, options.vars)) {
+  for (const word of words) {
     const full = nodePath.resolve(options.cwd, word);
     if (out.has(full) || !within(full)) continue;
     const state = fileState(full, word.includes("/"));

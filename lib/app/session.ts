@@ -413,10 +413,6 @@ export class Session {
     const config = loaded.config;
     // Placeholders a killed earlier run left in a workspace (an empty `sub/.git` breaks git there).
     removeLeftoverPlaceholders(loaded.paths.home);
-    // Hooks are judged (CPU: parse, hash, the files each names) while the sandbox probe, skills and
-    // permission profile wait on the file system: 90 hooks cost the binary's start 2 ms less so.
-    const hooksLoading = loads.hooks();
-    hooksLoading.catch(() => {}); // awaited below, where a failure is reported
     const [sandbox, capabilities] = await Promise.all([
       detectSandbox(platform, { cacheFile: path.join(loaded.paths.home, "cache", "sandbox.json") }),
       Capabilities.load({ platform, loaded, events, mcp, loads }),
@@ -458,7 +454,7 @@ export class Session {
       platform,
       loaded,
       events,
-      loadedHooks: await hooksLoading,
+      loadedHooks: await loads.hooks(),
       sandbox,
       profile,
       threadId: transcript.meta.id,

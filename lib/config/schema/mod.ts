@@ -62,10 +62,7 @@ export function parseConfigTable(table: Record<string, unknown>): ConfigTableRes
       unknown.push(key);
       continue;
     }
-    // Each section is parsed once per start: zod's generated fast path (compiled per object schema
-    // on its first parse) costs more to compile than it saves: validating a config with [hooks] took
-    // the binary 1.25–1.5 ms with it, 1.0–1.2 ms without (#24's session-start figure).
-    const result = schema.safeParse(value, { jitless: true });
+    const result = schema.safeParse(value);
     if (result.success) data[key] = result.data;
     else issues.push(...result.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })));
   }

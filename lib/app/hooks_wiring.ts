@@ -1,4 +1,4 @@
-import type { LoadedConfig } from "../config/mod.ts";
+import type { LoadedConfig, ProjectInstructions } from "../config/mod.ts";
 import * as path from "node:path";
 import {
   createHookEngine,
@@ -11,7 +11,12 @@ import {
 } from "../hooks/mod.ts";
 import type { PluginLoadResult } from "../plugins/mod.ts";
 import { type Platform, sandboxArgv, SandboxProfileError, type SandboxStatus } from "../platform/mod.ts";
-import { type EventSink, type LifecycleHooks, noLifecycleHooks } from "../shared/mod.ts";
+import {
+  type EventSink,
+  type HookTurnContext,
+  type LifecycleHooks,
+  noLifecycleHooks,
+} from "../shared/mod.ts";
 import { confinedPolicy, type PermissionProfile } from "../tools/mod.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 
@@ -127,4 +132,24 @@ export function hookConfinement(
       }
     };
   };
+}
+
+/**
+ * InstructionsLoaded (#24 item 1), once per AGENTS.md / CLAUDE.md file the session sends, as Claude
+ * Code fires it at start: an `@path` import is `include` with the file that imported it.
+ */
+export async function fireInstructionsLoaded(
+  fire: NonNullable<LifecycleHooks["fire"]>,
+  ctx: HookTurnContext,
+  instructions: ProjectInstructions,
+): Promise<void> {
+  const memoryType = { user: "User", project: "Project", local: "Local" } as const;
+  for (const file of instructions.files) {
+    await fire(ctx, "InstructionsLoaded", {
+      file_path: file.path,
+      memory_type: memoryType[file.scope],
+      load_reason: file.importedFrom ? "include" : "session_start",
+      ...(file.importedFrom ? { parent_file_path: file.importedFrom } : {}),
+    }).catch(() => {});
+  }
 }

@@ -1,8 +1,6 @@
 import * as path from "node:path";
 import {
-  DEFAULT_MODEL,
   DEFAULT_TOOL_SET,
-  type LoadedConfig,
   type ProjectInstructions,
   SessionSettings,
   userProtectedPaths,
@@ -20,46 +18,22 @@ import {
   TranscriptStore,
   type TurnResult,
 } from "../loop/mod.ts";
-import {
-  type ElicitationResponder,
-  type McpPromptListing,
-  type McpServerConfig,
-  type McpServerOverview,
-  noUiElicitationResponder,
-  ttyElicitationResponder,
-} from "../mcp/mod.ts";
-import { createModelClient, resolveProvider } from "../model/mod.ts";
-import {
-  detectSandbox,
-  type FileSystem,
-  type Platform,
-  removeLeftoverPlaceholders,
-  type SandboxStatus,
-} from "../platform/mod.ts";
+import type { McpPromptListing, McpServerOverview } from "../mcp/mod.ts";
+import { detectSandbox, type FileSystem, removeLeftoverPlaceholders } from "../platform/mod.ts";
 import type {
   ConversationItem,
   EventSink,
   HookTurnContext,
-  ImageInput,
-  LifecycleHooks,
   ModelRequest,
   PromptExpansion,
   TrellisEventBody,
   Usage,
-  UserQuestioner,
 } from "../shared/mod.ts";
 import { type HookEngine, loadScopedHooks, permissionRules, reviewNotice } from "../hooks/mod.ts";
 import type { SkillMetadata } from "../skills/mod.ts";
-import {
-  emptyUsage,
-  noLifecycleHooks,
-  type PermissionRules,
-  TrellisError,
-  UsageError,
-} from "../shared/mod.ts";
+import { emptyUsage, noLifecycleHooks, TrellisError, UsageError } from "../shared/mod.ts";
 import {
   DEFAULT_EVERYDAY_SETTINGS,
-  type EditorFiles,
   resolvePermissionProfile,
   SessionToolSets,
   type ToolSetChoice,
@@ -78,162 +52,54 @@ import { withTodoListItems } from "./todo_list_events.ts";
 import { BASE_INSTRUCTIONS } from "./base_instructions.ts";
 import { Capabilities } from "./capabilities.ts";
 import { resolveContextWindow } from "./context_window.ts";
-import { hookEngineFor, wireHooks } from "./hooks_wiring.ts";
+import { fireInstructionsLoaded, hookEngineFor, wireHooks } from "./hooks_wiring.ts";
 import { WorkspaceLoads } from "./workspace_loads.ts";
 import { McpHolder } from "./mcp_wiring.ts";
 import { reportDiagnostics } from "./diagnostics.ts";
 import { SessionCompaction } from "./session_compaction.ts";
 import { prepareTurnContext } from "./turn_context.ts";
-import { type Attachment, attachmentMessage, imageMessage } from "./attachments.ts";
+import { attachmentMessage, imageMessage } from "./attachments.ts";
 import { meterUsage } from "./usage_meter.ts";
 import { Subagents } from "./subagents.ts";
 import { SubagentBoard, type SubagentStatus } from "./subagent_board.ts";
 import { prepareChild } from "./agent_child.ts";
 import { forkSkills } from "./skill_forks.ts";
+import { askModel, elicitationFor, modelFor, openTranscript } from "./session_setup.ts";
+import type {
+  CompactOutcome,
+  CompactRequest,
+  LiveRewindRequest,
+  SessionInfo,
+  SessionOptions,
+  SessionParts,
+  TurnRequest,
+} from "./session_types.ts";
+export type {
+  CompactOutcome,
+  CompactRequest,
+  LiveRewindRequest,
+  SessionInfo,
+  SessionOptions,
+  TurnRequest,
+} from "./session_types.ts";
+
+import { agentLimits } from "../agents/mod.ts";
+import type { InputPlace, RequestParts } from "./request_parts.ts";
+import { openCheckpoints } from "./checkpoint_wiring.ts";
+import { attributedElicitation, McpCallers } from "./agent_attribution.ts";
+import { type RewindPoint, rewindPoints, rewindSession, type SessionRewindOutcome } from "./rewind.ts";
 
 /** A promise made at its first call and shared by every later one. */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
   return () => made ??= make();
 }
-import { agentLimits } from "../agents/mod.ts";
-import type { InputPlace, RequestParts } from "./request_parts.ts";
-import { openCheckpoints } from "./checkpoint_wiring.ts";
-import type { SessionCheckpoints } from "../checkpoints/mod.ts";
-import { attributedElicitation, McpCallers } from "./agent_attribution.ts";
-import { type RewindPoint, rewindPoints, rewindSession, type SessionRewindOutcome } from "./rewind.ts";
 
 /** The version on exported telemetry (the CLI's own, lib/cli/version.ts, which app cannot import). */
 const TELEMETRY_VERSION = "0.1.0";
 
 /** Each open session's `[otel]` export, when configured. */
 const sessionTelemetry = new WeakMap<Session, Telemetry>();
-
-export interface SessionOptions {
-  platform: Platform;
-  loaded: LoadedConfig;
-  /**
-   * What the workspace loaded — plugins, hooks, agents, permission rules, the MCP catalog — reused
-   * (#26 item 2: the Workspace is the one loader). Absent: the session loads them the same way.
-   */
-  loads?: WorkspaceLoads;
-  events: EventSink;
-  approver: Approver;
-  /** `exec --output-schema` (#25 item 3): the schema every turn request carries to the model. */
-  outputSchema?: Record<string, unknown>;
-  /** A person can answer prompts on the terminal (approvals, elicitations). */
-  interactive?: boolean;
-  /** Session id to continue, or "--last". */
-  resume?: string;
-  /** Replaces the model client (tests, benchmarks, previews). */
-  model?: ModelClient;
-  /**
-   * With a replaced `model`: still count tokens through the configured provider where its wire can
-   * (`debug context` on the Messages wire: count_tokens, no sampling).
-   */
-  countWithProvider?: boolean;
-  /** Build everything but write no transcript and run no hooks (debug prompt). */
-  preview?: boolean;
-  /**
-   * Watch skill roots so an edited SKILL.md shows in the next turn (SK-15). For sessions that run
-   * several turns; `exec` runs one turn per process and leaves it off.
-   */
-  watchSkills?: boolean;
-  /** Answers MCP elicitations (default: the terminal when `interactive`, else decline). */
-  elicitation?: ElicitationResponder;
-  /** Replaces the built-in base instructions (`trellis mcp-server`'s `base-instructions`). */
-  baseInstructions?: string;
-  /** Answers request_user_input (the interactive mode); absent: the tool refuses (#23 item 3). */
-  questioner?: UserQuestioner;
-  /**
-   * An editor's buffers and terminal for the built-in tools (`trellis acp`, #25 item 1): every
-   * path and sandbox check still runs first.
-   */
-  editor?: EditorFiles;
-  /** MCP servers the ACP client passed (`session/new`), beside the configured ones (origin `acp`). */
-  clientMcpServers?: McpServerConfig[];
-}
-
-export interface TurnRequest {
-  prompt: string;
-  maxSteps: number;
-  signal: AbortSignal;
-  /** Skills selected explicitly (`exec --skill NAME|PATH`). */
-  skills?: string[];
-  /** Files attached with `@path`: sent after the prompt, each in an `<attached_file>` message. */
-  attachments?: Attachment[];
-  /** Images the prompt carries inline (an ACP client's image blocks, #25 item 1). */
-  images?: ImageInput[];
-}
-
-/** What `/status` shows of a session. */
-export interface SessionInfo {
-  threadId: string;
-  transcriptFile: string | null;
-  cwd: string;
-  model: string;
-  provider: string;
-  sandboxMode: string;
-  approvalPolicy: string;
-  /** The model's context window in tokens, when config or the model family says. */
-  contextWindow?: number;
-}
-
-export interface CompactRequest {
-  signal: AbortSignal;
-  /** `/compact` is "manual" (the default); PreCompact/PostCompact matchers see this word (HK-14). */
-  trigger?: "manual" | "auto";
-  /** What the summary should keep or stress (`/compact TEXT`), appended to the prompt. */
-  instructions?: string;
-}
-
-/** What `Session.compact()` did: the history is replaced only when `status` is "compacted". */
-export interface CompactOutcome {
-  status: "compacted" | "failed" | "skipped";
-  summary?: string;
-  /** The context's size before and after, in tokens (reported by the model, else estimated). */
-  tokensBefore: number;
-  tokensAfter: number;
-  error?: { message: string; code?: string };
-}
-
-interface SessionParts {
-  threadId: string;
-  transcript: Transcript;
-  model: ModelClient;
-  /** Approval policy, sandbox mode, model, real cwd: the one place each is held (#26 item 1). */
-  settings: SessionSettings;
-  sandbox: SandboxStatus;
-  instructions: string;
-  /** The built-in tools under each family's face (`tool_set`, #23 item 2), picked per request. */
-  toolSets: SessionToolSets;
-  hooks: LifecycleHooks;
-  /** Permission rules (allow/ask/deny), loaded once at start; absent when none takes effect. */
-  permissions?: PermissionRules;
-  capabilities: Capabilities;
-  /** The Agent tool's engine (#22); null when the session is a preview. */
-  subagents: Subagents | null;
-  stopWatching: () => void;
-  lastUsage: () => Usage | null;
-  /** The turn-by-turn file checkpoints (#25 item 2); null when off or a preview. */
-  checkpoints: SessionCheckpoints | null;
-  /** Which agent each MCP server's calls in flight are for: a form names its subagent (#22 item 3). */
-  callers: McpCallers;
-}
-
-/** What `Session.rewind()` is asked (#25 item 2): `trellis rewind`'s flags, for a live session. */
-export interface LiveRewindRequest {
-  /** Back to the state before this turn (from 1). */
-  to: number;
-  /** Put files back (default true). */
-  files?: boolean;
-  /** Cut the conversation to before turn `to` (default false). */
-  conversation?: boolean;
-  /** Also put back files edited since the agent left them. */
-  force?: boolean;
-  /** Only say what would happen. */
-  dryRun?: boolean;
-}
 
 /**
  * A thread: configuration and identity frozen at start, a transcript, the capability owners, and
@@ -1138,105 +1004,4 @@ export class Session {
       transcriptPath: this.transcript.file,
     };
   }
-}
-
-/**
- * InstructionsLoaded (#24 item 1), once per AGENTS.md / CLAUDE.md file the session sends, as Claude
- * Code fires it at start: an `@path` import is `include` with the file that imported it.
- */
-async function fireInstructionsLoaded(
-  fire: NonNullable<LifecycleHooks["fire"]>,
-  ctx: HookTurnContext,
-  instructions: ProjectInstructions,
-): Promise<void> {
-  const memoryType = { user: "User", project: "Project", local: "Local" } as const;
-  for (const file of instructions.files) {
-    await fire(ctx, "InstructionsLoaded", {
-      file_path: file.path,
-      memory_type: memoryType[file.scope],
-      load_reason: file.importedFrom ? "include" : "session_start",
-      ...(file.importedFrom ? { parent_file_path: file.importedFrom } : {}),
-    }).catch(() => {});
-  }
-}
-
-function elicitationFor(options: SessionOptions): ElicitationResponder {
-  if (options.elicitation) return options.elicitation;
-  return options.interactive
-    ? ttyElicitationResponder({
-      readLine: () => options.platform.readLine(),
-      write: (t) => options.platform.writeStderr(t),
-    })
-    : noUiElicitationResponder;
-}
-
-function modelFor(options: SessionOptions): ModelClient {
-  if (!options.model) return openModel(options);
-  if (!options.countWithProvider) return options.model;
-  let counter: ModelClient["countTokens"];
-  try {
-    const provider = resolveProvider(options.loaded.config, options.platform.env, { requireKey: false });
-    counter = createModelClient(provider).countTokens;
-  } catch {
-    // An unknown provider is `debug prompt`'s to report; the ledger then keeps its estimate.
-  }
-  return counter ? { ...options.model, countTokens: counter } : options.model;
-}
-
-function openModel(options: SessionOptions): ModelClient {
-  const { platform, loaded: { config }, events } = options;
-  const provider = resolveProvider(config, platform.env, { requireKey: !options.preview });
-  // The connection to the provider opens while the session loads, where the runtime can (preconnect).
-  if (!options.preview) platform.preconnect(provider.baseUrl);
-  return createModelClient(provider, {
-    ...(platform.collectGarbage ? { afterLargeRequest: () => platform.collectGarbage!() } : {}),
-    ...(config.model_reasoning_effort
-      ? { reasoning: { effort: config.model_reasoning_effort, summary: "auto" as const } }
-      : {}),
-    onRetry: (r) =>
-      events({
-        type: "notice",
-        message: `model: ${r.reason}, retrying ${r.attempt}/${r.maxRetries} in ${r.delayMs} ms`,
-      }),
-  });
-}
-
-async function openTranscript(options: SessionOptions): Promise<Transcript> {
-  const { platform, loaded } = options;
-  const store = new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions"));
-  if (options.resume) return await store.open(options.resume);
-  return await store.create({ ephemeral: options.preview }, {
-    id: newThreadId(),
-    created: new Date().toISOString(),
-    cwd: loaded.paths.cwd,
-    model: loaded.config.model ?? DEFAULT_MODEL,
-  });
-}
-
-function newThreadId(): string {
-  const time = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
-  return `${time}-${crypto.randomUUID().slice(0, 8)}`;
-}
-
-/** One model request with no tools and nothing recorded; resolves to the answer's text. */
-async function askModel(
-  model: ModelClient,
-  modelName: string,
-  request: { instructions: string; prompt: string; signal: AbortSignal },
-): Promise<string> {
-  let text = "";
-  const body = {
-    model: modelName,
-    instructions: request.instructions,
-    input: [{ type: "message" as const, role: "user" as const, content: request.prompt }],
-    tools: [],
-    parallelToolCalls: false,
-  };
-  for await (const event of model.stream(body, request.signal)) {
-    if (event.type === "text_delta") text += event.delta;
-    if (event.type === "item_done" && event.item.type === "message" && event.item.role === "assistant") {
-      text = event.item.content;
-    }
-  }
-  return text;
 }

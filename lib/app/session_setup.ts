@@ -10,6 +10,7 @@ import { type ElicitationResponder, noUiElicitationResponder, ttyElicitationResp
 import { createModelClient, resolveProvider } from "../model/mod.ts";
 import type { SessionOptions } from "./session_types.ts";
 
+/** Who answers an MCP server's form: the caller's responder, else the terminal or a decline. */
 export function elicitationFor(options: SessionOptions): ElicitationResponder {
   if (options.elicitation) return options.elicitation;
   return options.interactive
@@ -20,6 +21,7 @@ export function elicitationFor(options: SessionOptions): ElicitationResponder {
     : noUiElicitationResponder;
 }
 
+/** The session's model client: the configured provider's, or the given one (counting through the provider when asked). */
 export function modelFor(options: SessionOptions): ModelClient {
   if (!options.model) return openModel(options);
   if (!options.countWithProvider) return options.model;
@@ -73,6 +75,7 @@ export async function askModel(
   }
   return text;
 }
+/** The thread's transcript: the one resumed, or a new one under `$TRELLIS_HOME/sessions`. */
 export async function openTranscript(options: SessionOptions): Promise<Transcript> {
   const { platform, loaded } = options;
   const store = new TranscriptStore(platform.fs, path.join(loaded.paths.home, "sessions"));

@@ -46,20 +46,34 @@ async function withSockets(
 
 const unique = () => `${Date.now()}-${Math.floor(Math.random() * 1e9)}`;
 
-Deno.test("sandboxArgv() hides $SSH_AUTH_SOCK, sockets at the top of /tmp and agent/tmux socket directories, network on too", async () => {
+Deno.test("sandboxArgv() hides $SSH_AUTH_SOCK, sockets at the top of the temp directory and agent/tmux socket directories, network on too", async () => {
+  // A socket at the top of /tmp, and one at the top of this test's own $TMPDIR (scanned as /tmp
+  // is), where the agent-like directories are made too: made in the shared /tmp, they were masked
+  // by every sandbox other tests started meanwhile, and one removed between another's argv and its
+  // bwrap failed that run (`Can't mkdir`).
   const id = unique();
-  const dirs = [`/tmp/ssh-trellis${id}`, `/tmp/tmux-${id.replace(/\D/g, "")}`];
+  let tmp = "";
+  const dirs: string[] = [];
   await withSockets(
-    (
-      box,
-    ) => [`${box.outside}/agent.sock`, `/tmp/trellis-${id}.sock`, `${dirs[0]}/agent.1`, `${dirs[1]}/default`],
+    (box) => {
+      tmp = `${box.root}/tmp`;
+      dirs.push(`${tmp}/ssh-trellis${id}`, `${tmp}/tmux-${id.replace(/\D/g, "")}`);
+      return [
+        `${box.outside}/agent.sock`,
+        `/tmp/trellis-${id}.sock`,
+        `${tmp}/trellis-${id}.sock`,
+        `${dirs[0]}/agent.1`,
+        `${dirs[1]}/default`,
+      ];
+    },
     async (box, sockets) => {
       try {
         const result = await runInSandbox(
-          policyFor(box, { networkAccess: true, env: { SSH_AUTH_SOCK: sockets[0] } }),
+          policyFor(box, { networkAccess: true, env: { SSH_AUTH_SOCK: sockets[0], TMPDIR: tmp } }),
           probeScript(sockets),
         );
         assert.deepStrictEqual(result.stdout.trim().split("\n").map((l) => l.split(" ")[1]), [
+          "ConnectionRefused",
           "ConnectionRefused",
           "ConnectionRefused",
           "NotFound",

@@ -1,4 +1,5 @@
 import { type CommandResult, notStarted, readStreamText } from "../platform/mod.ts";
+import { deadline } from "../shared/mod.ts";
 import { HOOK_OUTPUT_CAP_BYTES } from "./command_runner.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 
@@ -41,8 +42,8 @@ export async function runHttpHook(
   if (!urlAllowed(spec.url, options.allowlist)) {
     return fail(`http hook not run: ${spec.url} is not on ${HTTP_ALLOWLIST_KEY}`);
   }
-  const timeout = AbortSignal.timeout(handler.timeoutSec * 1000);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const limit = deadline(options.signal, handler.timeoutSec * 1000);
+  const signal = limit.signal;
   const headers = { "content-type": "application/json", ...interpolateHeaders(spec, options.env) };
   let url = spec.url;
   try {
@@ -84,9 +85,11 @@ export async function runHttpHook(
     }
   } catch (error) {
     const done = { durationMs: performance.now() - started };
-    if (timeout.aborted) return { ...notStarted(0), ...done, timedOut: true };
+    if (limit.timedOut()) return { ...notStarted(0), ...done, timedOut: true };
     if (options.signal?.aborted) return { ...notStarted(0), ...done, aborted: true };
     return fail(`http hook ${url} could not be reached: ${(error as Error).message}`, done);
+  } finally {
+    limit.end();
   }
 }
 

@@ -1,4 +1,5 @@
 import { notStarted } from "../platform/mod.ts";
+import { deadline } from "../shared/mod.ts";
 import type { HookServices } from "./handler_services.ts";
 import type { HookHandlerInfo } from "./hook_handler.ts";
 import type { HandlerRunResult } from "./http_runner.ts";
@@ -23,14 +24,13 @@ export async function runMcpToolHook(
   }
   const event = JSON.parse(options.input) as Record<string, unknown>;
   const args = spec.input ? fillReferences(spec.input, event) as Record<string, unknown> : event;
-  const timeout = AbortSignal.timeout(handler.timeoutSec * 1000);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const limit = deadline(options.signal, handler.timeoutSec * 1000);
   try {
     const answer = await options.services.callMcpTool({
       server: spec.server,
       tool: spec.tool,
       arguments: args,
-      signal,
+      signal: limit.signal,
     });
     const durationMs = performance.now() - started;
     if (!answer.ok) return fail(`mcp_tool hook not run: ${answer.problem}`);
@@ -42,9 +42,11 @@ export async function runMcpToolHook(
     return { ...notStarted(durationMs), code: 0, stdout: answer.text };
   } catch (error) {
     const durationMs = performance.now() - started;
-    if (timeout.aborted) return { ...notStarted(durationMs), timedOut: true };
+    if (limit.timedOut()) return { ...notStarted(durationMs), timedOut: true };
     if (options.signal?.aborted) return { ...notStarted(durationMs), aborted: true };
     return fail(`mcp_tool hook ${spec.server}/${spec.tool} failed: ${(error as Error).message}`);
+  } finally {
+    limit.end();
   }
 }
 

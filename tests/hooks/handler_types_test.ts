@@ -412,3 +412,43 @@ Deno.test("trust covers each type's definition: a changed URL, prompt or tool ma
     hookTrustHash({ ...base, type: "command", command: "echo" }),
   );
 });
+
+Deno.test("an http or mcp_tool hook past its timeout is aborted and named timed out, as a prompt hook is (#24)", async () => {
+  // A server that answers only when its client gives up.
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) =>
+      new Promise<Response>((resolve) =>
+        request.signal.addEventListener("abort", () => resolve(new Response("late")), { once: true })
+      ),
+  );
+  const url = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/slow`;
+  const signals: AbortSignal[] = [];
+  const hanging: HookServices = {
+    httpAllowlist: ["http://127.0.0.1:*/*"],
+    callMcpTool: (request) =>
+      new Promise((_resolve, reject) => {
+        signals.push(request.signal);
+        request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
+      }),
+  };
+  try {
+    const tool = handler({
+      type: "mcp_tool",
+      command: "scanner/scan",
+      mcpTool: { server: "scanner", tool: "scan" },
+      timeoutSec: 1,
+    });
+    const started = performance.now();
+    const { runs, outcome } = await runPre([httpHook(url, { timeoutSec: 1 }), tool], hanging);
+    assert.ok(performance.now() - started < 5_000, "each stopped at its 1 s timeout");
+    assert.deepStrictEqual(runs.map((r) => [r.status, r.effect.error]), [
+      ["failed", "hook timed out after 1s"],
+      ["failed", "hook timed out after 1s"],
+    ]);
+    assert.deepStrictEqual(outcome, { additionalContexts: [] });
+    assert.equal((signals[0].reason as DOMException).name, "TimeoutError");
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -6,6 +6,7 @@ import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { type FixtureScript, startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { openFixtureSession } from "../helpers/fixture_session.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
 
 // #22 item 1 (frontmatter applied) and item 4 (per-agent hooks) through Session, the real fixture
@@ -33,26 +34,16 @@ async function open(script: FixtureScript, agents: Record<string, string>, overr
     "---\nname: forked\ndescription: Runs apart.\ncontext: fork\nagent: scout\n---\nFORK-BODY: survey the repo.\n",
   );
   const server = await startFixtureModelServer({ script });
-  const loaded = await loadConfig(platform.fs, {
+  const { session, events } = await openFixtureSession({
     cwd,
-    env: (name) => env[name],
+    env,
+    url: server.url,
+    noRetries: true,
     overrides: [
-      "model_provider=fixture",
       "tool_set=trellis",
-      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
-      "model_providers.fixture.request_max_retries=0",
-      "model_providers.fixture.stream_max_retries=0",
-      "skills.bundled.enabled=false",
       'agents.tool_style="claude"', // the Claude face (auto would pick codex for gpt-5)
       ...overrides,
     ],
-  });
-  const events: TrellisEventBody[] = [];
-  const session = await Session.open({
-    platform,
-    loaded,
-    events: (e) => events.push(e),
-    approver: noTtyApprover,
   });
   return {
     root,

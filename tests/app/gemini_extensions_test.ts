@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import { Session } from "../../lib/app/mod.ts";
-import { loadConfig } from "../../lib/config/mod.ts";
-import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { openFixtureSession } from "../helpers/fixture_session.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
 
 // #24 item 3: an installed Gemini CLI extension's MCP servers and context files, read in place
@@ -71,23 +69,14 @@ async function withExtensions(
       }],
     },
   });
-  const loaded = await loadConfig(platform.fs, {
+  const { session, events } = await openFixtureSession({
     cwd,
-    env: (name) => env[name],
+    env,
+    url: server.url,
     overrides: [
-      "model_provider=fixture",
-      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
-      "skills.bundled.enabled=false",
       "approval_policy=never",
       ...compat,
     ],
-  });
-  const events: TrellisEventBody[] = [];
-  const session = await Session.open({
-    platform,
-    loaded,
-    events: (e) => events.push(e),
-    approver: noTtyApprover,
   });
   try {
     await session.runTurn({ prompt, maxSteps: 4, signal: new AbortController().signal });

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { Session } from "../../lib/app/mod.ts";
 import { attributedElicitation, McpCallers } from "../../lib/app/agent_attribution.ts";
-import { loadConfig } from "../../lib/config/mod.ts";
 import { approvalChoices, type ApprovalRequest, renderApprovalPrompt } from "../../lib/loop/mod.ts";
 import { type ElicitationRequest, ttyElicitationResponder } from "../../lib/mcp/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { openFixtureSession } from "../helpers/fixture_session.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
 
 // #22 item 3: a child's approvals and the MCP forms its calls lead to reach the parent's UI naming
@@ -45,45 +44,40 @@ async function run() {
       ],
     },
   });
-  const loaded = await loadConfig(platform.fs, {
+  const approvals: ApprovalRequest[] = [];
+  const forms: ElicitationRequest[] = [];
+  const { session } = await openFixtureSession({
     cwd,
-    env: (name) => env[name],
+    env,
+    url: server.url,
     overrides: [
-      "model_provider=fixture",
       "tool_set=trellis",
-      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
-      "skills.bundled.enabled=false",
       'agents.tool_style="claude"',
       "approval_policy=untrusted",
       'mcp_servers.fix.command="node"',
       `mcp_servers.fix.args=[${JSON.stringify(FIXTURE_MCP)}, "echo"]`,
       "mcp_servers.fix.required=true",
     ],
-  });
-  const approvals: ApprovalRequest[] = [];
-  const forms: ElicitationRequest[] = [];
-  const session = await Session.open({
-    platform,
-    loaded,
-    events: () => {},
-    approver: {
-      request: (request) => {
-        approvals.push(request);
-        // MCP calls are asked too under untrusted: those run, so that the server elicits.
-        if (request.toolName.startsWith("mcp__")) return Promise.resolve({ decision: "approved" });
-        return Promise.resolve({
-          decision: "denied",
-          reason: request.agent ? "NO-FOR-CHILD" : "no for the parent",
-        });
+    session: {
+      approver: {
+        request: (request) => {
+          approvals.push(request);
+          // MCP calls are asked too under untrusted: those run, so that the server elicits.
+          if (request.toolName.startsWith("mcp__")) return Promise.resolve({ decision: "approved" });
+          return Promise.resolve({
+            decision: "denied",
+            reason: request.agent ? "NO-FOR-CHILD" : "no for the parent",
+          });
+        },
       },
-    },
-    elicitation: {
-      respond: (request) => {
-        forms.push(request);
-        return Promise.resolve({
-          action: "accept",
-          content: { name: `Ann-${request.agent?.type ?? "parent"}` },
-        });
+      elicitation: {
+        respond: (request) => {
+          forms.push(request);
+          return Promise.resolve({
+            action: "accept",
+            content: { name: `Ann-${request.agent?.type ?? "parent"}` },
+          });
+        },
       },
     },
   });

@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
-import { Session } from "../../lib/app/mod.ts";
-import { loadConfig } from "../../lib/config/mod.ts";
-import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
-import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { type FixtureScript, startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { openFixtureSession } from "../helpers/fixture_session.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
 
 // #22 item 2: the two faces of one subagent engine, through Session and the real fixture model
@@ -20,24 +17,14 @@ async function open(script: FixtureScript, overrides: string[] = []) {
   const cwd = `${root}/ws`;
   await platform.fs.mkdir(cwd);
   const server = await startFixtureModelServer({ script });
-  const loaded = await loadConfig(platform.fs, {
+  const { session, events } = await openFixtureSession({
     cwd,
-    env: (name) => env[name],
+    env,
+    url: server.url,
+    noRetries: true,
     overrides: [
-      "model_provider=fixture",
-      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
-      "model_providers.fixture.request_max_retries=0",
-      "model_providers.fixture.stream_max_retries=0",
-      "skills.bundled.enabled=false",
       ...overrides,
     ],
-  });
-  const events: TrellisEventBody[] = [];
-  const session = await Session.open({
-    platform,
-    loaded,
-    events: (e) => events.push(e),
-    approver: noTtyApprover,
   });
   const run = (prompt: string) =>
     session.runTurn({ prompt, maxSteps: 10, signal: new AbortController().signal });

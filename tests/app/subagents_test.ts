@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
-import { Session } from "../../lib/app/mod.ts";
-import { loadConfig } from "../../lib/config/mod.ts";
-import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
-import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { type FixtureScript, startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
+import { openFixtureSession } from "../helpers/fixture_session.ts";
 import { makeSandboxHome, runCliCaptured } from "../helpers/cli_harness.ts";
 
 // #22 items 1–3 through Session and the real fixture model server: the children's requests are
@@ -23,27 +20,17 @@ async function open(script: FixtureScript, overrides: string[] = [], setup?: (h:
   await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/agents/reader.md`, READER);
   await setup?.({ root, env, cwd });
   const server = await startFixtureModelServer({ script });
-  const loaded = await loadConfig(platform.fs, {
+  const { session, events } = await openFixtureSession({
     cwd,
-    env: (name) => env[name],
+    env,
+    url: server.url,
+    noRetries: true,
     overrides: [
-      "model_provider=fixture",
       "tool_set=trellis",
-      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
-      "model_providers.fixture.request_max_retries=0",
-      "model_providers.fixture.stream_max_retries=0",
-      "skills.bundled.enabled=false",
       // These cases are about the Claude face (the fixture model is named gpt-5, so auto is codex).
       'agents.tool_style="claude"',
       ...overrides,
     ],
-  });
-  const events: TrellisEventBody[] = [];
-  const session = await Session.open({
-    platform,
-    loaded,
-    events: (e) => events.push(e),
-    approver: noTtyApprover,
   });
   const close = async () => {
     await session.close();

@@ -34,16 +34,9 @@ export async function fixtureProcess(
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let first = "";
-  while (!first.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the fixture model server exited before printing its URL");
-    first += value;
-  }
-  reader.releaseLock();
+  const url = await firstLine(child, "the fixture model server");
   return {
-    url: first.trim(),
+    url,
     requestCount: async () => {
       if (!options.countRequests) throw new Error("fixtureProcess: started without countRequests");
       try {
@@ -58,4 +51,23 @@ export async function fixtureProcess(
       await child.stdout.cancel().catch(() => {});
     },
   };
+}
+
+/**
+ * The first line a spawned helper prints on stdout (its URL or port), trimmed; the rest of stdout is
+ * left to the caller (cancel it on close).
+ */
+export async function firstLine(child: Deno.ChildProcess, what: string): Promise<string> {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let first = "";
+  try {
+    while (!first.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`${what} exited before printing its first line`);
+      first += value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return first.split("\n")[0].trim();
 }

@@ -9,7 +9,7 @@
 import { noTtyApprover, Workspace } from "../../lib/app/mod.ts";
 import { type Platform, platform } from "../../lib/platform/mod.ts";
 import { startFixtureModelServer } from "../fixture_model_server.ts";
-import { fixtureProcess } from "./_fixture_process.ts";
+import { firstLine, fixtureProcess } from "./_fixture_process.ts";
 import { median, timed } from "./_timing.ts";
 
 type BenchRow = { name: string; value: number; unit: string; target: string; pass: boolean };
@@ -140,10 +140,7 @@ async function turns(): Promise<BenchRow[]> {
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  const reader = collector.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let line = "";
-  while (!line.includes("\n")) line += (await reader.read()).value ?? "";
-  const collectorPort = Number(line.trim());
+  const collectorPort = Number(await firstLine(collector, "the OTLP collector"));
   const script = Array.from({ length: TURNS + 4 }, () => [
     { tool_calls: [{ name: "read_file", arguments: { path: "notes.md" } }] },
     { text: "Read it." },
@@ -190,7 +187,6 @@ async function turns(): Promise<BenchRow[]> {
     }
     collector.kill();
     await collector.status;
-    reader.releaseLock();
     await collector.stdout.cancel().catch(() => {});
     await Deno.remove(dir, { recursive: true });
   }

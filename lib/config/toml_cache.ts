@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { digestHex, type FileSystem } from "../platform/mod.ts";
+import { jsonExact } from "../shared/mod.ts";
 
 /**
  * The parsed tables of config TOML files, kept in `$TRELLIS_HOME/cache/toml/` (one file per config
@@ -64,28 +65,5 @@ function writeCached(fs: FileSystem, cacheFile: string, json: string): void {
     fs.sync.writeFileAtomic(cacheFile, new TextEncoder().encode(json), { mode: 0o600 });
   } catch {
     // the cache is an optimisation only
-  }
-}
-
-/** Whether JSON.stringify then JSON.parse gives back exactly this value. */
-function jsonExact(value: unknown): boolean {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return true;
-    case "number":
-      return Number.isFinite(value) && !Object.is(value, -0);
-    case "object": {
-      if (value === null) return false;
-      if (Array.isArray(value)) return value.every(jsonExact);
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== null && proto !== Object.prototype) return false; // a TomlDate, or anything else
-      for (const key of Object.keys(value)) {
-        if (key === "__proto__" || !jsonExact((value as Record<string, unknown>)[key])) return false;
-      }
-      return true;
-    }
-    default:
-      return false;
   }
 }

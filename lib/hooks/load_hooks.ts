@@ -1,11 +1,13 @@
+import * as path from "node:path";
 import type { LoadedConfig } from "../config/mod.ts";
 import type { Platform } from "../platform/mod.ts";
-import { type Diagnostic, warning } from "../shared/mod.ts";
+import { BUILD_ID, type Diagnostic, warning } from "../shared/mod.ts";
 import type { HookHandlerInfo, HookOrigin, HookSource, TrustStatus } from "./hook_handler.ts";
 import { discoverHookSources } from "./hook_sources.ts";
 import { type HookStateEntry, readHookState } from "./hook_state.ts";
 import type { DeclaredHandler } from "./hook_handler.ts";
 import { parseHookSource } from "./parse_source.ts";
+import { type ParsedHookSource, parseHookSourceCached } from "./parse_cache.ts";
 import { hookTrustHash } from "./trust_hash.ts";
 import { type ContentScope, handlerContent } from "./content_trust.ts";
 
@@ -37,6 +39,11 @@ export interface LoadHooksOptions {
    * named in a warning instead of vanishing silently; nothing of it runs.
    */
   unloadedPlugins?: { pluginId: string; reason: string }[];
+  /**
+   * The build id keying the parse cache in `$TRELLIS_HOME/cache/hooks/` (parse_cache.ts); default
+   * this binary's, none from the sources (nothing cached); `false`: never cached.
+   */
+  parseCacheBuild?: string | false;
 }
 
 export interface LoadedHooks {
@@ -67,8 +74,10 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
   const handlers: HookHandlerInfo[] = [];
   const { cwd, projectRoot, userHome } = loaded.paths;
   const scope: ContentScope = { cwd, projectRoot, userHome };
+  const build = options.parseCacheBuild ?? BUILD_ID;
+  const cache = build ? { dir: path.join(loaded.paths.home, "cache", "hooks"), buildId: build } : undefined;
   for (const source of kept) {
-    const parsed = parseHookSource(source);
+    const parsed = parseHookSourceCached(platform.fs, cache, source, parseAndHash);
     diagnostics.push(...parsed.diagnostics);
     if (source.plugin?.contentError !== undefined && parsed.handlers.length > 0) {
       diagnostics.push(warning(
@@ -76,15 +85,22 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
         { file: source.path, subject: source.plugin.pluginId },
       ));
     }
-    for (const declared of parsed.handlers) {
+    parsed.handlers.forEach((declared, i) => {
       const entry = state.get(declared.key);
-      handlers.push(judge(declared, source, entry, handlers.length, scope, options.bypassTrust));
-    }
+      const hash = parsed.hashes[i];
+      handlers.push(judge(declared, hash, source, entry, handlers.length, scope, options.bypassTrust));
+    });
   }
   diagnostics.push(...unloadedPluginWarnings(options.unloadedPlugins ?? [], state));
   const needsReview = handlers.filter((h) => h.enabled && (h.trust === "untrusted" || h.trust === "modified"))
     .length;
   return { handlers, diagnostics, needsReview };
+}
+
+/** A source's handlers and each one's trust hash: what parse_cache.ts keeps between starts. */
+function parseAndHash(source: HookSource): ParsedHookSource {
+  const { handlers, diagnostics } = parseHookSource(source);
+  return { handlers, hashes: handlers.map(hookTrustHash), diagnostics };
 }
 
 /** The `hooks:` of one skill's, command's or agent's frontmatter (#24 item 2). */
@@ -135,6 +151,7 @@ export function loadScopedHooks(options: {
   const handlers = parsed.handlers.map((declared, i) =>
     judge(
       declared,
+      hookTrustHash(declared),
       hookSource,
       state.get(declared.key),
       100_000 + i,
@@ -246,13 +263,13 @@ function contentVerdict(stored: string | undefined, current: string | undefined)
 
 function judge(
   declared: DeclaredHandler,
+  hash: string,
   source: HookSource,
   entry: HookStateEntry | undefined,
   displayOrder: number,
   scope: ContentScope,
   bypassTrust = false,
 ): HookHandlerInfo {
-  const hash = hookTrustHash(declared);
   // Only a command names files; the other types' definitions (URL, prompt, tool) are all in the hash.
   const isCommand = (declared.type ?? "command") === "command";
   const content = source.managed || !isCommand ? {} : handlerContent(declared, source, scope);

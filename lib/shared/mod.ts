@@ -38,6 +38,8 @@ export type { FileChangeRecorder } from "./file_changes.ts";
 export { terminalText } from "./terminal_text.ts";
 export { closestWord } from "./closest_word.ts";
 export { parseJsoncText, parseJsonText } from "./json_text.ts";
+export { jsonExact } from "./json_exact.ts";
+export { BUILD_ID } from "./build_id.ts";
 export { discardEvents, EVENT_SCHEMA_VERSION, eventUsage } from "./events.ts";
 export type {
   CallFields,

@@ -93,8 +93,13 @@ const result = await Bun.build({
     // listing -30 ms on the 2-core bench machine); long sessions still reach the JIT for hot code.
     jitPolicy: 64,
   },
-  // lib/cli/version.ts reads this name; from the sources it is undefined ("unknown").
-  define: { TRELLIS_BUILD_COMMIT: JSON.stringify(buildCommit()) },
+  // lib/cli/version.ts reads the commit; from the sources it is undefined ("unknown"). The build id
+  // (lib/shared/build_id.ts) is new at every build: what one binary cached of its own code's output
+  // (a hooks file's parse) is never read by another, however alike their commits.
+  define: {
+    TRELLIS_BUILD_COMMIT: JSON.stringify(buildCommit()),
+    TRELLIS_BUILD_ID: JSON.stringify(crypto.randomUUID()),
+  },
   plugins: [lazyCommanderBuiltins],
 });
 if (!result.success) {

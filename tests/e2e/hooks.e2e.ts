@@ -373,3 +373,64 @@ Deno.test("#13 item 4: Ctrl-C while a blocking PreToolUse guard runs aborts the 
     await server.close();
   }
 });
+
+Deno.test("#24 figure: the binary keeps a hooks file's parse for its next start; an edited hook is modified and never run", async () => {
+  const s = await e2eSetup();
+  const hooksFile = `${s.env.TRELLIS_HOME}/hooks.json`;
+  const write = (command: (i: number) => string) =>
+    Deno.writeTextFile(
+      hooksFile,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: Array.from({ length: 4 }, (_, g) => ({
+            matcher: "Edit",
+            hooks: [0, 1, 2].map((j) => ({ type: "command", command: command(g * 3 + j) })),
+          })),
+        },
+      }),
+    );
+  const ran = async () =>
+    (await Array.fromAsync(Deno.readDir(s.env.TMPDIR))).map((e) => e.name).filter((n) => n.startsWith("ran-"))
+      .sort();
+  const edit = async () => {
+    for (const name of await ran()) await Deno.remove(`${s.env.TMPDIR}/${name}`);
+    const model = await startFixtureModelServer({
+      script: [
+        {
+          tool_calls: [{
+            name: "edit_file",
+            arguments: { path: "notes.md", old_string: "TODO", new_string: "DONE" },
+          }],
+        },
+        { text: "done" },
+      ],
+    });
+    try {
+      const run = await runTrellis(["exec", "--json", ...s.flags(model.url), "edit"], {
+        env: s.env,
+        cwd: s.workspace,
+      });
+      assert.equal(run.code, 0, run.stderr);
+    } finally {
+      await model.close();
+    }
+    return await ran();
+  };
+  const all = Array.from({ length: 12 }, (_, i) => `ran-${i}`).sort();
+  await write((i) => `touch "$TMPDIR/ran-${i}"`);
+  const trust = await runTrellis(["hooks", "trust", "--all"], { env: s.env, cwd: s.workspace });
+  assert.equal(trust.code, 0, trust.stderr);
+  assert.deepEqual(await edit(), all);
+  const cache = `${s.env.TRELLIS_HOME}/cache/hooks`;
+  assert.equal((await Array.fromAsync(Deno.readDir(cache))).length, 1);
+  // A start that reads the kept parse runs the same trusted hooks.
+  assert.deepEqual(await edit(), all);
+
+  await write((i) => (i === 7 ? `touch "$TMPDIR/ran-7-edited"` : `touch "$TMPDIR/ran-${i}"`));
+  const listed = await runTrellis(["hooks", "list", "--json"], { env: s.env, cwd: s.workspace });
+  assert.equal(listed.code, 0, listed.stderr);
+  const trustOf = JSON.parse(listed.stdout).hooks.map((h: { trust: string }) => h.trust);
+  assert.deepEqual(trustOf, all.map((_, i) => (i === 7 ? "modified" : "trusted")));
+  assert.deepEqual(await edit(), all.filter((n) => n !== "ran-7"));
+  assert.deepEqual(await edit(), all.filter((n) => n !== "ran-7"));
+});

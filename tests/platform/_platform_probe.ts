@@ -14,6 +14,14 @@ const echo = await runCommand(platform, {
 const started = performance.now();
 const timeout = await runCommand(platform, { cmd: ["sh", "-c", "sleep 30 & sleep 30"], env, timeoutMs: 200 });
 const timeoutMs = performance.now() - started;
+// A child that left the group (setsid, as bwrap's sandbox init does) still holds stdout: ended too.
+const leftStarted = performance.now();
+const leftGroup = await runCommand(platform, {
+  cmd: ["sh", "-c", "setsid sleep 30 & sleep 30"],
+  env,
+  timeoutMs: 200,
+});
+const leftGroupMs = performance.now() - leftStarted;
 await platform.fs.writeFileAtomic(`${dir}/f.txt`, "one");
 await platform.fs.writeFileAtomic(`${dir}/f.txt`, "two");
 // The watcher is armed when watch() returns: wait for the write's event itself, bounded (10 s).
@@ -86,6 +94,7 @@ console.log(JSON.stringify({
   runtime: platform.runtime,
   echo: { code: echo.code, stdout: echo.stdout, stderr: echo.stderr },
   timeout: { timedOut: timeout.timedOut, fast: timeoutMs < 5_000 },
+  timeoutLeftGroup: { timedOut: leftGroup.timedOut, fast: leftGroupMs < 5_000 },
   file: listing,
   watched,
   sync: syncFacet,

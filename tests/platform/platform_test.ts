@@ -19,6 +19,7 @@ const expected = (runtime: string) => ({
   runtime,
   echo: { code: 3, stdout: "in[]", stderr: "err\n" },
   timeout: { timedOut: true, fast: true },
+  timeoutLeftGroup: { timedOut: true, fast: true },
   file: ["f.txt", "watched.txt"],
   watched: true,
   sync: {
@@ -71,6 +72,51 @@ Deno.test("platform.spawn() abort kills the whole process group, grandchildren i
   assert.ok(state === "gone" || state === "Z", `grandchild ${grandchild} is still running (state ${state})`);
   await reader.cancel();
 });
+
+Deno.test("platform.spawn() abort also kills a child that left the group (setsid, as a sandbox's init does)", async () => {
+  const controller = new AbortController();
+  const child = platform.spawn({
+    cmd: ["sh", "-c", "setsid sleep 60 & echo $!; wait"],
+    env: { PATH: platform.env("PATH") ?? "/usr/bin:/bin" },
+    signal: controller.signal,
+  });
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const escaped = Number((await reader.read()).value?.trim());
+  // It runs in a session of its own by now: setsid has replaced nothing but its session.
+  for (let i = 0; i < 50 && (await sessionOf(escaped)) !== escaped; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(await sessionOf(escaped), escaped, "the child never left the group");
+  controller.abort();
+  assert.equal((await child.status).aborted, true);
+  try {
+    // Its end closes the stdout it held: the read ends at once instead of waiting out the 60 s.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ended = await Promise.race([
+      reader.read().then((r) => r.done),
+      new Promise((resolve) => (timer = setTimeout(() => resolve("still open after 5 s"), 5_000))),
+    ]);
+    clearTimeout(timer);
+    assert.equal(ended, true);
+    await new Promise((r) => setTimeout(r, 100));
+    const stat = await platform.fs.readTextFile(`/proc/${escaped}/stat`).catch(() => null);
+    const state = stat?.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) ?? "gone";
+    assert.ok(state === "gone" || state === "Z", `child ${escaped} is still running (state ${state})`);
+  } finally {
+    try {
+      Deno.kill(escaped, "SIGKILL");
+    } catch {
+      // gone, as it should be
+    }
+    await reader.cancel().catch(() => {});
+  }
+});
+
+/** The session id of a process (field 6 of /proc/<pid>/stat). */
+async function sessionOf(pid: number): Promise<number | undefined> {
+  const stat = await platform.fs.readTextFile(`/proc/${pid}/stat`).catch(() => null);
+  return stat ? Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]) : undefined;
+}
 
 const STDIO_PROBE = new URL("./_stdio_probe.ts", import.meta.url).pathname;
 const RUNTIMES: [string, string[]][] = [["Deno", [platform.execPath(), "run", "-A"]], ["Bun", [

@@ -959,6 +959,7 @@ export class Session {
       events,
       contextWindow: this.contextWindow(),
       cwd: this.parts.settings.cwd,
+      workspaceRoots: [...new Set([this.parts.settings.cwd, this.options.loaded.paths.projectRoot])],
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
     });
   }

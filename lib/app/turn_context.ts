@@ -52,6 +52,8 @@ export async function prepareTurnContext(options: {
   mcpServers: string[];
   /** The session's working directory, named in the instructions message. */
   cwd: string;
+  /** Where a Gemini command's `@{path}` may read: the cwd and the project root. */
+  workspaceRoots: string[];
 }): Promise<TurnContext> {
   const { capabilities, events } = options;
   const { snapshot, input } = await capabilities.skillsSnapshot();
@@ -87,6 +89,7 @@ export async function prepareTurnContext(options: {
     texts: [options.prompt],
     structured: options.skills,
     mcpServers: options.mcpServers,
+    workspaceRoots: options.workspaceRoots,
   }, options.fs);
   if (selection.unresolved.length > 0) {
     throw new UsageError(

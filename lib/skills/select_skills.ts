@@ -7,6 +7,7 @@ import { missingMcpDependencies, type MissingMcpDependency } from "./mcp_depende
 import { readSkillBody, skillMessage } from "./skill_body.ts";
 import { expandCommandBody } from "./command_arguments.ts";
 import { expandGeminiPrompt } from "./gemini_command.ts";
+import { readWorkspacePath } from "./gemini_injections.ts";
 import { extractFrontmatter } from "./frontmatter.ts";
 import type { SkillMetadata, SkillsSnapshot } from "./types.ts";
 
@@ -19,6 +20,8 @@ export interface SkillSelectionInput {
   connectorSlugs?: string[];
   /** Configured MCP server names; when given, selected skills' MCP dependencies are checked (SK-14). */
   mcpServers?: string[];
+  /** The session's cwd and project root: where a Gemini command's `@{path}` may read (none: not read). */
+  workspaceRoots?: string[];
 }
 
 export interface SkillSelection {
@@ -33,10 +36,24 @@ export interface SkillSelection {
   expansions: { skill: SkillMetadata; args: string; item: ConversationItem }[];
 }
 
-/** A skill's file as written; a plugin command's body (no frontmatter) with its arguments filled in. */
-function injectedText(skill: SkillMetadata, text: string, args: string): string {
+/**
+ * A skill's file as written; a plugin command's body (no frontmatter) with its arguments filled in;
+ * a Gemini command's prompt with its `@{…}` files read from under `workspaceRoots`.
+ */
+async function injectedText(
+  skill: SkillMetadata,
+  text: string,
+  args: string,
+  context: { fs: FileSystem; workspaceRoots?: string[]; warnings: string[] },
+): Promise<string> {
   if (!skill.command) return text;
-  if (skill.command.format === "gemini") return expandGeminiPrompt(skill.name, text, args);
+  if (skill.command.format === "gemini") {
+    const roots = context.workspaceRoots;
+    const read = roots?.length ? (p: string) => readWorkspacePath(context.fs, p, roots) : undefined;
+    const expanded = await expandGeminiPrompt(skill.name, text, args, read);
+    context.warnings.push(...expanded.warnings);
+    return expanded.text;
+  }
   const split = extractFrontmatter(text);
   return expandCommandBody((split.ok ? split.body : text).replace(/^\n+/, ""), args);
 }
@@ -93,7 +110,12 @@ export async function selectSkills(
     const body = await readSkillBody(fs, skill.path);
     if (body.ok) {
       const args = commandArgs.get(skill) ?? "";
-      const item = skillMessage(skill, injectedText(skill, body.text, args));
+      const text = await injectedText(skill, body.text, args, {
+        fs,
+        ...(input.workspaceRoots ? { workspaceRoots: input.workspaceRoots } : {}),
+        warnings,
+      });
+      const item = skillMessage(skill, text);
       items.push(item);
       expansions.push({ skill, args, item });
     } else warnings.push(`Failed to load skill ${skill.name} at ${skill.path}: ${body.error}`);

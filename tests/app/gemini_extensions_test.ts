@@ -18,6 +18,7 @@ async function withExtensions(
   compat: string[],
   prompt: string,
   check: (r: { bodies: Body[]; events: TrellisEventBody[]; cwd: string; ext: string }) => void,
+  prepare?: (r: { cwd: string; ext: string }) => Promise<void>,
 ) {
   const { root, env } = await makeSandboxHome();
   const cwd = `${root}/ws`;
@@ -62,6 +63,7 @@ async function withExtensions(
     `${exts}/extension-enablement.json`,
     JSON.stringify({ "off-ext": { overrides: [`!${cwd}/*`] } }),
   );
+  await prepare?.({ cwd, ext });
   const server = await startFixtureModelServer({
     script: {
       steps: [{ tool_calls: [{ name: "mcp__gext__echo", arguments: { text: "GEXT-ECHO" } }] }, {
@@ -134,4 +136,56 @@ Deno.test("a broken extension manifest is one warning naming it, though hooks, M
     assert.equal(named.length, 1, JSON.stringify(named));
     assert.match(JSON.stringify(named[0]), /gemini-extension\.json.*invalid JSON/);
   });
+});
+
+Deno.test("a Gemini command's @{…} is filled with a file's text or a directory's files, from the workspace only; a path it cannot read stays as written, named (#24 item 3)", async () => {
+  await withExtensions(
+    [],
+    "$tools-ext:brief ARG1\n$tools-ext:open",
+    ({ bodies, events }) => {
+      // Every text the first request carries, as the model reads it.
+      const input = (bodies[0].input as Body[]).flatMap((i) =>
+        typeof i.content === "string" ? [i.content] : (i.content ?? []).map((c: Body) => c.text ?? "")
+      ).join("\n");
+      assert.ok(input.includes("BRIEF ARG1\nNOTES: {{args}} stays @{docs}\n\n"), input);
+      assert.ok(
+        input.includes(
+          "--- Start of content for directory: docs ---\n--- a.md ---\nDOC-A\n--- End of content for directory: docs ---",
+        ),
+        input,
+      );
+      for (const kept of ["@{/etc/passwd}", "@{escape}", "@{missing.md}"]) {
+        assert.ok(input.includes(kept), kept);
+      }
+      assert.ok(input.includes("OPEN @{notes.md"), input);
+      for (const never of ["SECRET", "GITX", "root:x:0"]) assert.ok(!input.includes(never), never);
+      const warnings = events.filter((e) => e.type === "warning").map((e) =>
+        (e as { message: string }).message
+      );
+      const about = (what: RegExp) => warnings.filter((w) => what.test(w));
+      assert.equal(
+        about(/\/tools-ext:brief: cannot fill @\{\/etc\/passwd\}: absolute path is outside the workspace/)
+          .length,
+        1,
+      );
+      assert.equal(about(/cannot fill @\{escape\}: .*leads outside the workspace/).length, 1);
+      assert.equal(about(/cannot fill @\{missing\.md\}: path not found in the workspace/).length, 1);
+      assert.equal(about(/@\{docs\/b\.bin\}: a binary file, left out/).length, 1);
+      assert.equal(about(/\/tools-ext:open: the `@\{` at offset 5 is never closed/).length, 1);
+    },
+    async ({ cwd, ext }) => {
+      await platform.fs.writeTextFile(`${cwd}/notes.md`, "NOTES: {{args}} stays @{docs}\n");
+      await platform.fs.mkdir(`${cwd}/docs/.git`);
+      await platform.fs.writeTextFile(`${cwd}/docs/a.md`, "DOC-A");
+      await platform.fs.writeFile(`${cwd}/docs/b.bin`, new Uint8Array([0x7f, 0x45, 0, 1, 2]));
+      await platform.fs.writeTextFile(`${cwd}/docs/.git/config`, "GITX");
+      await platform.fs.writeTextFile(`${ext}/secret.txt`, "SECRET");
+      await platform.fs.symlink(`${ext}/secret.txt`, `${cwd}/escape`);
+      await platform.fs.writeTextFile(
+        `${ext}/commands/brief.toml`,
+        'prompt = """\nBRIEF {{args}}\n@{notes.md}\n@{docs}\n@{/etc/passwd}\n@{escape}\n@{missing.md}\n"""\n',
+      );
+      await platform.fs.writeTextFile(`${ext}/commands/open.toml`, 'prompt = "OPEN @{notes.md"\n');
+    },
+  );
 });

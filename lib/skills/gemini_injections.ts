@@ -1,0 +1,155 @@
+import * as path from "node:path";
+import { type FileSystem, isWithinPath } from "../platform/mod.ts";
+
+/**
+ * Gemini CLI's `@{…}` file injection in a custom command's prompt (#24 item 3), as its
+ * AtFileProcessor and readPathFromWorkspace do: the path (absolute, or relative to each workspace
+ * root in turn) must lie in the workspace, a file is replaced by its text, a directory by each file
+ * below it between `--- … ---` lines. Where this differs, the safer reading is kept: the real path
+ * must stay in the workspace too (a symlink out is refused), `.git` is skipped, binary files are
+ * named and left out, texts are capped, and what a file holds is never read for `{{args}}` or
+ * `!{…}` afterwards (it is data, not part of the command).
+ */
+
+/** One `!{…}` or `@{…}`: its content trimmed, and where it stands (end is past its `}`). */
+export interface Injection {
+  content: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Every `trigger` in `prompt` with its content, braces counted as Gemini's injectionParser counts
+ * them (no escaping); `unclosedAt` is where one opens and never closes (none after it is read).
+ */
+export function findInjections(prompt: string, trigger: "!{" | "@{"): {
+  injections: Injection[];
+  unclosedAt?: number;
+} {
+  const injections: Injection[] = [];
+  let index = 0;
+  while (index < prompt.length) {
+    const start = prompt.indexOf(trigger, index);
+    if (start === -1) break;
+    let depth = 1;
+    let at = start + trigger.length;
+    for (; at < prompt.length && depth > 0; at++) {
+      if (prompt[at] === "{") depth++;
+      else if (prompt[at] === "}") depth--;
+    }
+    if (depth > 0) return { injections, unclosedAt: start };
+    injections.push({ content: prompt.slice(start + trigger.length, at - 1).trim(), start, end: at });
+    index = at;
+  }
+  return { injections };
+}
+
+/** What one file may put into a prompt; what is past it is cut with a note. */
+const FILE_MAX_BYTES = 256 * 1024;
+/** What one directory may put into a prompt in all. */
+const TOTAL_MAX_BYTES = 1024 * 1024;
+/** Files of a directory read at most (a tree of thousands is named as cut short). */
+const MAX_FILES = 500;
+
+export type WorkspaceRead = { ok: true; text: string; notes: string[] } | { ok: false; error: string };
+
+/** The text `@{pathText}` stands for, read from under `roots` (the session's cwd and project root). */
+export async function readWorkspacePath(
+  fs: FileSystem,
+  pathText: string,
+  roots: string[],
+): Promise<WorkspaceRead> {
+  if (pathText === "") return { ok: false, error: "no path given" };
+  const realRoots = await Promise.all(roots.map((r) => fs.realPath(r).catch(() => r)));
+  const candidates = path.isAbsolute(pathText) ? [pathText] : roots.map((r) => path.resolve(r, pathText));
+  for (const candidate of candidates) {
+    if (!roots.some((r) => isWithinPath(r, candidate))) continue;
+    const info = await fs.stat(candidate);
+    if (!info) continue;
+    const real = await fs.realPath(candidate);
+    if (!realRoots.some((r) => isWithinPath(r, real))) {
+      return { ok: false, error: `${candidate} leads outside the workspace (to ${real})` };
+    }
+    const notes: string[] = [];
+    if (!info.isDirectory) {
+      const file = await readText(fs, real, notes, pathText);
+      return { ok: true, text: file ?? "", notes };
+    }
+    return { ok: true, text: await readDirectory(fs, real, pathText, realRoots, notes), notes };
+  }
+  if (path.isAbsolute(pathText) && !roots.some((r) => isWithinPath(r, pathText))) {
+    return { ok: false, error: `absolute path is outside the workspace: ${pathText}` };
+  }
+  return { ok: false, error: `path not found in the workspace: ${pathText}` };
+}
+
+async function readDirectory(
+  fs: FileSystem,
+  dir: string,
+  shown: string,
+  realRoots: string[],
+  notes: string[],
+): Promise<string> {
+  const files = await listFiles(fs, dir, notes);
+  let text = `--- Start of content for directory: ${shown} ---\n`;
+  let total = 0;
+  for (const file of files) {
+    const relative = path.relative(dir, file);
+    const real = await fs.realPath(file).catch(() => null);
+    if (real === null || !realRoots.some((r) => isWithinPath(r, real))) {
+      text += `--- Skipped ${relative}: traverses outside workspace ---\n\n`;
+      continue;
+    }
+    if (total >= TOTAL_MAX_BYTES) {
+      notes.push(`@{${shown}}: stopped at ${TOTAL_MAX_BYTES} bytes; later files were left out`);
+      break;
+    }
+    const content = await readText(fs, real, notes, path.join(shown, relative));
+    if (content === null) continue;
+    total += content.length;
+    text += `--- ${relative} ---\n${content}\n`;
+  }
+  return text + `--- End of content for directory: ${shown} ---`;
+}
+
+/** Files below `dir`, sorted, `.git` left out; symlinks are listed (their targets are checked). */
+async function listFiles(fs: FileSystem, dir: string, notes: string[]): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (at: string) => {
+    const entries = (await fs.readDir(at).catch(() => [])).sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of entries) {
+      if (out.length >= MAX_FILES) return;
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory) {
+        if (entry.name !== ".git") await walk(full);
+      } else out.push(full);
+    }
+  };
+  await walk(dir);
+  if (out.length >= MAX_FILES) notes.push(`${dir}: only its first ${MAX_FILES} files were read`);
+  return out;
+}
+
+/** A file's text, cut at FILE_MAX_BYTES; null (with a note) for a binary file or one that cannot be read. */
+async function readText(
+  fs: FileSystem,
+  file: string,
+  notes: string[],
+  shown: string,
+): Promise<string | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFilePrefix(file, FILE_MAX_BYTES + 1);
+  } catch (error) {
+    notes.push(`@{${shown}}: cannot be read (${(error as Error).message})`);
+    return null;
+  }
+  if (bytes.subarray(0, 8192).includes(0)) {
+    notes.push(`@{${shown}}: a binary file, left out`);
+    return null;
+  }
+  const cut = bytes.length > FILE_MAX_BYTES;
+  const text = new TextDecoder().decode(cut ? bytes.subarray(0, FILE_MAX_BYTES) : bytes);
+  if (cut) notes.push(`@{${shown}}: cut at ${FILE_MAX_BYTES} bytes`);
+  return cut ? `${text}\n[… cut at ${FILE_MAX_BYTES} bytes]` : text;
+}

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { digestHex, type FileSystem } from "../platform/mod.ts";
+import { digestHex, type FileSystem, readCacheJson, writeCacheJson } from "../platform/mod.ts";
 import { jsonExact } from "../shared/mod.ts";
 
 /**
@@ -34,7 +34,7 @@ export function parseTomlCached(
   const cached = readCached(fs, cacheFile, file, digest);
   if (cached) return cached;
   const table = parse(text);
-  if (jsonExact(table)) writeCached(fs, cacheFile, JSON.stringify({ schema: 1, file, digest, table }));
+  if (jsonExact(table)) writeCacheJson(fs, cacheFile, { schema: 1, file, digest, table });
   return table;
 }
 
@@ -47,23 +47,11 @@ function readCached(
   file: string,
   digest: string,
 ): Record<string, unknown> | null {
-  let entry: { schema?: unknown; file?: unknown; digest?: unknown; table?: unknown };
-  try {
-    entry = JSON.parse(fs.sync.readTextFile(cacheFile));
-  } catch {
-    return null; // absent, torn by a concurrent write, or not JSON: parse the file instead
-  }
+  const entry = readCacheJson(fs, cacheFile) as
+    | { schema?: unknown; file?: unknown; digest?: unknown; table?: unknown }
+    | null;
   const table = entry?.table;
   const usable = entry?.schema === 1 && entry.file === file && entry.digest === digest &&
     typeof table === "object" && table !== null && !Array.isArray(table);
   return usable ? table as Record<string, unknown> : null;
-}
-
-function writeCached(fs: FileSystem, cacheFile: string, json: string): void {
-  try {
-    fs.sync.mkdir(path.dirname(cacheFile));
-    fs.sync.writeFileAtomic(cacheFile, new TextEncoder().encode(json), { mode: 0o600 });
-  } catch {
-    // the cache is an optimisation only
-  }
 }

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { digestHex, type FileSystem } from "../platform/mod.ts";
+import { digestHex, type FileSystem, readCacheJson, writeCacheJson } from "../platform/mod.ts";
 import { type Diagnostic, jsonExact } from "../shared/mod.ts";
 import type { DeclaredHandler, HookSource } from "./hook_handler.ts";
 
@@ -46,7 +46,7 @@ export function parseHookSourceCached(
   if (cached) return cached;
   const parsed = parse(source);
   // Built from the source's values alone, so JSON carries it exactly when it carries the source.
-  writeEntry(fs, file, JSON.stringify({ schema: SCHEMA, build: cache.buildId, digest, parsed }));
+  writeCacheJson(fs, file, { schema: SCHEMA, build: cache.buildId, digest, parsed });
   return parsed;
 }
 
@@ -56,24 +56,12 @@ const SCHEMA = 1;
 const MIN_CACHED_CHARS = 512;
 
 function readEntry(fs: FileSystem, file: string, buildId: string, digest: string): ParsedHookSource | null {
-  let entry: { schema?: unknown; build?: unknown; digest?: unknown; parsed?: Partial<ParsedHookSource> };
-  try {
-    entry = JSON.parse(fs.sync.readTextFile(file));
-  } catch {
-    return null; // absent, or not JSON: parse the source instead
-  }
+  const entry = readCacheJson(fs, file) as
+    | { schema?: unknown; build?: unknown; digest?: unknown; parsed?: Partial<ParsedHookSource> }
+    | null;
   const parsed = entry?.parsed;
   const usable = entry?.schema === SCHEMA && entry.build === buildId && entry.digest === digest &&
     Array.isArray(parsed?.handlers) && Array.isArray(parsed.hashes) &&
     parsed.hashes.length === parsed.handlers.length && Array.isArray(parsed.diagnostics);
   return usable ? parsed as ParsedHookSource : null;
-}
-
-function writeEntry(fs: FileSystem, file: string, json: string): void {
-  try {
-    fs.sync.mkdir(path.dirname(file));
-    fs.sync.writeFileAtomic(file, new TextEncoder().encode(json), { mode: 0o600 });
-  } catch {
-    // the cache is an optimisation only: the next start parses again
-  }
 }

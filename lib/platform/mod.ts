@@ -35,6 +35,7 @@ export { childEnv, DEFAULT_INHERITED_ENV } from "./child_env.ts";
 export { createDigest, digestHex } from "./digest.ts";
 export type { IncrementalDigest } from "./digest.ts";
 export { namedFiles, namedFilesDigest } from "./named_files.ts";
+export { readCacheJson, writeCacheJson } from "./cache_file.ts";
 export type { NamedFile, NamedFilesOptions } from "./named_files.ts";
 export { fileUrlOf, fileUrlToPath } from "./file_url.ts";
 export { notStarted, runCommand } from "./run_command.ts";

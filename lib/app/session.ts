@@ -30,7 +30,7 @@ import type {
   Usage,
 } from "../shared/mod.ts";
 import { type HookEngine, loadScopedHooks, permissionRules, reviewNotice } from "../hooks/mod.ts";
-import type { SkillMetadata } from "../skills/mod.ts";
+import type { ShellRunner, SkillMetadata } from "../skills/mod.ts";
 import { emptyUsage, noLifecycleHooks, TrellisError, UsageError } from "../shared/mod.ts";
 import {
   DEFAULT_EVERYDAY_SETTINGS,
@@ -88,6 +88,7 @@ import type { InputPlace, RequestParts } from "./request_parts.ts";
 import { openCheckpoints } from "./checkpoint_wiring.ts";
 import { attributedElicitation, McpCallers } from "./agent_attribution.ts";
 import { type RewindPoint, rewindPoints, rewindSession, type SessionRewindOutcome } from "./rewind.ts";
+import { commandInjectionRunner } from "./command_injections.ts";
 
 /** A promise made at its first call and shared by every later one. */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
@@ -430,6 +431,8 @@ export class Session {
 
   #started: Promise<{ stop?: { reason: string } }> | undefined;
   #stoppedBy: string | null = null;
+  /** A Gemini command's `!{…}` runner, built at the first turn (its "ask" count lives in it). */
+  #commandRunner: ShellRunner | undefined;
 
   async #runSessionStart(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
     const ctx = { ...this.hookContext(), turnId: "", signal };
@@ -960,6 +963,11 @@ export class Session {
       contextWindow: this.contextWindow(),
       cwd: this.parts.settings.cwd,
       workspaceRoots: [...new Set([this.parts.settings.cwd, this.options.loaded.paths.projectRoot])],
+      runCommand: this.#commandRunner ??= commandInjectionRunner({
+        toolSets: this.parts.toolSets,
+        approver: () => this.notifyingApprover(),
+        approvalPolicy: () => this.parts.settings.approvalPolicy,
+      }),
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
     });
   }

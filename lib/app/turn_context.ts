@@ -7,6 +7,7 @@ import {
   implicitUseKey,
   renderSkillsCatalog,
   selectSkills,
+  type ShellRunner,
   type SkillMetadata,
 } from "../skills/mod.ts";
 import type { Capabilities } from "./capabilities.ts";
@@ -54,6 +55,8 @@ export async function prepareTurnContext(options: {
   cwd: string;
   /** Where a Gemini command's `@{path}` may read: the cwd and the project root. */
   workspaceRoots: string[];
+  /** Runs a Gemini command's `!{…}` after approval (command_injections.ts). */
+  runCommand?: ShellRunner;
 }): Promise<TurnContext> {
   const { capabilities, events } = options;
   const { snapshot, input } = await capabilities.skillsSnapshot();
@@ -90,6 +93,7 @@ export async function prepareTurnContext(options: {
     structured: options.skills,
     mcpServers: options.mcpServers,
     workspaceRoots: options.workspaceRoots,
+    ...(options.runCommand ? { runCommand: options.runCommand } : {}),
   }, options.fs);
   if (selection.unresolved.length > 0) {
     throw new UsageError(

@@ -1,12 +1,17 @@
 import { parse as parseToml } from "smol-toml";
 import * as path from "node:path";
-import { findInjections, type WorkspaceRead } from "./gemini_injections.ts";
+import {
+  findInjections,
+  shellQuoted,
+  type ShellRunner,
+  shellStatusLine,
+  type WorkspaceRead,
+} from "./gemini_injections.ts";
 
 /**
  * A Gemini CLI custom command (`commands/<name>.toml` of an extension, #24 item 3), as Gemini
- * reads it: `prompt` (required) and `description` (default: "Custom command from <file>"). Its
- * `!{…}` (run a shell command) is not run here: that text is sent as written, and loading says so
- * once per command; `@{…}` (a file's text) is filled in when the command is used. Pure.
+ * reads it: `prompt` (required) and `description` (default: "Custom command from <file>"); its
+ * `@{…}` (a file's text) and `!{…}` (a command's output) are filled in when it is used. Pure.
  */
 export function parseGeminiCommand(
   text: string,
@@ -24,25 +29,25 @@ export function parseGeminiCommand(
   const description = typeof table.description === "string" && table.description.trim() !== ""
     ? table.description.trim()
     : `Custom command from ${path.basename(file)}`;
-  const warnings = table.prompt.includes("!{")
-    ? [`Gemini CLI command ${file}: \`!{…}\` injection is not run by Trellis; that text is sent as written`]
-    : [];
-  return { ok: true, description, warnings };
+  return { ok: true, description, warnings: [] };
 }
 
 /**
  * The prompt of a Gemini command as Gemini CLI builds it: each `@{path}` replaced by what `read`
- * gives for it (first, as in Gemini; a path that cannot be read stays as written, with a warning),
- * then `{{args}}` by the user's arguments, or — with no `{{args}}` and some arguments — the command
- * as typed appended after a blank line. A file's text is taken as it is: a `{{args}}` or `@{` in it
- * is not filled.
+ * gives for it (first, as in Gemini; a path that cannot be read stays as written, with a warning);
+ * then each `!{command}` by what `run` gives for it — `{{args}}` inside it as one quoted shell word
+ * — with Gemini's status line when it failed (one that did not run stays as written, with a
+ * warning); then `{{args}}` by the user's arguments, or — with no `{{args}}` and some arguments —
+ * the command as typed appended after a blank line. A file's text is data: a `{{args}}`, `@{` or
+ * `!{` in it is never filled or run.
  */
 export async function expandGeminiPrompt(
   name: string,
   text: string,
   args: string,
-  read?: (pathText: string) => Promise<WorkspaceRead>,
+  io: { read?: (pathText: string) => Promise<WorkspaceRead>; run?: ShellRunner } = {},
 ): Promise<{ text: string; warnings: string[] }> {
+  const { read } = io;
   let prompt: string;
   try {
     const table = parseToml(text) as Record<string, unknown>;
@@ -52,7 +57,7 @@ export async function expandGeminiPrompt(
   }
   const warnings: string[] = [];
   const usesArgs = prompt.includes("{{args}}");
-  const filled = (part: string) => part.replaceAll("{{args}}", args);
+  const filled = (part: string) => fillShell(name, part, args, io.run, warnings);
   let out = "";
   let rest = prompt;
   if (read && prompt.includes("@{")) {
@@ -65,7 +70,7 @@ export async function expandGeminiPrompt(
     } else {
       let last = 0;
       for (const injection of found.injections) {
-        out += filled(prompt.slice(last, injection.start));
+        out += await filled(prompt.slice(last, injection.start));
         const got = await read(injection.content);
         if (got.ok) {
           out += got.text;
@@ -81,7 +86,43 @@ export async function expandGeminiPrompt(
       rest = prompt.slice(last);
     }
   }
-  out += filled(rest);
+  out += await filled(rest);
   if (usesArgs || args === "") return { text: out, warnings };
   return { text: `${out.replace(/\n*$/, "")}\n\n/${name} ${args}`, warnings };
+}
+
+/** One part of the prompt outside any file's text: its `!{…}` run, its `{{args}}` filled. */
+async function fillShell(
+  name: string,
+  part: string,
+  args: string,
+  run: ShellRunner | undefined,
+  warnings: string[],
+): Promise<string> {
+  const raw = (text: string) => text.replaceAll("{{args}}", args);
+  if (!part.includes("!{")) return raw(part);
+  const found = findInjections(part, "!{");
+  if (found.unclosedAt !== undefined) {
+    warnings.push(
+      `Gemini CLI command /${name}: the \`!{\` at offset ${found.unclosedAt} is never closed; ` +
+        "no command of it ran and it is sent as written",
+    );
+    return raw(part);
+  }
+  let out = "";
+  let last = 0;
+  for (const injection of found.injections) {
+    out += raw(part.slice(last, injection.start));
+    last = injection.end;
+    const command = injection.content.replaceAll("{{args}}", shellQuoted(args));
+    if (command === "") continue;
+    const got = run ? await run(command, name) : { ok: false as const, reason: "no shell in this session" };
+    if (got.ok) {
+      out += got.output + shellStatusLine(command, got);
+      continue;
+    }
+    out += part.slice(injection.start, injection.end);
+    warnings.push(`Gemini CLI command /${name}: !{${command}} not run: ${got.reason}; it is sent as written`);
+  }
+  return out + raw(part.slice(last));
 }

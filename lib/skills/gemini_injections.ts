@@ -44,6 +44,43 @@ export function findInjections(prompt: string, trigger: "!{" | "@{"): {
   return { injections };
 }
 
+/**
+ * What running one `!{…}` gave: its output (stdout, then stderr) and how it ended; or why it did
+ * not run (not approved, no sandbox, no shell in this session).
+ */
+export type ShellRun =
+  | {
+    ok: true;
+    output: string;
+    exitCode: number | null;
+    signal?: string | null;
+    timedOut?: boolean;
+    aborted?: boolean;
+  }
+  | { ok: false; reason: string };
+
+/** Runs one resolved `!{…}` command for the command `/name`. */
+export type ShellRunner = (command: string, name: string) => Promise<ShellRun>;
+
+/**
+ * `{{args}}` inside `!{…}`, as one shell word whatever it holds (Gemini escapes it for the shell
+ * too): single quotes, each `'` written `'\''`.
+ */
+export function shellQuoted(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** Gemini's line after the output of a command that did not end well. */
+export function shellStatusLine(command: string, run: ShellRun & { ok: true }): string {
+  if (run.aborted) return `\n[Shell command '${command}' aborted]`;
+  if (run.timedOut) return `\n[Shell command '${command}' timed out]`;
+  if (run.exitCode !== 0 && run.exitCode !== null) {
+    return `\n[Shell command '${command}' exited with code ${run.exitCode}]`;
+  }
+  if (run.signal) return `\n[Shell command '${command}' terminated by signal ${run.signal}]`;
+  return "";
+}
+
 /** What one file may put into a prompt; what is past it is cut with a note. */
 const FILE_MAX_BYTES = 256 * 1024;
 /** What one directory may put into a prompt in all. */

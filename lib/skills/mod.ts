@@ -29,6 +29,7 @@ export { makeSnapshot } from "./snapshot.ts";
 export { renderSkillsCatalog } from "./render_catalog.ts";
 export { catalogBudget } from "./catalog_budget.ts";
 export { selectSkills } from "./select_skills.ts";
+export type { ShellRun, ShellRunner } from "./gemini_injections.ts";
 export { detectImplicitUse, implicitUseKey } from "./implicit_use.ts";
 export { resolveSkillRef } from "./resolve_skill.ts";
 export { readSkillBody, skillMessage } from "./skill_body.ts";

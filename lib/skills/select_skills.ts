@@ -7,7 +7,7 @@ import { missingMcpDependencies, type MissingMcpDependency } from "./mcp_depende
 import { readSkillBody, skillMessage } from "./skill_body.ts";
 import { expandCommandBody } from "./command_arguments.ts";
 import { expandGeminiPrompt } from "./gemini_command.ts";
-import { readWorkspacePath } from "./gemini_injections.ts";
+import { readWorkspacePath, type ShellRunner } from "./gemini_injections.ts";
 import { extractFrontmatter } from "./frontmatter.ts";
 import type { SkillMetadata, SkillsSnapshot } from "./types.ts";
 
@@ -22,6 +22,8 @@ export interface SkillSelectionInput {
   mcpServers?: string[];
   /** The session's cwd and project root: where a Gemini command's `@{path}` may read (none: not read). */
   workspaceRoots?: string[];
+  /** Runs a Gemini command's `!{…}` after approval, as the shell tool runs a command (none: not run). */
+  runCommand?: ShellRunner;
 }
 
 export interface SkillSelection {
@@ -44,13 +46,16 @@ async function injectedText(
   skill: SkillMetadata,
   text: string,
   args: string,
-  context: { fs: FileSystem; workspaceRoots?: string[]; warnings: string[] },
+  context: { fs: FileSystem; workspaceRoots?: string[]; runCommand?: ShellRunner; warnings: string[] },
 ): Promise<string> {
   if (!skill.command) return text;
   if (skill.command.format === "gemini") {
     const roots = context.workspaceRoots;
     const read = roots?.length ? (p: string) => readWorkspacePath(context.fs, p, roots) : undefined;
-    const expanded = await expandGeminiPrompt(skill.name, text, args, read);
+    const expanded = await expandGeminiPrompt(skill.name, text, args, {
+      ...(read ? { read } : {}),
+      ...(context.runCommand ? { run: context.runCommand } : {}),
+    });
     context.warnings.push(...expanded.warnings);
     return expanded.text;
   }
@@ -113,6 +118,7 @@ export async function selectSkills(
       const text = await injectedText(skill, body.text, args, {
         fs,
         ...(input.workspaceRoots ? { workspaceRoots: input.workspaceRoots } : {}),
+        ...(input.runCommand ? { runCommand: input.runCommand } : {}),
         warnings,
       });
       const item = skillMessage(skill, text);

@@ -116,11 +116,11 @@ function commandSubject(
   return { kind: "command", command: args.command, cwd, sandbox, ...(files.length ? { files } : {}) };
 }
 
-function commandCwd(env: ToolEnv, workdir?: string): string {
+function commandCwd(env: Pick<ToolEnv, "profile">, workdir?: string): string {
   return canonicalPath(nodePath.resolve(env.profile.workspace, workdir ?? "."));
 }
 
-function policyFor(env: ToolEnv, cwd: string) {
+function policyFor(env: Pick<ToolEnv, "platform" | "profile">, cwd: string) {
   return sandboxPolicyFor(env.profile, cwd, env.platform.envAll());
 }
 
@@ -129,7 +129,7 @@ function policyFor(env: ToolEnv, cwd: string) {
  * result that refuses it (no such directory, no sandbox). exec_command and background Bash share it.
  */
 export async function commandArgv(
-  env: ToolEnv,
+  env: Pick<ToolEnv, "platform" | "profile" | "sandbox">,
   args: { command: string; workdir?: string },
   ctx: Pick<ToolRunContext, "escalated">,
 ): Promise<{ cmd: string[]; cwd: string; sandboxed: boolean } | ToolResult> {

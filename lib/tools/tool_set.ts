@@ -91,6 +91,11 @@ export class SessionToolSets {
     };
   }
 
+  /** What confines a command run for the session outside a tool call: the shell tool's own. */
+  get commandEnv(): Pick<BuiltinToolsOptions, "platform" | "profile" | "sandbox"> {
+    return this.options;
+  }
+
   /** Kills every background command and PTY session still running (the session ends). */
   close(): Promise<void> {
     return this.sessions.closeAll();

@@ -189,3 +189,72 @@ Deno.test("a Gemini command's @{…} is filled with a file's text or a directory
     },
   );
 });
+
+// The file `!{touch …}` tries to write: in the test's home, outside every writable root.
+const shellCommand = (ext: string) => {
+  const target = `${ext.slice(0, ext.indexOf("/.gemini/"))}/pwned`;
+  return {
+    target,
+    write: () =>
+      platform.fs.writeTextFile(
+        `${ext}/commands/shell.toml`,
+        `prompt = """\nSHELL {{args}}\n!{printf 'RAN:%s' {{args}}}\n!{touch ${target}}\n"""\n`,
+      ),
+  };
+};
+
+// Every text the first request carries, as the model reads it.
+const requestText = (body: Body) =>
+  (body.input as Body[]).flatMap((i) =>
+    typeof i.content === "string" ? [i.content] : (i.content ?? []).map((c: Body) => c.text ?? "")
+  ).join("\n");
+
+Deno.test("a Gemini command's !{…} runs as the shell tool's commands do: its output fills the prompt, {{args}} one word; it stays in the sandbox (#24 item 3)", async () => {
+  let target = "";
+  await withExtensions(
+    ["sandbox_mode=read-only"],
+    "$tools-ext:shell it's x",
+    ({ bodies }) => {
+      const input = requestText(bodies[0]);
+      assert.ok(input.includes("SHELL it's x\nRAN:it's x"), input);
+      // approval_policy = "never" asks no one, and the command stays in the (read-only) sandbox.
+      assert.ok(input.includes(`[Shell command 'touch ${target}' exited with code 1]`), input);
+      assert.ok(!input.includes("!{"), input);
+    },
+    async ({ ext }) => {
+      const command = shellCommand(ext);
+      target = command.target;
+      await command.write();
+    },
+  );
+  assert.equal(await platform.fs.stat(target), null);
+});
+
+Deno.test("a Gemini command's !{…} is asked about each time: with no one to ask it does not run, and is named (#24 item 3)", async () => {
+  let target = "";
+  await withExtensions(
+    ["approval_policy=on-request", "sandbox_mode=danger-full-access"],
+    "$tools-ext:shell x",
+    ({ bodies, events }) => {
+      const input = requestText(bodies[0]);
+      assert.ok(input.includes("SHELL x\n!{printf 'RAN:%s' {{args}}}\n"), input);
+      assert.ok(!input.includes("RAN:x"), input);
+      const warnings = events.filter((e) => e.type === "warning").map((e) =>
+        (e as { message: string }).message
+      );
+      const named = (command: string) =>
+        warnings.filter((w) =>
+          w.startsWith(`Gemini CLI command /tools-ext:shell: !{${command}} not run: not approved (`)
+        );
+      assert.equal(named("printf 'RAN:%s' 'x'").length, 1, warnings.join("\n"));
+      assert.equal(named(`touch ${target}`).length, 1, warnings.join("\n"));
+    },
+    async ({ ext }) => {
+      const command = shellCommand(ext);
+      target = command.target;
+      await command.write();
+    },
+  );
+  // Not asked means not run, even with full access.
+  assert.equal(await platform.fs.stat(target), null);
+});

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { findInjections, readWorkspacePath } from "../../lib/skills/gemini_injections.ts";
+import {
+  findInjections,
+  readWorkspacePath,
+  shellQuoted,
+  type ShellRunner,
+} from "../../lib/skills/gemini_injections.ts";
+import { expandGeminiPrompt } from "../../lib/skills/gemini_command.ts";
 import { platform } from "../../lib/platform/mod.ts";
 
 Deno.test("findInjections counts braces as Gemini's parser does: nested ones stay in, the content is trimmed", () => {
@@ -46,4 +52,55 @@ Deno.test("readWorkspacePath: a relative path is looked up under each root in tu
     error: `absolute path is outside the workspace: ${root}/outside.md`,
   });
   assert.deepStrictEqual(await read(""), { ok: false, error: "no path given" });
+});
+
+Deno.test("expandGeminiPrompt: !{…} is replaced by its output, {{args}} inside it one quoted word and raw outside; a failure gets Gemini's status line", async () => {
+  const ran: string[] = [];
+  const run: ShellRunner = (command) => {
+    ran.push(command);
+    if (command === "false") return Promise.resolve({ ok: true, output: "", exitCode: 1 });
+    if (command === "sleep 9") {
+      return Promise.resolve({ ok: true, output: "", exitCode: null, timedOut: true });
+    }
+    return Promise.resolve({ ok: true, output: `OUT<${command}>`, exitCode: 0 });
+  };
+  const toml = 'prompt = """\nFind {{args}}:\n!{grep -r {{args}} .}\n!{ }\n!{false}\n!{sleep 9}\n"""\n';
+  const got = await expandGeminiPrompt("grep-code", toml, "It's complicated", { run });
+  assert.deepStrictEqual(ran, ["grep -r 'It'\\''s complicated' .", "false", "sleep 9"]);
+  assert.equal(
+    got.text,
+    "Find It's complicated:\nOUT<grep -r 'It'\\''s complicated' .>\n\n\n[Shell command 'false' exited with code 1]\n" +
+      "\n[Shell command 'sleep 9' timed out]\n",
+  );
+  assert.deepStrictEqual(got.warnings, []);
+  assert.equal(shellQuoted("a'b"), "'a'\\''b'");
+});
+
+Deno.test("expandGeminiPrompt: a !{…} not approved stays as written, named; none in a file's text ever runs", async () => {
+  const ran: string[] = [];
+  const run: ShellRunner = (command) => {
+    ran.push(command);
+    return Promise.resolve({ ok: false, reason: "not approved" });
+  };
+  const read = (p: string) =>
+    Promise.resolve({ ok: true as const, text: `FILE(${p}) !{rm -rf /} {{args}}`, notes: [] });
+  const got = await expandGeminiPrompt("x", 'prompt = "A @{f} B !{git diff} {{args}}"\n', "ARG", {
+    read,
+    run,
+  });
+  assert.deepStrictEqual(ran, ["git diff"]);
+  assert.equal(got.text, "A FILE(f) !{rm -rf /} {{args}} B !{git diff} ARG");
+  assert.deepStrictEqual(got.warnings, [
+    "Gemini CLI command /x: !{git diff} not run: not approved; it is sent as written",
+  ]);
+  const unclosed = await expandGeminiPrompt("y", 'prompt = "C !{echo {"\n', "", { run });
+  assert.equal(unclosed.text, "C !{echo {");
+  assert.match(unclosed.warnings[0], /\/y: the `!\{` at offset 2 is never closed/);
+  assert.deepStrictEqual(ran, ["git diff"]);
+  // No runner (no session shell): not run, named.
+  const none = await expandGeminiPrompt("z", 'prompt = "!{ls}"\n', "");
+  assert.deepStrictEqual(none, {
+    text: "!{ls}",
+    warnings: ["Gemini CLI command /z: !{ls} not run: no shell in this session; it is sent as written"],
+  });
 });

@@ -30,7 +30,7 @@ import type {
   Usage,
 } from "../shared/mod.ts";
 import { type HookEngine, loadScopedHooks, permissionRules, reviewNotice } from "../hooks/mod.ts";
-import type { ShellRunner, SkillMetadata } from "../skills/mod.ts";
+import type { SkillMetadata } from "../skills/mod.ts";
 import { emptyUsage, noLifecycleHooks, TrellisError, UsageError } from "../shared/mod.ts";
 import {
   DEFAULT_EVERYDAY_SETTINGS,
@@ -431,8 +431,6 @@ export class Session {
 
   #started: Promise<{ stop?: { reason: string } }> | undefined;
   #stoppedBy: string | null = null;
-  /** A Gemini command's `!{…}` runner, built at the first turn (its "ask" count lives in it). */
-  #commandRunner: ShellRunner | undefined;
 
   async #runSessionStart(signal: AbortSignal): Promise<{ stop?: { reason: string } }> {
     const ctx = { ...this.hookContext(), turnId: "", signal };
@@ -666,7 +664,7 @@ export class Session {
 
   private async runTurnIn(turnId: string, request: TurnRequest): Promise<TurnResult> {
     await this.compaction.beforeTurn(turnId, request.prompt, request.signal);
-    const context = await this.turnContext(request.prompt, request.skills ?? []);
+    const context = await this.turnContext(request.prompt, request.skills ?? [], request.signal);
     // The selected skills' and commands' frontmatter `hooks:` run for this turn only (#24 item 2).
     const release = this.activateScopedHooks(context.selected);
     try {
@@ -951,7 +949,8 @@ export class Session {
     return this.parts.toolSets.choose(this.parts.settings.model);
   }
 
-  private turnContext(prompt: string, skills: string[]) {
+  /** `signal`: the turn's, for a real turn (a Gemini command's `!{…}` runs then); none for a preview. */
+  private turnContext(prompt: string, skills: string[], signal?: AbortSignal) {
     const { platform, events } = this.options;
     return prepareTurnContext({
       capabilities: this.parts.capabilities,
@@ -963,11 +962,18 @@ export class Session {
       contextWindow: this.contextWindow(),
       cwd: this.parts.settings.cwd,
       workspaceRoots: [...new Set([this.parts.settings.cwd, this.options.loaded.paths.projectRoot])],
-      runCommand: this.#commandRunner ??= commandInjectionRunner({
-        toolSets: this.parts.toolSets,
-        approver: () => this.notifyingApprover(),
-        approvalPolicy: () => this.parts.settings.approvalPolicy,
-      }),
+      // A preview (`debug prompt`, `debug context`) runs nothing: its `!{…}` stay as written.
+      ...(signal
+        ? {
+          runCommand: commandInjectionRunner({
+            toolSets: this.parts.toolSets,
+            approver: () => this.notifyingApprover(),
+            approvalPolicy: () => this.parts.settings.approvalPolicy,
+            ...(this.parts.permissions ? { permissions: this.parts.permissions } : {}),
+            signal,
+          }),
+        }
+        : {}),
       mcpServers: this.parts.capabilities.mcp.configuredServerNames(),
     });
   }

@@ -79,7 +79,7 @@ function listExtensions(
 
 /** Gemini's extension variables: `${extensionPath}` and `${/}` (the path separator). */
 export function hydrateExtensionVars(text: string, extensionPath: string): string {
-  return text.replaceAll("${extensionPath}", extensionPath).replaceAll("${/}", path.sep);
+  return text.replaceAll("${extensionPath}", () => extensionPath).replaceAll("${/}", () => path.sep);
 }
 
 /**

@@ -11,7 +11,8 @@ export const PROMPT_HOOK_INSTRUCTIONS =
 
 /** `$ARGUMENTS` becomes the event JSON; a prompt without it gets the JSON appended, as in Claude Code. */
 export function promptWithArguments(text: string, input: string): string {
-  return text.includes("$ARGUMENTS") ? text.replaceAll("$ARGUMENTS", input) : `${text}\n\n${input}`;
+  // A function replacement: a `$&` or `$'` in the event JSON (a command's text) is text, not a pattern.
+  return text.includes("$ARGUMENTS") ? text.replaceAll("$ARGUMENTS", () => input) : `${text}\n\n${input}`;
 }
 
 /**

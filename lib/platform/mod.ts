@@ -46,8 +46,10 @@ export { readStreamText } from "./stream_text.ts";
 export { quickRuntime } from "./quick_process.ts";
 export {
   NotRegularFileError,
+  OutsideRootsError,
   readRegularChunks,
   readRegularFile,
+  readRegularPrefixWithin,
   readRegularTextSync,
 } from "./regular_file.ts";
 export { processStdio, processWebStdio } from "./process_stdio.ts";

@@ -195,3 +195,47 @@ export function readRegularTextSync(path: string): string {
     nodeFs.closeSync(fd);
   }
 }
+
+/** A file whose opened descriptor lies outside the roots it was to be read from. */
+export class OutsideRootsError extends TrellisError {
+  constructor(readonly path: string, readonly realPath: string) {
+    super("EXDEV", `${path} leads outside the workspace (to ${realPath})`, { path, realPath });
+    this.name = "OutsideRootsError";
+  }
+}
+
+/**
+ * The first `maxBytes` of a regular file that really lies under one of `roots` (real paths), and its
+ * size: the check is made on the opened descriptor (its path read back from procfs), so a directory
+ * or symlink swapped in between a caller's check and the open cannot lead the read elsewhere, and
+ * the open is non-blocking (a FIFO is refused, never waited on). Where there is no procfs the path's
+ * real path is checked instead (a narrow race remains there).
+ */
+export function readRegularPrefixWithin(
+  path: string,
+  roots: string[],
+  maxBytes: number,
+): { bytes: Uint8Array; size: number; realPath: string } {
+  const { fd, size } = openRegular(path);
+  try {
+    let real: string;
+    try {
+      real = nodeFs.readlinkSync(fdLink(fd));
+    } catch {
+      real = nodeFs.realpathSync(path);
+    }
+    if (!roots.some((root) => real === root || real.startsWith(root.endsWith("/") ? root : root + "/"))) {
+      throw new OutsideRootsError(path, real);
+    }
+    const bytes = new Uint8Array(Math.min(size, maxBytes));
+    let done = 0;
+    while (done < bytes.length) {
+      const n = nodeFs.readSync(fd, bytes, done, bytes.length - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    return { bytes: bytes.subarray(0, done), size, realPath: real };
+  } finally {
+    nodeFs.closeSync(fd);
+  }
+}

@@ -36,9 +36,10 @@ export type TrellisErrorCode =
 /**
  * Refusals of Trellis's own file layer carry the OS's errno names, so a caller's one `code` check
  * treats them as it treats the OS's own: EISDIR (a directory where a file was wanted), EFBIG (past a
- * size cap), ENOTREG (a FIFO, socket or device), ETIMEDOUT (a lock held too long).
+ * size cap), ENOTREG (a FIFO, socket or device), ETIMEDOUT (a lock held too long), EXDEV (an opened
+ * file that really lies outside the roots it was to be read from, as a rename across them is refused).
  */
-export type ErrnoCode = "EISDIR" | "EFBIG" | "ENOTREG" | "ETIMEDOUT";
+export type ErrnoCode = "EISDIR" | "EFBIG" | "ENOTREG" | "ETIMEDOUT" | "EXDEV";
 
 /** What an error is about, as data: the file and line, the config field, the MCP server or plugin. */
 export interface ErrorData {

@@ -99,7 +99,8 @@ async function fillShell(
   run: ShellRunner | undefined,
   warnings: string[],
 ): Promise<string> {
-  const raw = (text: string) => text.replaceAll("{{args}}", args);
+  // A function replacement: `$&`, `$'` or `` $` `` in the arguments are text, not replacement patterns.
+  const raw = (text: string) => text.replaceAll("{{args}}", () => args);
   if (!part.includes("!{")) return raw(part);
   const found = findInjections(part, "!{");
   if (found.unclosedAt !== undefined) {
@@ -114,9 +115,12 @@ async function fillShell(
   for (const injection of found.injections) {
     out += raw(part.slice(last, injection.start));
     last = injection.end;
-    const command = injection.content.replaceAll("{{args}}", shellQuoted(args));
+    const quoted = shellQuoted(args);
+    const command = injection.content.replaceAll("{{args}}", () => quoted);
     if (command === "") continue;
-    const got = run ? await run(command, name) : { ok: false as const, reason: "no shell in this session" };
+    const got = run
+      ? await run(command, name)
+      : { ok: false as const, reason: "nothing runs commands here (a preview runs none)" };
     if (got.ok) {
       out += got.output + shellStatusLine(command, got);
       continue;

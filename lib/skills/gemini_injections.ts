@@ -1,5 +1,10 @@
 import * as path from "node:path";
-import { type FileSystem, isWithinPath } from "../platform/mod.ts";
+import {
+  type FileSystem,
+  isWithinPath,
+  OutsideRootsError,
+  readRegularPrefixWithin,
+} from "../platform/mod.ts";
 
 /**
  * Gemini CLI's `@{…}` file injection in a custom command's prompt (#24 item 3), as its
@@ -87,10 +92,17 @@ const FILE_MAX_BYTES = 256 * 1024;
 const TOTAL_MAX_BYTES = 1024 * 1024;
 /** Files of a directory read at most (a tree of thousands is named as cut short). */
 const MAX_FILES = 500;
+/** Folders of a directory walked at most. */
+const MAX_FOLDERS = 2000;
 
 export type WorkspaceRead = { ok: true; text: string; notes: string[] } | { ok: false; error: string };
 
-/** The text `@{pathText}` stands for, read from under `roots` (the session's cwd and project root). */
+/**
+ * The text `@{pathText}` stands for, read from under `roots` (the session's cwd and project root).
+ * Every file is read through its opened descriptor, checked to lie under the roots' real paths and to
+ * be a regular file (platform readRegularPrefixWithin): a symlink or folder swapped in between, or a
+ * FIFO, never leads the read elsewhere or holds it. Never throws.
+ */
 export async function readWorkspacePath(
   fs: FileSystem,
   pathText: string,
@@ -101,16 +113,17 @@ export async function readWorkspacePath(
   const candidates = path.isAbsolute(pathText) ? [pathText] : roots.map((r) => path.resolve(r, pathText));
   for (const candidate of candidates) {
     if (!roots.some((r) => isWithinPath(r, candidate))) continue;
-    const info = await fs.stat(candidate);
+    const info = await fs.stat(candidate).catch(() => null);
     if (!info) continue;
-    const real = await fs.realPath(candidate);
-    if (!realRoots.some((r) => isWithinPath(r, real))) {
-      return { ok: false, error: `${candidate} leads outside the workspace (to ${real})` };
-    }
     const notes: string[] = [];
     if (!info.isDirectory) {
-      const file = await readText(fs, real, notes, pathText);
-      return { ok: true, text: file ?? "", notes };
+      const file = readText(candidate, realRoots, notes, pathText);
+      if (file.ok) return { ok: true, text: file.text, notes };
+      return { ok: false, error: file.error };
+    }
+    const real = await fs.realPath(candidate).catch(() => null);
+    if (real === null || !realRoots.some((r) => isWithinPath(r, real))) {
+      return { ok: false, error: `${candidate} leads outside the workspace${real ? ` (to ${real})` : ""}` };
     }
     return { ok: true, text: await readDirectory(fs, real, pathText, realRoots, notes), notes };
   }
@@ -127,32 +140,34 @@ async function readDirectory(
   realRoots: string[],
   notes: string[],
 ): Promise<string> {
-  const files = await listFiles(fs, dir, notes);
+  const files = await listFiles(fs, dir, shown, notes);
   let text = `--- Start of content for directory: ${shown} ---\n`;
   let total = 0;
   for (const file of files) {
     const relative = path.relative(dir, file);
-    const real = await fs.realPath(file).catch(() => null);
-    if (real === null || !realRoots.some((r) => isWithinPath(r, real))) {
-      text += `--- Skipped ${relative}: traverses outside workspace ---\n\n`;
-      continue;
-    }
     if (total >= TOTAL_MAX_BYTES) {
       notes.push(`@{${shown}}: stopped at ${TOTAL_MAX_BYTES} bytes; later files were left out`);
       break;
     }
-    const content = await readText(fs, real, notes, path.join(shown, relative));
-    if (content === null) continue;
-    total += content.length;
-    text += `--- ${relative} ---\n${content}\n`;
+    const content = readText(file, realRoots, notes, path.join(shown, relative));
+    if (!content.ok) {
+      if (content.outside) text += `--- Skipped ${relative}: traverses outside workspace ---\n\n`;
+      else notes.push(`@{${path.join(shown, relative)}}: ${content.error}`);
+      continue;
+    }
+    if (content.binary) continue;
+    total += content.text.length;
+    text += `--- ${relative} ---\n${content.text}\n`;
   }
   return text + `--- End of content for directory: ${shown} ---`;
 }
 
-/** Files below `dir`, sorted, `.git` left out; symlinks are listed (their targets are checked). */
-async function listFiles(fs: FileSystem, dir: string, notes: string[]): Promise<string[]> {
+/** Files below `dir`, sorted, `.git` left out; symlinks are listed (their targets are checked on reading). */
+async function listFiles(fs: FileSystem, dir: string, shown: string, notes: string[]): Promise<string[]> {
   const out: string[] = [];
+  let folders = 0;
   const walk = async (at: string) => {
+    if (++folders > MAX_FOLDERS) return;
     const entries = (await fs.readDir(at).catch(() => [])).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       if (out.length >= MAX_FILES) return;
@@ -163,30 +178,32 @@ async function listFiles(fs: FileSystem, dir: string, notes: string[]): Promise<
     }
   };
   await walk(dir);
-  if (out.length >= MAX_FILES) notes.push(`${dir}: only its first ${MAX_FILES} files were read`);
+  if (out.length >= MAX_FILES || folders > MAX_FOLDERS) {
+    notes.push(`@{${shown}}: only its first ${MAX_FILES} files and ${MAX_FOLDERS} folders were read`);
+  }
   return out;
 }
 
-/** A file's text, cut at FILE_MAX_BYTES; null (with a note) for a binary file or one that cannot be read. */
-async function readText(
-  fs: FileSystem,
+/** A file's text, cut at FILE_MAX_BYTES (noted); a binary file is left out (noted). */
+function readText(
   file: string,
+  realRoots: string[],
   notes: string[],
   shown: string,
-): Promise<string | null> {
-  let bytes: Uint8Array;
+): { ok: true; text: string; binary?: true } | { ok: false; error: string; outside?: true } {
+  let read: ReturnType<typeof readRegularPrefixWithin>;
   try {
-    bytes = await fs.readFilePrefix(file, FILE_MAX_BYTES + 1);
+    read = readRegularPrefixWithin(file, realRoots, FILE_MAX_BYTES);
   } catch (error) {
-    notes.push(`@{${shown}}: cannot be read (${(error as Error).message})`);
-    return null;
+    if (error instanceof OutsideRootsError) return { ok: false, error: error.message, outside: true };
+    return { ok: false, error: `cannot be read (${(error as Error).message})` };
   }
-  if (bytes.subarray(0, 8192).includes(0)) {
+  if (read.bytes.subarray(0, 8192).includes(0)) {
     notes.push(`@{${shown}}: a binary file, left out`);
-    return null;
+    return { ok: true, text: "", binary: true };
   }
-  const cut = bytes.length > FILE_MAX_BYTES;
-  const text = new TextDecoder().decode(cut ? bytes.subarray(0, FILE_MAX_BYTES) : bytes);
-  if (cut) notes.push(`@{${shown}}: cut at ${FILE_MAX_BYTES} bytes`);
-  return cut ? `${text}\n[… cut at ${FILE_MAX_BYTES} bytes]` : text;
+  const text = new TextDecoder().decode(read.bytes);
+  if (read.size <= FILE_MAX_BYTES) return { ok: true, text };
+  notes.push(`@{${shown}}: cut at ${FILE_MAX_BYTES} bytes`);
+  return { ok: true, text: `${text}\n[… cut at ${FILE_MAX_BYTES} bytes]` };
 }

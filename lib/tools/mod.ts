@@ -51,4 +51,4 @@ export { truncateOutput } from "./output_budget.ts";
 export { globMatcher } from "./glob_pattern.ts";
 export { SessionToolSets, type ToolSetChoice } from "./tool_set.ts";
 export { MAX_LIVE_EXEC_SESSIONS } from "./exec_sessions.ts";
-export { commandArgv, DEFAULT_SHELL_TIMEOUT_MS } from "./shell_tool.ts";
+export { commandArgv, commandSubject, DEFAULT_SHELL_TIMEOUT_MS } from "./shell_tool.ts";

@@ -101,8 +101,8 @@ export function shellApproval(env: ToolEnv, args: Pick<Args, "command" | "workdi
  * The command as an approval subject, with the files it names inside the writable roots (#20 item
  * 7): the ones the model could have rewritten, so "always" for `./build.sh` is for its current bytes.
  */
-function commandSubject(
-  env: ToolEnv,
+export function commandSubject(
+  env: Pick<ToolEnv, "platform" | "profile">,
   args: Pick<Args, "command" | "workdir">,
   sandbox: CommandSandbox,
 ): ApprovalSubject {

@@ -258,3 +258,69 @@ Deno.test("a Gemini command's !{…} is asked about each time: with no one to as
   // Not asked means not run, even with full access.
   assert.equal(await platform.fs.stat(target), null);
 });
+
+Deno.test("a Gemini command's !{…} is judged by the permission rules as a Bash call: deny refuses it, allow runs it unasked (#24 item 3)", async () => {
+  let target = "";
+  const prepare = async ({ ext }: { ext: string }) => {
+    const command = shellCommand(ext);
+    target = command.target;
+    await command.write();
+  };
+  const warningsOf = (events: TrellisEventBody[]) =>
+    events.filter((e) => e.type === "warning").map((e) => (e as { message: string }).message);
+  // Under "never" nothing is asked, but a deny rule still refuses; the other command runs (sandboxed).
+  await withExtensions(
+    ["sandbox_mode=read-only", 'permissions.deny=["Bash(printf:*)"]'],
+    "$tools-ext:shell x",
+    ({ bodies, events }) => {
+      const input = requestText(bodies[0]);
+      assert.ok(input.includes("!{printf 'RAN:%s' {{args}}}"), input);
+      assert.ok(input.includes(`[Shell command 'touch ${target}' exited with code 1]`), input);
+      assert.ok(
+        warningsOf(events).some((w) =>
+          w.includes(`!{printf 'RAN:%s' 'x'} not run: permission rule deny "Bash(printf:*)"`)
+        ),
+        warningsOf(events).join("\n"),
+      );
+    },
+    prepare,
+  );
+  // With no one to ask, an allow rule runs its command; the other is still asked about, and refused.
+  await withExtensions(
+    ["approval_policy=on-request", "sandbox_mode=read-only", 'permissions.allow=["Bash(printf:*)"]'],
+    "$tools-ext:shell x",
+    ({ bodies, events }) => {
+      const input = requestText(bodies[0]);
+      assert.ok(input.includes("RAN:x"), input);
+      assert.ok(input.includes(`!{touch ${target}}`), input);
+      assert.ok(warningsOf(events).some((w) => w.includes(`!{touch ${target}} not run: not approved`)));
+    },
+    prepare,
+  );
+});
+
+Deno.test("a preview of the request (debug prompt) runs no Gemini command's !{…}", async () => {
+  const { root, env } = await makeSandboxHome();
+  const cwd = `${root}/ws`;
+  await platform.fs.mkdir(cwd);
+  const ext = `${env.HOME}/.gemini/extensions/tools-ext`;
+  await platform.fs.mkdir(`${ext}/commands`);
+  await platform.fs.writeTextFile(`${ext}/gemini-extension.json`, JSON.stringify({ name: "tools-ext" }));
+  const command = shellCommand(ext);
+  await command.write();
+  const server = await startFixtureModelServer({ script: { steps: [{ text: "done" }] } });
+  const { session } = await openFixtureSession({
+    cwd,
+    env,
+    url: server.url,
+    overrides: ["approval_policy=never", "sandbox_mode=danger-full-access"],
+  });
+  try {
+    const parts = await session.previewRequestParts("$tools-ext:shell x");
+    assert.ok(JSON.stringify(parts).includes("!{touch "), "the command stays as written");
+  } finally {
+    await session.close();
+    await server.close();
+  }
+  assert.equal(await platform.fs.stat(command.target), null);
+});

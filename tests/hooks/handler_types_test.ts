@@ -12,6 +12,7 @@ import {
   type HookServices,
   hookTrustHash,
   interpolateHeaders,
+  promptWithArguments,
   urlAllowed,
 } from "../../lib/hooks/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
@@ -451,4 +452,10 @@ Deno.test("an http or mcp_tool hook past its timeout is aborted and named timed 
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("a prompt hook's $ARGUMENTS is the event JSON as it is: a `$&`, `$'` or `$$` in it is text, not a replacement pattern", () => {
+  const input = JSON.stringify({ tool_input: { command: "echo $& $' $` $$ done" } });
+  assert.equal(promptWithArguments("Judge: $ARGUMENTS (end)", input), `Judge: ${input} (end)`);
+  assert.equal(promptWithArguments("Judge:", input), `Judge:\n\n${input}`);
 });

@@ -6,7 +6,7 @@ import {
   type ShellRunner,
 } from "../../lib/skills/gemini_injections.ts";
 import { expandGeminiPrompt } from "../../lib/skills/gemini_command.ts";
-import { platform } from "../../lib/platform/mod.ts";
+import { OutsideRootsError, platform, readRegularPrefixWithin } from "../../lib/platform/mod.ts";
 
 Deno.test("findInjections counts braces as Gemini's parser does: nested ones stay in, the content is trimmed", () => {
   const prompt = 'A @{ docs/{a,b}.md } B !{echo {"x":{"y":1}}} C @{x}';
@@ -101,6 +101,67 @@ Deno.test("expandGeminiPrompt: a !{…} not approved stays as written, named; no
   const none = await expandGeminiPrompt("z", 'prompt = "!{ls}"\n', "");
   assert.deepStrictEqual(none, {
     text: "!{ls}",
-    warnings: ["Gemini CLI command /z: !{ls} not run: no shell in this session; it is sent as written"],
+    warnings: [
+      "Gemini CLI command /z: !{ls} not run: nothing runs commands here (a preview runs none); it is sent as written",
+    ],
   });
+});
+
+Deno.test("expandGeminiPrompt: arguments holding `$&`, `$'`, `` $` `` or `$$` are text, inside !{…} and outside", async () => {
+  const ran: string[] = [];
+  const run: ShellRunner = (
+    command,
+  ) => (ran.push(command), Promise.resolve({ ok: true, output: "", exitCode: 0 }));
+  const args = "x$& $' $` $$";
+  const got = await expandGeminiPrompt(
+    "g",
+    'prompt = "Review {{args}} carefully !{grep -rn {{args}} src}"\n',
+    args,
+    { run },
+  );
+  assert.equal(got.text, `Review ${args} carefully `);
+  assert.deepStrictEqual(ran, [`grep -rn ${shellQuoted(args)} src`]);
+  assert.equal(shellQuoted(args), "'x$& $'\\'' $` $$'");
+});
+
+Deno.test("readWorkspacePath: a FIFO is refused at once, alone or in a folder, never waited on", async () => {
+  const root = await platform.fs.realPath(await platform.fs.makeTempDir("trellis-gemini-fifo-"));
+  await platform.fs.mkdir(`${root}/d`);
+  await platform.fs.writeTextFile(`${root}/d/a.md`, "A");
+  const made = await new Deno.Command("mkfifo", { args: [`${root}/d/pipe`] }).output();
+  assert.equal(made.code, 0);
+  assert.deepStrictEqual(await readWorkspacePath(platform.fs, "d/pipe", [root]), {
+    ok: false,
+    error: "cannot be read (not a regular file (a FIFO))",
+  });
+  const dir = await readWorkspacePath(platform.fs, "d", [root]);
+  assert.deepStrictEqual(dir, {
+    ok: true,
+    text:
+      "--- Start of content for directory: d ---\n--- a.md ---\nA\n--- End of content for directory: d ---",
+    notes: ["@{d/pipe}: cannot be read (not a regular file (a FIFO))"],
+  });
+});
+
+Deno.test("readRegularPrefixWithin judges the opened file, not the path: a symlink out is refused with no check before it", async () => {
+  const root = await platform.fs.realPath(await platform.fs.makeTempDir("trellis-within-"));
+  await platform.fs.mkdir(`${root}/ws`);
+  await platform.fs.writeTextFile(`${root}/secret`, "SECRET");
+  await platform.fs.writeTextFile(`${root}/ws/big`, "x".repeat(100));
+  await platform.fs.symlink(`${root}/secret`, `${root}/ws/link`);
+  await platform.fs.symlink(`${root}`, `${root}/ws/up`);
+  assert.throws(() => readRegularPrefixWithin(`${root}/ws/link`, [`${root}/ws`], 10), OutsideRootsError);
+  assert.throws(() => readRegularPrefixWithin(`${root}/ws/up/secret`, [`${root}/ws`], 10), OutsideRootsError);
+  const read = readRegularPrefixWithin(`${root}/ws/big`, [`${root}/ws`], 10);
+  assert.deepStrictEqual({
+    text: new TextDecoder().decode(read.bytes),
+    size: read.size,
+    realPath: read.realPath,
+  }, {
+    text: "xxxxxxxxxx",
+    size: 100,
+    realPath: `${root}/ws/big`,
+  });
+  // The root itself written with a trailing slash holds the same files.
+  assert.equal(readRegularPrefixWithin(`${root}/ws/big`, [`${root}/ws/`], 1).bytes.length, 1);
 });

@@ -191,17 +191,14 @@ Deno.test("a Gemini command's @{…} is filled with a file's text or a directory
 });
 
 // The file `!{touch …}` tries to write: in the test's home, outside every writable root.
-const shellCommand = (ext: string) => {
-  const target = `${ext.slice(0, ext.indexOf("/.gemini/"))}/pwned`;
-  return {
-    target,
-    write: () =>
-      platform.fs.writeTextFile(
-        `${ext}/commands/shell.toml`,
-        `prompt = """\nSHELL {{args}}\n!{printf 'RAN:%s' {{args}}}\n!{touch ${target}}\n"""\n`,
-      ),
-  };
-};
+const pwnedPath = (ext: string) => `${ext.slice(0, ext.indexOf("/.gemini/"))}/pwned`;
+
+/** The extension's `shell` command: a printf of its arguments, then a touch of pwnedPath. */
+const writeShellCommand = ({ ext }: { ext: string }) =>
+  platform.fs.writeTextFile(
+    `${ext}/commands/shell.toml`,
+    `prompt = """\nSHELL {{args}}\n!{printf 'RAN:%s' {{args}}}\n!{touch ${pwnedPath(ext)}}\n"""\n`,
+  );
 
 // Every text the first request carries, as the model reads it.
 const requestText = (body: Body) =>
@@ -214,18 +211,15 @@ Deno.test("a Gemini command's !{…} runs as the shell tool's commands do: its o
   await withExtensions(
     ["sandbox_mode=read-only"],
     "$tools-ext:shell it's x",
-    ({ bodies }) => {
+    ({ bodies, ext }) => {
+      target = pwnedPath(ext);
       const input = requestText(bodies[0]);
       assert.ok(input.includes("SHELL it's x\nRAN:it's x"), input);
       // approval_policy = "never" asks no one, and the command stays in the (read-only) sandbox.
       assert.ok(input.includes(`[Shell command 'touch ${target}' exited with code 1]`), input);
       assert.ok(!input.includes("!{"), input);
     },
-    async ({ ext }) => {
-      const command = shellCommand(ext);
-      target = command.target;
-      await command.write();
-    },
+    writeShellCommand,
   );
   assert.equal(await platform.fs.stat(target), null);
 });
@@ -235,7 +229,8 @@ Deno.test("a Gemini command's !{…} is asked about each time: with no one to as
   await withExtensions(
     ["approval_policy=on-request", "sandbox_mode=danger-full-access"],
     "$tools-ext:shell x",
-    ({ bodies, events }) => {
+    ({ bodies, events, ext }) => {
+      target = pwnedPath(ext);
       const input = requestText(bodies[0]);
       assert.ok(input.includes("SHELL x\n!{printf 'RAN:%s' {{args}}}\n"), input);
       assert.ok(!input.includes("RAN:x"), input);
@@ -249,11 +244,7 @@ Deno.test("a Gemini command's !{…} is asked about each time: with no one to as
       assert.equal(named("printf 'RAN:%s' 'x'").length, 1, warnings.join("\n"));
       assert.equal(named(`touch ${target}`).length, 1, warnings.join("\n"));
     },
-    async ({ ext }) => {
-      const command = shellCommand(ext);
-      target = command.target;
-      await command.write();
-    },
+    writeShellCommand,
   );
   // Not asked means not run, even with full access.
   assert.equal(await platform.fs.stat(target), null);
@@ -261,18 +252,14 @@ Deno.test("a Gemini command's !{…} is asked about each time: with no one to as
 
 Deno.test("a Gemini command's !{…} is judged by the permission rules as a Bash call: deny refuses it, allow runs it unasked (#24 item 3)", async () => {
   let target = "";
-  const prepare = async ({ ext }: { ext: string }) => {
-    const command = shellCommand(ext);
-    target = command.target;
-    await command.write();
-  };
   const warningsOf = (events: TrellisEventBody[]) =>
     events.filter((e) => e.type === "warning").map((e) => (e as { message: string }).message);
   // Under "never" nothing is asked, but a deny rule still refuses; the other command runs (sandboxed).
   await withExtensions(
     ["sandbox_mode=read-only", 'permissions.deny=["Bash(printf:*)"]'],
     "$tools-ext:shell x",
-    ({ bodies, events }) => {
+    ({ bodies, events, ext }) => {
+      target = pwnedPath(ext);
       const input = requestText(bodies[0]);
       assert.ok(input.includes("!{printf 'RAN:%s' {{args}}}"), input);
       assert.ok(input.includes(`[Shell command 'touch ${target}' exited with code 1]`), input);
@@ -283,19 +270,20 @@ Deno.test("a Gemini command's !{…} is judged by the permission rules as a Bash
         warningsOf(events).join("\n"),
       );
     },
-    prepare,
+    writeShellCommand,
   );
   // With no one to ask, an allow rule runs its command; the other is still asked about, and refused.
   await withExtensions(
     ["approval_policy=on-request", "sandbox_mode=read-only", 'permissions.allow=["Bash(printf:*)"]'],
     "$tools-ext:shell x",
-    ({ bodies, events }) => {
+    ({ bodies, events, ext }) => {
+      target = pwnedPath(ext);
       const input = requestText(bodies[0]);
       assert.ok(input.includes("RAN:x"), input);
       assert.ok(input.includes(`!{touch ${target}}`), input);
       assert.ok(warningsOf(events).some((w) => w.includes(`!{touch ${target}} not run: not approved`)));
     },
-    prepare,
+    writeShellCommand,
   );
 });
 
@@ -306,8 +294,7 @@ Deno.test("a preview of the request (debug prompt) runs no Gemini command's !{�
   const ext = `${env.HOME}/.gemini/extensions/tools-ext`;
   await platform.fs.mkdir(`${ext}/commands`);
   await platform.fs.writeTextFile(`${ext}/gemini-extension.json`, JSON.stringify({ name: "tools-ext" }));
-  const command = shellCommand(ext);
-  await command.write();
+  await writeShellCommand({ ext });
   const server = await startFixtureModelServer({ script: { steps: [{ text: "done" }] } });
   const { session } = await openFixtureSession({
     cwd,
@@ -322,5 +309,5 @@ Deno.test("a preview of the request (debug prompt) runs no Gemini command's !{�
     await session.close();
     await server.close();
   }
-  assert.equal(await platform.fs.stat(command.target), null);
+  assert.equal(await platform.fs.stat(pwnedPath(ext)), null);
 });

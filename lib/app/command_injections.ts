@@ -40,7 +40,8 @@ export function commandInjectionRunner(options: {
     if (rule?.kind === "ask" && never) {
       return { ok: false, reason: ruleRefusal(rule, 'asks, and approval_policy = "never" does not ask') };
     }
-    if (rule?.kind !== "allow" && (!never || rule?.kind === "ask")) {
+    // Asked unless an allow rule answers it or the policy asks no one (an ask rule refused above).
+    if (rule?.kind !== "allow" && !never) {
       const sandbox = prepared.sandboxed ? "inside" : "unavailable";
       const answer = await options.approver().request(approvalRequest({
         callId: `gemini-command-${++injectionsAsked}`,

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { type Diagnostic, warning } from "../shared/mod.ts";
+import { type Diagnostic, shellWord, warning } from "../shared/mod.ts";
 import { hydrateExtensionVars } from "../config/mod.ts";
 import type { HookEventName } from "./hook_events.ts";
 import type { HookSource, HookSourceKind } from "./hook_handler.ts";
@@ -164,11 +164,7 @@ function copilotCommand(entry: Record<string, unknown>): string | undefined {
   if (typeof entry.command === "string") return entry.command;
   if (typeof entry.exec !== "string") return undefined;
   const args = Array.isArray(entry.args) ? entry.args.filter((a): a is string => typeof a === "string") : [];
-  return [entry.exec, ...args].map(shellQuote).join(" ");
-}
-
-function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  return [entry.exec, ...args].map(shellWord).join(" ");
 }
 
 /**

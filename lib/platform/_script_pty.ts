@@ -1,3 +1,5 @@
+import { shellWord } from "../shared/mod.ts";
+
 /**
  * A pseudo-terminal for a runtime that cannot open one (Deno): util-linux `script` runs the argv on
  * a PTY of its own and relays it over pipes. `-e` gives the child's exit code, `-f` flushes each
@@ -9,7 +11,5 @@ export function scriptArgv(argv: readonly string[]): string[] {
 
 /** The argv as one POSIX shell string, for `script -c`. */
 function quoteArgv(argv: readonly string[]): string {
-  return argv.map((word) => /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`).join(
-    " ",
-  );
+  return argv.map(shellWord).join(" ");
 }

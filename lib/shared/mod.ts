@@ -74,7 +74,7 @@ export { memo } from "./memo.ts";
 export { type ToolSetFace, unknownToolMessage } from "./tool_set_names.ts";
 export { settle } from "./settle.ts";
 export { deadline } from "./deadline.ts";
-export { shellTokens } from "./shell_words.ts";
+export { shellTokens, shellWord, singleQuoted } from "./shell_words.ts";
 export type { ShellToken } from "./shell_words.ts";
 export { commandPathWords } from "./command_paths.ts";
 export { splitQuotedWords } from "./quoted_words.ts";

@@ -41,6 +41,16 @@ export function plainWords(line: string): string[] | null {
   return PLAIN_LINE.test(line) ? line.split(/[ \t]+/).filter((w) => w !== "") : null;
 }
 
+/** `text` as one single-quoted shell word: sh, bash and zsh read `'…'` literally; a `'` is `'\\''`. */
+export function singleQuoted(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** `word` as written when it is plain (PLAIN_LINE's characters), else single-quoted: one word either way. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : singleQuoted(word);
+}
+
 export function shellTokens(line: string): ShellToken[] {
   const plain = plainWords(line);
   if (plain) return plain.map((text) => ({ kind: "word", text, expands: false }));

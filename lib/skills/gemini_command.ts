@@ -1,8 +1,8 @@
 import { parse as parseToml } from "smol-toml";
 import * as path from "node:path";
+import { singleQuoted } from "../shared/mod.ts";
 import {
   findInjections,
-  shellQuoted,
   type ShellRunner,
   shellStatusLine,
   type WorkspaceRead,
@@ -115,7 +115,8 @@ async function fillShell(
   for (const injection of found.injections) {
     out += raw(part.slice(last, injection.start));
     last = injection.end;
-    const quoted = shellQuoted(args);
+    // `{{args}}` inside `!{…}` is one shell word whatever it holds (Gemini escapes it for the shell too).
+    const quoted = singleQuoted(args);
     const command = injection.content.replaceAll("{{args}}", () => quoted);
     if (command === "") continue;
     const got = run

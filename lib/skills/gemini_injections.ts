@@ -67,14 +67,6 @@ export type ShellRun =
 /** Runs one resolved `!{…}` command for the command `/name`. */
 export type ShellRunner = (command: string, name: string) => Promise<ShellRun>;
 
-/**
- * `{{args}}` inside `!{…}`, as one shell word whatever it holds (Gemini escapes it for the shell
- * too): single quotes, each `'` written `'\''`.
- */
-export function shellQuoted(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
-
 /** Gemini's line after the output of a command that did not end well. */
 export function shellStatusLine(command: string, run: ShellRun & { ok: true }): string {
   if (run.aborted) return `\n[Shell command '${command}' aborted]`;

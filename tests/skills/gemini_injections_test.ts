@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  findInjections,
-  readWorkspacePath,
-  shellQuoted,
-  type ShellRunner,
-} from "../../lib/skills/gemini_injections.ts";
+import { findInjections, readWorkspacePath, type ShellRunner } from "../../lib/skills/gemini_injections.ts";
 import { expandGeminiPrompt } from "../../lib/skills/gemini_command.ts";
+import { singleQuoted as shellQuoted } from "../../lib/shared/mod.ts";
 import { OutsideRootsError, platform, readRegularPrefixWithin } from "../../lib/platform/mod.ts";
 
 Deno.test("findInjections counts braces as Gemini's parser does: nested ones stay in, the content is trimmed", () => {

@@ -1,3 +1,4 @@
+import { singleQuoted } from "../../shared/mod.ts";
 import type { CompletionNode } from "./completion_tree.ts";
 
 export type CompletionShell = "bash" | "zsh" | "fish";
@@ -21,7 +22,7 @@ export function completionScript(shell: CompletionShell, nodes: CompletionNode[]
 
 /** A shell single-quoted string (bash, zsh and fish all read `'…'` literally but for `'`). */
 function q(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
+  return singleQuoted(text);
 }
 
 /** fish reads `\'` inside single quotes as a quote. */

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { killTree } from "../../lib/platform/_termination.ts";
 import { platform } from "../../lib/platform/mod.ts";
 import { bunCommand } from "../../scripts/lib/bun_path.ts";
 
@@ -111,6 +112,46 @@ Deno.test("platform.spawn() abort also kills a child that left the group (setsid
     await reader.cancel().catch(() => {});
   }
 });
+
+Deno.test("killTree walks only this process's own children: another's pid is signalled itself, its tree left alone", async () => {
+  // Our child (sh) starts B, which starts C in a session of its own; B is not our child.
+  const child = platform.spawn({
+    cmd: ["sh", "-c", 'sh -c "setsid sleep 60 & echo C:\\$!; wait" & echo B:$!; wait'],
+    env: { PATH: platform.env("PATH") ?? "/usr/bin:/bin" },
+  });
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!/B:\d+/.test(text) || !/C:\d+/.test(text)) text += (await reader.read()).value ?? "";
+  const b = Number(/B:(\d+)/.exec(text)![1]);
+  const c = Number(/C:(\d+)/.exec(text)![1]);
+  for (let i = 0; i < 50 && (await sessionOf(c)) !== c; i++) await new Promise((r) => setTimeout(r, 20));
+  try {
+    killTree(b);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!isRunning(await stateOf(b)), `B ${b} still runs`);
+    // Walking B's tree would have reached C: B's pid could have been anyone's.
+    assert.ok(isRunning(await stateOf(c)), `C ${c} was killed through a pid that is not our child`);
+  } finally {
+    for (const pid of [c, b]) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+    child.kill("SIGKILL");
+    await child.status;
+    await reader.cancel().catch(() => {});
+  }
+});
+
+/** A process's state letter (R, S, Z …) from /proc/<pid>/stat; "gone" without one. */
+async function stateOf(pid: number): Promise<string> {
+  const stat = await platform.fs.readTextFile(`/proc/${pid}/stat`).catch(() => null);
+  return stat?.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) ?? "gone";
+}
+
+const isRunning = (state: string) => state !== "gone" && state !== "Z";
 
 /** The session id of a process (field 6 of /proc/<pid>/stat). */
 async function sessionOf(pid: number): Promise<number | undefined> {

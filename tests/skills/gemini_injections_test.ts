@@ -158,6 +158,10 @@ Deno.test("readRegularPrefixWithin judges the opened file, not the path: a symli
     size: 100,
     realPath: `${root}/ws/big`,
   });
+  // A sibling whose name merely starts with the root's is not under it.
+  await platform.fs.mkdir(`${root}/ws2`);
+  await platform.fs.writeTextFile(`${root}/ws2/x`, "SIBLING");
+  assert.throws(() => readRegularPrefixWithin(`${root}/ws2/x`, [`${root}/ws`], 10), OutsideRootsError);
   // The root itself written with a trailing slash holds the same files.
   assert.equal(readRegularPrefixWithin(`${root}/ws/big`, [`${root}/ws/`], 1).bytes.length, 1);
 });

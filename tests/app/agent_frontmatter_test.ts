@@ -4,7 +4,6 @@ import { contextLedgerLines } from "../../lib/cli/context_ledger_table.ts";
 import { loadConfig } from "../../lib/config/mod.ts";
 import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
-import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { type FixtureScript, startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { openFixtureSession } from "../helpers/fixture_session.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
@@ -203,24 +202,12 @@ You read.
     await platform.fs.writeTextFile(`${cwd}/a.md`, "A\n");
     await platform.fs.mkdir(`${env.TRELLIS_HOME}/agents`);
     await platform.fs.writeTextFile(`${env.TRELLIS_HOME}/agents/hooked.md`, hooked(root));
-    const loaded = await loadConfig(platform.fs, {
+    const { session, events } = await openFixtureSession({
       cwd,
-      env: (name) => env[name],
-      overrides: [
-        "model_provider=fixture",
-        "tool_set=trellis",
-        `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
-        "model_providers.fixture.request_max_retries=0",
-        "skills.bundled.enabled=false",
-        'agents.tool_style="claude"',
-      ],
-    });
-    const events: TrellisEventBody[] = [];
-    const session = await Session.open({
-      platform,
-      loaded,
-      events: (e) => events.push(e),
-      approver: noTtyApprover,
+      env,
+      url: server.url,
+      noRetries: true,
+      overrides: ["tool_set=trellis", 'agents.tool_style="claude"'],
     });
     try {
       await session.runTurn({ prompt: "go", maxSteps: 3, signal: new AbortController().signal });

@@ -3,13 +3,10 @@
  * (`Session.rewindPoints()`, `Session.rewind()`) — on a real session against the fixture model.
  */
 import assert from "node:assert/strict";
-import { Session } from "../../lib/app/mod.ts";
-import { loadConfig } from "../../lib/config/mod.ts";
-import { noTtyApprover } from "../../lib/loop/mod.ts";
 import { platform } from "../../lib/platform/mod.ts";
-import type { TrellisEventBody } from "../../lib/shared/mod.ts";
 import { startFixtureModelServer } from "../../scripts/fixture_model_server.ts";
 import { makeSandboxHome } from "../helpers/cli_harness.ts";
+import { openFixtureSession } from "../helpers/fixture_session.ts";
 
 const fs = platform.fs;
 
@@ -32,22 +29,11 @@ Deno.test("#25 item 2: Session.rewind({ conversation }) puts files back, trims t
       { text: "third" },
     ],
   });
-  const loaded = await loadConfig(fs, {
+  const { session, events } = await openFixtureSession({
     cwd: ws,
-    env: (name) => env[name],
-    overrides: [
-      "model_provider=fixture",
-      "tool_set=trellis",
-      `model_providers.fixture.base_url=${JSON.stringify(server.url)}`,
-      "skills.bundled.enabled=false",
-    ],
-  });
-  const events: TrellisEventBody[] = [];
-  const session = await Session.open({
-    platform,
-    loaded,
-    events: (e) => events.push(e),
-    approver: noTtyApprover,
+    env,
+    url: server.url,
+    overrides: ["tool_set=trellis"],
   });
   try {
     const signal = new AbortController().signal;
